@@ -1,0 +1,113 @@
+package inventory
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func ip(n int) *int       { return &n }
+func sp(s string) *string { return &s }
+func bp(b bool) *bool     { return &b }
+
+func TestJobDefaults(t *testing.T) {
+	tests := []struct {
+		name string
+		in   DeclaredJob
+		want JobSpec
+	}{
+		{"all defaults", DeclaredJob{},
+			JobSpec{Parallelism: 1, Completions: ip(1), BackoffLimit: 6, CompletionMode: "NonIndexed", ManagedBy: "kubernetes.io/job-controller", RestartPolicy: "Never",
+				Defaulted: []string{"parallelism", "completions", "backoffLimit", "completionMode", "managedBy"}}},
+		{"completions only", DeclaredJob{Completions: ip(5)},
+			JobSpec{Parallelism: 1, Completions: ip(5), BackoffLimit: 6, CompletionMode: "NonIndexed", ManagedBy: "kubernetes.io/job-controller", RestartPolicy: "Never",
+				Defaulted: []string{"parallelism", "backoffLimit", "completionMode", "managedBy"}}},
+		{"work queue: parallelism only leaves completions nil", DeclaredJob{Parallelism: ip(4)},
+			JobSpec{Parallelism: 4, Completions: nil, BackoffLimit: 6, CompletionMode: "NonIndexed", ManagedBy: "kubernetes.io/job-controller", RestartPolicy: "Never",
+				Defaulted: []string{"backoffLimit", "completionMode", "managedBy"}}},
+		{"backoffLimitPerIndex makes backoffLimit MaxInt32", DeclaredJob{Completions: ip(3), CompletionMode: sp("Indexed"), BackoffLimitPerIndex: ip(1)},
+			JobSpec{Parallelism: 1, Completions: ip(3), BackoffLimit: MaxInt32, BackoffLimitPerIndex: ip(1), CompletionMode: "Indexed", ManagedBy: "kubernetes.io/job-controller", RestartPolicy: "Never",
+				Defaulted: []string{"parallelism", "backoffLimit", "managedBy"}}},
+		{"declared values win", DeclaredJob{Parallelism: ip(2), Completions: ip(2), BackoffLimit: ip(0), Suspend: bp(true), TTLSecondsAfterFinished: ip(60),
+			ManualSelector: bp(true), ManagedBy: sp("example.com/x"), RestartPolicy: sp("OnFailure"), CompletionMode: sp("NonIndexed"), PodFailurePolicyIgnore: true},
+			JobSpec{Parallelism: 2, Completions: ip(2), BackoffLimit: 0, Suspend: true, TTLSecondsAfterFinished: ip(60), ManualSelector: true, ManagedBy: "example.com/x",
+				RestartPolicy: "OnFailure", CompletionMode: "NonIndexed", PodFailurePolicyIgnore: true, Defaulted: []string{}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, JobDefaults(tc.in)); diff != "" {
+				t.Errorf("JobDefaults (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCronJobDefaults(t *testing.T) {
+	got := CronJobDefaults(DeclaredCronJob{Schedule: "*/5 * * * *"})
+	want := CronJobSpec{Schedule: "*/5 * * * *", PeriodSeconds: 300, ConcurrencyPolicy: "Allow", SuccessfulJobsHistoryLimit: 3, FailedJobsHistoryLimit: 1,
+		Defaulted: []string{"concurrencyPolicy", "successfulJobsHistoryLimit", "failedJobsHistoryLimit"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	got = CronJobDefaults(DeclaredCronJob{Schedule: "not a schedule", ConcurrencyPolicy: sp("Forbid"), SuccessfulJobsHistoryLimit: ip(0), FailedJobsHistoryLimit: ip(0)})
+	if got.ScheduleError == "" || got.PeriodSeconds != 0 || got.ConcurrencyPolicy != "Forbid" || got.SuccessfulJobsHistoryLimit != 0 || len(got.Defaulted) != 0 {
+		t.Errorf("bad schedule: %+v", got)
+	}
+}
+
+func TestShortestGap(t *testing.T) {
+	tests := []struct {
+		schedule, tz string
+		want         int
+		wantErr      bool
+	}{
+		{"* * * * *", "", 60, false},
+		{"*/5 * * * *", "", 300, false},
+		{"0,10 * * * *", "", 600, false},
+		{"0 * * * *", "", 3600, false},
+		{"@hourly", "", 3600, false},
+		{"@daily", "", 86400, false},
+		{"0 0 * * 1-5", "", 86400, false},
+		{"30 23 * * *", "", 86400, false},
+		{"0 0 1 * *", "", 28 * 86400, false},
+		{"59 23 * * 5,6", "", 86400, false},
+		// robfig/cron, which the CronJob controller also uses, fires at 02:00 CEST and again at
+		// 02:00 CET on the night the clocks go back: the shortest gap is one hour.
+		{"0 2 * * *", "Europe/Berlin", 3600, false},
+		{"0 0 * * *", "Mars/Olympus", 0, true},
+		{"61 * * * *", "", 0, true},
+		{"", "", 0, true},
+	}
+	for _, tc := range tests {
+		got, err := ShortestGap(tc.schedule, tc.tz)
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("ShortestGap(%q, %q) = %d, %v; want %d, err %v", tc.schedule, tc.tz, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+func TestDeploymentSurge(t *testing.T) {
+	tests := []struct {
+		replicas int
+		strategy string
+		surge    *string
+		want     int
+		wantErr  bool
+	}{
+		{2, "", nil, 1, false},
+		{4, "RollingUpdate", nil, 1, false},
+		{5, "RollingUpdate", nil, 2, false},
+		{0, "", nil, 0, false},
+		{10, "RollingUpdate", sp("3"), 3, false},
+		{10, "RollingUpdate", sp("50%"), 5, false},
+		{10, "Recreate", sp("50%"), 0, false},
+		{10, "", sp("x%"), 0, true},
+		{10, "", sp("lots"), 0, true},
+	}
+	for _, tc := range tests {
+		got, err := DeploymentSurge(tc.replicas, tc.strategy, tc.surge)
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("DeploymentSurge(%d, %q, %v) = %d, %v; want %d", tc.replicas, tc.strategy, tc.surge, got, err, tc.want)
+		}
+	}
+}

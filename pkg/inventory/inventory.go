@@ -1,0 +1,228 @@
+// Package inventory is the one typed model of everything eni-lint read: workloads with their
+// pod templates (Kubernetes defaults applied), SecurityGroupPolicies, ServiceAccounts,
+// namespaces and node groups, each with the positions of the fields the rules point at.
+//
+// Loaders fill it, the Rego rules read it as their input (its JSON form is the input schema,
+// documented in docs/input.md), and nothing in it knows about rules or reports.
+package inventory
+
+// Position is a place in a file. Line and Column start at 1; a position from the command line
+// has File set to a description of the flag and Line 0.
+type Position struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+// Known reports whether the position points into a file.
+func (p Position) Known() bool { return p.File != "" && p.Line > 0 }
+
+// Object is what every Kubernetes object in the inventory shares.
+type Object struct {
+	// ID is unique in one inventory: kind, namespace, name and where the document starts.
+	ID         string `json:"id"`
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+	Namespace  string `json:"namespace"`
+	// NamespaceDefaulted is true when the manifest has no metadata.namespace.
+	NamespaceDefaulted bool `json:"namespaceDefaulted,omitempty"`
+	// Locations maps field paths ("" for the document, "spec.template.metadata.labels", …)
+	// to where they are. Only the fields rules point at are recorded.
+	Locations map[string]Position `json:"locations"`
+}
+
+// Inventory is the whole input of one evaluation.
+type Inventory struct {
+	Settings              Settings                `json:"settings"`
+	Workloads             []Workload              `json:"workloads"`
+	SecurityGroupPolicies []SecurityGroupPolicy   `json:"securityGroupPolicies"`
+	ServiceAccounts       []ServiceAccount        `json:"serviceAccounts"`
+	Namespaces            []Namespace             `json:"namespaces"`
+	NodeGroups            []NodeGroup             `json:"nodeGroups"`
+	InstanceFamilies      map[string][]FamilyStep `json:"instanceFamilies"`
+}
+
+// Release models: when a terminated SGP pod gives its branch ENI back.
+const (
+	// ReleaseOnDelete: only when the pod object is deleted (VPC resource controller before
+	// v1.1.0, and nodes whose ENI clean-up fails). The default worst case.
+	ReleaseOnDelete = "onDelete"
+	// ReleaseOnCompletion: a cool-down after the pod terminates (controller v1.1.0 and later).
+	ReleaseOnCompletion = "onCompletion"
+)
+
+// DeleteQueueTickSeconds is how often the controller processes its ENI delete queue; an ENI
+// is held for up to cool-down plus one tick after its pod terminates.
+const DeleteQueueTickSeconds = 30
+
+// MinCooldownSeconds is the controller's floor for branch-eni-cooldown.
+const MinCooldownSeconds = 30
+
+// Settings are the model parameters of one run.
+type Settings struct {
+	ENIRelease       string `json:"eniRelease"`
+	CooldownSeconds  int    `json:"cooldownSeconds"`
+	WindowSeconds    int    `json:"windowSeconds"`
+	DefaultNamespace string `json:"defaultNamespace"`
+}
+
+// Workload is anything that creates pods from a template.
+type Workload struct {
+	Object
+	// Replicas for Deployment, ReplicaSet and StatefulSet (defaulted to 1).
+	Replicas *int `json:"replicas,omitempty"`
+	// MaxSurge is a Deployment's RollingUpdate surge in pods, percentages rounded up as the
+	// Deployment controller does; 0 for Recreate.
+	MaxSurge *int         `json:"maxSurge,omitempty"`
+	Job      *JobSpec     `json:"job,omitempty"`
+	CronJob  *CronJobSpec `json:"cronJob,omitempty"`
+	Pod      PodTemplate  `json:"pod"`
+	// JobSpecPath and PodSpecPath are the field paths of the Job spec and pod spec in this
+	// manifest ("spec" and "spec.template.spec" for a Job, deeper for a CronJob), so rules can
+	// name and locate fields whatever the kind.
+	JobSpecPath string `json:"jobSpecPath,omitempty"`
+	PodPath     string `json:"podPath"`
+}
+
+// JobSpec is a batch/v1 Job spec with defaults applied. Defaulted lists the fields whose
+// value came from a default rather than the manifest.
+type JobSpec struct {
+	Parallelism int `json:"parallelism"`
+	// Completions is nil for a work-queue Job (parallelism set, completions unset).
+	Completions             *int     `json:"completions"`
+	BackoffLimit            int      `json:"backoffLimit"`
+	BackoffLimitPerIndex    *int     `json:"backoffLimitPerIndex"`
+	CompletionMode          string   `json:"completionMode"`
+	Suspend                 bool     `json:"suspend"`
+	TTLSecondsAfterFinished *int     `json:"ttlSecondsAfterFinished"`
+	ActiveDeadlineSeconds   *int     `json:"activeDeadlineSeconds"`
+	ManualSelector          bool     `json:"manualSelector"`
+	ManagedBy               string   `json:"managedBy"`
+	PodFailurePolicyIgnore  bool     `json:"podFailurePolicyIgnore"`
+	RestartPolicy           string   `json:"restartPolicy"`
+	Defaulted               []string `json:"defaulted"`
+}
+
+// CronJobSpec is a batch/v1 CronJob's own fields with defaults applied.
+type CronJobSpec struct {
+	Schedule string `json:"schedule"`
+	// PeriodSeconds is the shortest gap between two schedule times; 0 when the schedule could
+	// not be parsed (ScheduleError says why).
+	PeriodSeconds              int      `json:"periodSeconds"`
+	ScheduleError              string   `json:"scheduleError,omitempty"`
+	ConcurrencyPolicy          string   `json:"concurrencyPolicy"`
+	SuccessfulJobsHistoryLimit int      `json:"successfulJobsHistoryLimit"`
+	FailedJobsHistoryLimit     int      `json:"failedJobsHistoryLimit"`
+	Suspend                    bool     `json:"suspend"`
+	Defaulted                  []string `json:"defaulted"`
+}
+
+// PodTemplate is the part of a pod spec that decides SGP selection and placement.
+type PodTemplate struct {
+	Labels             map[string]string  `json:"labels"`
+	ServiceAccountName string             `json:"serviceAccountName"`
+	HostNetwork        bool               `json:"hostNetwork"`
+	NodeSelector       map[string]string  `json:"nodeSelector"`
+	RequiredAffinity   []NodeSelectorTerm `json:"requiredNodeAffinity"`
+	Tolerations        []Toleration       `json:"tolerations"`
+	// PodENIRequests lists containers whose manifest sets vpc.amazonaws.com/pod-eni itself.
+	PodENIRequests []PodENIRequest `json:"podEniRequests"`
+}
+
+// PodENIRequest is one hand-written vpc.amazonaws.com/pod-eni request or limit.
+type PodENIRequest struct {
+	Container string   `json:"container"`
+	Field     string   `json:"field"` // requests or limits
+	Value     string   `json:"value"`
+	Location  Position `json:"location"`
+}
+
+// NodeSelectorTerm is one term of requiredDuringSchedulingIgnoredDuringExecution; terms are
+// ORed, expressions inside a term ANDed.
+type NodeSelectorTerm struct {
+	MatchExpressions []Requirement `json:"matchExpressions"`
+	// MatchFields select on node fields (metadata.name) that a manifest cannot know.
+	MatchFields []Requirement `json:"matchFields"`
+}
+
+// Requirement is a label selector or node selector expression.
+type Requirement struct {
+	Key      string   `json:"key"`
+	Operator string   `json:"operator"`
+	Values   []string `json:"values"`
+}
+
+// LabelSelector is metav1.LabelSelector.
+type LabelSelector struct {
+	MatchLabels      map[string]string `json:"matchLabels"`
+	MatchExpressions []Requirement     `json:"matchExpressions"`
+}
+
+// Toleration is core/v1 Toleration.
+type Toleration struct {
+	Key      string `json:"key"`
+	Operator string `json:"operator"`
+	Value    string `json:"value"`
+	Effect   string `json:"effect"`
+}
+
+// Taint is core/v1 Taint.
+type Taint struct {
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	Effect string `json:"effect"`
+}
+
+// SecurityGroupPolicy is vpcresources.k8s.aws/v1beta1 SecurityGroupPolicy.
+type SecurityGroupPolicy struct {
+	Object
+	PodSelector            *LabelSelector `json:"podSelector"`
+	ServiceAccountSelector *LabelSelector `json:"serviceAccountSelector"`
+	GroupIDs               []string       `json:"groupIds"`
+}
+
+// ServiceAccount is core/v1 ServiceAccount; only its labels matter for SGP selection.
+type ServiceAccount struct {
+	Object
+	Labels map[string]string `json:"labels"`
+}
+
+// Namespace is core/v1 Namespace.
+type Namespace struct {
+	Object
+	Labels map[string]string `json:"labels"`
+}
+
+// NodeGroup is a set of nodes that share instance types, labels and taints.
+type NodeGroup struct {
+	Name string `json:"name"`
+	// Source says how the group was defined: flag, config, or a loader's name.
+	Source   string            `json:"source"`
+	Location Position          `json:"location"`
+	Labels   map[string]string `json:"labels"`
+	Taints   []Taint           `json:"taints"`
+	// MaxPods is the kubelet max-pods setting when the group sets one.
+	MaxPods       *int                `json:"maxPods"`
+	InstanceTypes []NodeGroupInstance `json:"instanceTypes"`
+}
+
+// NodeGroupInstance is one instance type of a node group, resolved against the limits table.
+type NodeGroupInstance struct {
+	Name string `json:"name"`
+	// Known is false when the limits table has no figures for the type (ENI006).
+	Known            bool   `json:"known"`
+	Trunking         bool   `json:"trunking"`
+	BranchInterfaces int    `json:"branchInterfaces"`
+	Source           string `json:"source,omitempty"`
+	// NodeLabels are the labels a node of this type carries: the group's labels plus the
+	// platform's (instance type, arch, os, node group name).
+	NodeLabels map[string]string `json:"nodeLabels"`
+	Location   Position          `json:"location"`
+}
+
+// FamilyStep is one size of an instance family, for "use a larger type" suggestions.
+type FamilyStep struct {
+	Name             string `json:"name"`
+	BranchInterfaces int    `json:"branchInterfaces"`
+}

@@ -1,0 +1,104 @@
+package inventory
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/eni-lint/eni-lint/pkg/limits"
+)
+
+// NodeGroupSpec is a node group as a user or a loader declares it, before its instance types
+// are looked up.
+type NodeGroupSpec struct {
+	Name          string
+	Source        string
+	Location      Position
+	InstanceTypes []string
+	// TypeLocations are where each instance type is written, when known (same order).
+	TypeLocations []Position
+	Labels        map[string]string
+	Taints        []Taint
+	MaxPods       *int
+}
+
+// Labels every EKS node carries, set by kubelet and by EKS for managed node groups. User
+// labels win over them, so a group can say it is Windows or SPOT.
+const (
+	LabelInstanceType     = "node.kubernetes.io/instance-type"
+	LabelInstanceTypeBeta = "beta.kubernetes.io/instance-type"
+	LabelArch             = "kubernetes.io/arch"
+	LabelArchBeta         = "beta.kubernetes.io/arch"
+	LabelOS               = "kubernetes.io/os"
+	LabelOSBeta           = "beta.kubernetes.io/os"
+	LabelNodeGroup        = "eks.amazonaws.com/nodegroup"
+	LabelCapacityType     = "eks.amazonaws.com/capacityType"
+)
+
+// BuildNodeGroup looks each instance type up in the table and works out the labels a node of
+// each type carries.
+func BuildNodeGroup(spec NodeGroupSpec, table *limits.Table) NodeGroup {
+	g := NodeGroup{
+		Name:     spec.Name,
+		Source:   spec.Source,
+		Location: spec.Location,
+		Labels:   map[string]string{},
+		Taints:   append([]Taint{}, spec.Taints...),
+		MaxPods:  spec.MaxPods,
+	}
+	for k, v := range spec.Labels {
+		g.Labels[k] = v
+	}
+	for i, name := range spec.InstanceTypes {
+		it, known := table.Lookup(name)
+		inst := NodeGroupInstance{Name: name, Known: known, Trunking: it.Trunking, BranchInterfaces: it.BranchInterfaces, Source: it.Source}
+		if i < len(spec.TypeLocations) {
+			inst.Location = spec.TypeLocations[i]
+		}
+		labels := map[string]string{
+			LabelInstanceType:     name,
+			LabelInstanceTypeBeta: name,
+			LabelOS:               "linux",
+			LabelOSBeta:           "linux",
+			LabelNodeGroup:        spec.Name,
+			LabelCapacityType:     "ON_DEMAND",
+		}
+		if it.Arch != "" {
+			labels[LabelArch] = it.Arch
+			labels[LabelArchBeta] = it.Arch
+		}
+		for k, v := range spec.Labels {
+			labels[k] = v
+		}
+		inst.NodeLabels = labels
+		g.InstanceTypes = append(g.InstanceTypes, inst)
+	}
+	if g.InstanceTypes == nil {
+		g.InstanceTypes = []NodeGroupInstance{}
+	}
+	return g
+}
+
+// Families returns, for every family used by the node groups, its trunking types by branch
+// capacity: the candidates when a finding suggests a larger type.
+func Families(groups []NodeGroup, table *limits.Table) map[string][]FamilyStep {
+	out := map[string][]FamilyStep{}
+	for _, g := range groups {
+		for _, t := range g.InstanceTypes {
+			family, _, _ := strings.Cut(t.Name, ".")
+			if _, done := out[family]; done || !t.Known {
+				continue
+			}
+			steps := []FamilyStep{}
+			for _, it := range table.FamilyLadder(family) {
+				steps = append(steps, FamilyStep{Name: it.Name, BranchInterfaces: it.BranchInterfaces})
+			}
+			out[family] = steps
+		}
+	}
+	return out
+}
+
+// SortNodeGroups orders groups by name so reports do not depend on input order.
+func SortNodeGroups(groups []NodeGroup) {
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].Name < groups[j].Name })
+}

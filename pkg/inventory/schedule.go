@@ -1,0 +1,95 @@
+package inventory
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/robfig/cron/v3"
+)
+
+// The CronJob controller parses schedules with robfig/cron's standard parser, so eni-lint uses
+// the same library: a schedule it accepts is one the cluster accepts.
+var cronParser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
+
+// How far ShortestGap looks: enough firings to cover a week of any schedule that fires at
+// least every few minutes, and four years (a leap year and three others) for sparse ones.
+const (
+	gapScanFirings = 3000
+	gapScanSpan    = 4 * 365 * 24 * time.Hour
+)
+
+// A fixed reference keeps results reproducible: Monday 2024-01-01 00:00 UTC.
+var gapScanStart = time.Date(2024, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+var gapCache sync.Map // schedule+zone -> gapResult; many CronJobs share a schedule
+
+type gapResult struct {
+	seconds int
+	err     error
+}
+
+// ShortestGap returns the shortest time in seconds between two consecutive runs of a cron
+// schedule. It walks the schedule's firings from a fixed date (up to four years, or a few thousand
+// firings, stopping early at the one-minute floor). A schedule that fires once in four years
+// is reported with its gap up to the scan's end, which is the right order of magnitude for the
+// history arithmetic it feeds.
+func ShortestGap(schedule, timeZone string) (int, error) {
+	key := timeZone + "\x00" + schedule
+	if v, ok := gapCache.Load(key); ok {
+		r := v.(gapResult)
+		return r.seconds, r.err
+	}
+	s, err := shortestGap(schedule, timeZone)
+	gapCache.Store(key, gapResult{s, err})
+	return s, err
+}
+
+func shortestGap(schedule, timeZone string) (int, error) {
+	if strings.TrimSpace(schedule) == "" {
+		return 0, fmt.Errorf("schedule is empty")
+	}
+	if strings.HasPrefix(schedule, "TZ=") || strings.HasPrefix(schedule, "CRON_TZ=") {
+		if timeZone != "" {
+			return 0, fmt.Errorf("schedule sets a time zone and spec.timeZone is set too")
+		}
+	}
+	loc := time.UTC
+	if timeZone != "" {
+		l, err := time.LoadLocation(timeZone)
+		if err != nil {
+			return 0, fmt.Errorf("unknown time zone %q", timeZone)
+		}
+		loc = l
+	}
+	sched, err := cronParser.Parse(schedule)
+	if err != nil {
+		return 0, fmt.Errorf("schedule %q: %v", schedule, err)
+	}
+	start := gapScanStart.In(loc)
+	end := start.Add(gapScanSpan)
+	prev := sched.Next(start)
+	if prev.IsZero() {
+		return 0, fmt.Errorf("schedule %q never fires", schedule)
+	}
+	best := time.Duration(0)
+	for i := 0; i < gapScanFirings; i++ {
+		next := sched.Next(prev)
+		if next.IsZero() || next.After(end) {
+			break
+		}
+		if gap := next.Sub(prev); best == 0 || gap < best {
+			best = gap
+			if best <= time.Minute {
+				break
+			}
+		}
+		prev = next
+	}
+	if best == 0 {
+		// At most one firing in the scan: the gap is at least the whole span.
+		best = gapScanSpan
+	}
+	return int(best / time.Second), nil
+}
