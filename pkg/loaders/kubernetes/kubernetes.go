@@ -1,0 +1,323 @@
+// Package kubernetes loads Kubernetes manifests (YAML, multi-document, or JSON) into inventory
+// fragments: the workloads that create pods, SecurityGroupPolicies, ServiceAccounts and
+// Namespaces, each with the positions of the fields the rules point at. Documents that are not
+// Kubernetes objects, or kinds eni-lint does not need, are skipped quietly.
+package kubernetes
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
+	"go.yaml.in/yaml/v3"
+)
+
+// Options are the run's settings that change how a manifest is read.
+type Options struct {
+	// DefaultNamespace is the namespace of objects without metadata.namespace: where the user
+	// deploys them (`default` unless --namespace or config says otherwise).
+	DefaultNamespace string
+}
+
+// PodENIResource is the extended resource the VPC resource controller's webhook injects.
+const PodENIResource = "vpc.amazonaws.com/pod-eni"
+
+// Load reads one file's bytes. It never fails as a whole: what it cannot read becomes a
+// located error in the fragment, and the documents it can read are still returned.
+func Load(file string, data []byte, opts Options) inventory.Fragment {
+	frag := inventory.Fragment{File: file}
+	docs, err := yamlpos.Documents(data)
+	if err != nil {
+		line := 0
+		msg := err.Error()
+		if se, ok := err.(*yamlpos.SyntaxError); ok {
+			line, msg = se.Line, se.Message
+		}
+		frag.Errors = append(frag.Errors, inventory.LoadError{
+			Position: inventory.Position{File: file, Line: line},
+			Message:  "YAML syntax error: " + msg,
+		})
+	}
+	for _, doc := range docs {
+		frag.Documents++
+		loadObject(&frag, file, doc, opts)
+	}
+	return frag
+}
+
+// typeMeta reads apiVersion and kind without recording errors: a document without them is not
+// a Kubernetes object and is skipped.
+func typeMeta(doc *yaml.Node) (apiVersion, kind string, ok bool) {
+	if doc.Kind != yaml.MappingNode {
+		return "", "", false
+	}
+	_, av := yamlpos.Lookup(doc, "apiVersion")
+	_, k := yamlpos.Lookup(doc, "kind")
+	if av == nil || k == nil || av.Kind != yaml.ScalarNode || k.Kind != yaml.ScalarNode || av.Value == "" || k.Value == "" {
+		return "", "", false
+	}
+	return av.Value, k.Value, true
+}
+
+func group(apiVersion string) string {
+	if g, _, ok := strings.Cut(apiVersion, "/"); ok {
+		return g
+	}
+	return "" // core
+}
+
+func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Options) {
+	apiVersion, kind, ok := typeMeta(doc)
+	if !ok {
+		return
+	}
+	g := group(apiVersion)
+	if kind == "List" || (strings.HasSuffix(kind, "List") && g == "") {
+		r := newFieldReader(file)
+		for _, item := range r.sequence(doc, "", "items") {
+			loadObject(frag, file, item, opts)
+		}
+		frag.Errors = append(frag.Errors, r.errs...)
+		return
+	}
+	r := newFieldReader(file)
+	obj := readObjectMeta(r, doc, apiVersion, kind, opts)
+	switch {
+	case g == "batch" && kind == "Job":
+		w := inventory.Workload{Object: obj, JobSpecPath: "spec", PodPath: "spec.template"}
+		spec := r.mapping(doc, "", "spec")
+		job := readJobSpec(r, spec, "spec")
+		w.Job = &job
+		w.Pod = readPodTemplate(r, spec, "spec.template")
+		w.Object.Locations = r.locs
+		frag.Workloads = append(frag.Workloads, w)
+	case g == "batch" && kind == "CronJob":
+		w := inventory.Workload{Object: obj, JobSpecPath: "spec.jobTemplate.spec", PodPath: "spec.jobTemplate.spec.template"}
+		spec := r.mapping(doc, "", "spec")
+		cj := inventory.DeclaredCronJob{
+			TimeZone:                   r.str(spec, "spec", "timeZone"),
+			ConcurrencyPolicy:          r.str(spec, "spec", "concurrencyPolicy"),
+			SuccessfulJobsHistoryLimit: r.integer(spec, "spec", "successfulJobsHistoryLimit"),
+			FailedJobsHistoryLimit:     r.integer(spec, "spec", "failedJobsHistoryLimit"),
+			Suspend:                    r.boolean(spec, "spec", "suspend"),
+		}
+		if s := r.str(spec, "spec", "schedule"); s != nil {
+			cj.Schedule = *s
+		}
+		cron := inventory.CronJobDefaults(cj)
+		w.CronJob = &cron
+		jt := r.mapping(spec, "spec", "jobTemplate")
+		jobSpec := r.mapping(jt, "spec.jobTemplate", "spec")
+		job := readJobSpec(r, jobSpec, "spec.jobTemplate.spec")
+		w.Job = &job
+		w.Pod = readPodTemplate(r, jobSpec, "spec.jobTemplate.spec.template")
+		w.Object.Locations = r.locs
+		frag.Workloads = append(frag.Workloads, w)
+	case g == "apps" && (kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet"):
+		w := inventory.Workload{Object: obj, PodPath: "spec.template"}
+		spec := r.mapping(doc, "", "spec")
+		if kind != "DaemonSet" {
+			replicas := 1
+			if n := r.integer(spec, "spec", "replicas"); n != nil {
+				replicas = *n
+			}
+			w.Replicas = &replicas
+		}
+		if kind == "Deployment" {
+			strategy := r.mapping(spec, "spec", "strategy")
+			typ := ""
+			if s := r.str(strategy, "spec.strategy", "type"); s != nil {
+				typ = *s
+			}
+			ru := r.mapping(strategy, "spec.strategy", "rollingUpdate")
+			surgeText := r.intOrString(ru, "spec.strategy.rollingUpdate", "maxSurge")
+			surge, err := inventory.DeploymentSurge(*w.Replicas, typ, surgeText)
+			if err != nil {
+				_, v := yamlpos.Lookup(ru, "maxSurge")
+				r.errorf(v, "spec.strategy.rollingUpdate.%v", err)
+			}
+			w.MaxSurge = &surge
+		}
+		w.Pod = readPodTemplate(r, spec, "spec.template")
+		w.Object.Locations = r.locs
+		frag.Workloads = append(frag.Workloads, w)
+	case g == "" && kind == "Pod":
+		w := inventory.Workload{Object: obj, PodPath: ""}
+		w.Pod = readPod(r, doc, "")
+		w.Object.Locations = r.locs
+		frag.Workloads = append(frag.Workloads, w)
+	case g == "vpcresources.k8s.aws" && kind == "SecurityGroupPolicy":
+		spec := r.mapping(doc, "", "spec")
+		sgp := inventory.SecurityGroupPolicy{
+			Object:                 obj,
+			PodSelector:            r.labelSelector(spec, "spec", "podSelector"),
+			ServiceAccountSelector: r.labelSelector(spec, "spec", "serviceAccountSelector"),
+		}
+		sg := r.mapping(spec, "spec", "securityGroups")
+		sgp.GroupIDs = r.stringList(sg, "spec.securityGroups", "groupIds")
+		sgp.Object.Locations = r.locs
+		frag.SecurityGroupPolicies = append(frag.SecurityGroupPolicies, sgp)
+	case g == "" && kind == "ServiceAccount":
+		meta := r.mapping(doc, "", "metadata")
+		sa := inventory.ServiceAccount{Object: obj, Labels: r.stringMap(meta, "metadata", "labels")}
+		sa.Object.Locations = r.locs
+		frag.ServiceAccounts = append(frag.ServiceAccounts, sa)
+	case g == "" && kind == "Namespace":
+		meta := r.mapping(doc, "", "metadata")
+		ns := inventory.Namespace{Object: obj, Labels: r.stringMap(meta, "metadata", "labels")}
+		ns.Namespace = "" // cluster-scoped
+		ns.Object.Locations = r.locs
+		ns.ID = objectID(ns.Object)
+		frag.Namespaces = append(frag.Namespaces, ns)
+	default:
+		return // a kind the rules do not need
+	}
+	frag.Errors = append(frag.Errors, r.errs...)
+}
+
+func readObjectMeta(r *fieldReader, doc *yaml.Node, apiVersion, kind string, opts Options) inventory.Object {
+	r.locs[""] = r.pos(doc)
+	r.get(doc, "", "kind")
+	obj := inventory.Object{APIVersion: apiVersion, Kind: kind}
+	meta := r.mapping(doc, "", "metadata")
+	if s := r.str(meta, "metadata", "name"); s != nil {
+		obj.Name = *s
+	} else if s := r.str(meta, "metadata", "generateName"); s != nil {
+		obj.Name = *s
+	}
+	if obj.Name == "" {
+		r.errorf(doc, "%s has no metadata.name", kind)
+	}
+	if s := r.str(meta, "metadata", "namespace"); s != nil && *s != "" {
+		obj.Namespace = *s
+	} else {
+		obj.Namespace = opts.DefaultNamespace
+		obj.NamespaceDefaulted = true
+	}
+	obj.ID = objectID(obj)
+	obj.Locations = r.locs
+	// The ID must stay unique when two files declare the same object: add where it starts.
+	obj.ID = fmt.Sprintf("%s@%s:%d", obj.ID, r.file, doc.Line)
+	return obj
+}
+
+func objectID(o inventory.Object) string {
+	if o.Namespace == "" {
+		return o.Kind + "/" + o.Name
+	}
+	return o.Kind + "/" + o.Namespace + "/" + o.Name
+}
+
+func readJobSpec(r *fieldReader, spec *yaml.Node, path string) inventory.JobSpec {
+	d := inventory.DeclaredJob{
+		Parallelism:             r.integer(spec, path, "parallelism"),
+		Completions:             r.integer(spec, path, "completions"),
+		BackoffLimit:            r.integer(spec, path, "backoffLimit"),
+		BackoffLimitPerIndex:    r.integer(spec, path, "backoffLimitPerIndex"),
+		CompletionMode:          r.str(spec, path, "completionMode"),
+		Suspend:                 r.boolean(spec, path, "suspend"),
+		TTLSecondsAfterFinished: r.integer(spec, path, "ttlSecondsAfterFinished"),
+		ActiveDeadlineSeconds:   r.integer(spec, path, "activeDeadlineSeconds"),
+		ManualSelector:          r.boolean(spec, path, "manualSelector"),
+		ManagedBy:               r.str(spec, path, "managedBy"),
+	}
+	pfp := r.mapping(spec, path, "podFailurePolicy")
+	for i, rule := range r.sequence(pfp, path+".podFailurePolicy", "rules") {
+		p := fmt.Sprintf("%s.podFailurePolicy.rules[%d]", path, i)
+		r.locs[p] = r.pos(rule)
+		if a := r.str(rule, p, "action"); a != nil && *a == "Ignore" {
+			d.PodFailurePolicyIgnore = true
+		}
+	}
+	tmpl := r.mapping(spec, path, "template")
+	podSpec := r.mapping(tmpl, path+".template", "spec")
+	d.RestartPolicy = r.str(podSpec, path+".template.spec", "restartPolicy")
+	return inventory.JobDefaults(d)
+}
+
+// readPodTemplate reads the template at path (a mapping with metadata and spec) under parent.
+func readPodTemplate(r *fieldReader, parent *yaml.Node, path string) inventory.PodTemplate {
+	i := strings.LastIndex(path, ".")
+	tmpl := r.mapping(parent, path[:i], path[i+1:])
+	return readPod(r, tmpl, path)
+}
+
+// readPod reads a pod (or pod template) mapping at path: its labels and the spec fields that
+// decide SGP selection and placement.
+func readPod(r *fieldReader, pod *yaml.Node, path string) inventory.PodTemplate {
+	meta := r.mapping(pod, path, "metadata")
+	specPath := join(path, "spec")
+	spec := r.mapping(pod, path, "spec")
+	p := inventory.PodTemplate{
+		Labels:       r.stringMap(meta, join(path, "metadata"), "labels"),
+		NodeSelector: r.stringMap(spec, specPath, "nodeSelector"),
+		Tolerations:  []inventory.Toleration{},
+	}
+	p.ServiceAccountName = "default"
+	if s := r.str(spec, specPath, "serviceAccountName"); s != nil && *s != "" {
+		p.ServiceAccountName = *s
+	} else if s := r.str(spec, specPath, "serviceAccount"); s != nil && *s != "" {
+		p.ServiceAccountName = *s // the deprecated alias, still honoured by the API
+	}
+	if b := r.boolean(spec, specPath, "hostNetwork"); b != nil {
+		p.HostNetwork = *b
+	}
+	affinity := r.mapping(spec, specPath, "affinity")
+	nodeAffinity := r.mapping(affinity, specPath+".affinity", "nodeAffinity")
+	naPath := specPath + ".affinity.nodeAffinity"
+	required := r.mapping(nodeAffinity, naPath, "requiredDuringSchedulingIgnoredDuringExecution")
+	reqPath := naPath + ".requiredDuringSchedulingIgnoredDuringExecution"
+	p.RequiredAffinity = []inventory.NodeSelectorTerm{}
+	for i, term := range r.sequence(required, reqPath, "nodeSelectorTerms") {
+		tp := fmt.Sprintf("%s.nodeSelectorTerms[%d]", reqPath, i)
+		r.locs[tp] = r.pos(term)
+		p.RequiredAffinity = append(p.RequiredAffinity, inventory.NodeSelectorTerm{
+			MatchExpressions: r.requirements(term, tp, "matchExpressions"),
+			MatchFields:      r.requirements(term, tp, "matchFields"),
+		})
+	}
+	for i, t := range r.sequence(spec, specPath, "tolerations") {
+		tp := fmt.Sprintf("%s.tolerations[%d]", specPath, i)
+		r.locs[tp] = r.pos(t)
+		var tol inventory.Toleration
+		if s := r.str(t, tp, "key"); s != nil {
+			tol.Key = *s
+		}
+		if s := r.str(t, tp, "operator"); s != nil {
+			tol.Operator = *s
+		}
+		if s := r.str(t, tp, "value"); s != nil {
+			tol.Value = *s
+		}
+		if s := r.str(t, tp, "effect"); s != nil {
+			tol.Effect = *s
+		}
+		if tol.Operator == "" {
+			tol.Operator = "Equal"
+		}
+		p.Tolerations = append(p.Tolerations, tol)
+	}
+	p.PodENIRequests = []inventory.PodENIRequest{}
+	for i, c := range r.sequence(spec, specPath, "containers") {
+		cp := fmt.Sprintf("%s.containers[%d]", specPath, i)
+		r.locs[cp] = r.pos(c)
+		name := fmt.Sprintf("#%d", i)
+		if s := r.str(c, cp, "name"); s != nil {
+			name = *s
+		}
+		res := r.mapping(c, cp, "resources")
+		for _, field := range []string{"requests", "limits"} {
+			m := r.mapping(res, cp+".resources", field)
+			k, v := yamlpos.Lookup(m, PodENIResource)
+			if k == nil {
+				continue
+			}
+			r.locs[fmt.Sprintf("%s.resources.%s[%s]", cp, field, PodENIResource)] = r.pos(k)
+			p.PodENIRequests = append(p.PodENIRequests, inventory.PodENIRequest{
+				Container: name, Field: field, Value: v.Value, Location: r.pos(k),
+			})
+		}
+	}
+	return p
+}

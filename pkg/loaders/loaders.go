@@ -1,0 +1,180 @@
+// Package loaders turns the paths a user names into inventory fragments: it walks folders,
+// picks the files each loader understands, and parses them in parallel. Each input kind has
+// its own loader package (kubernetes today); this package only finds files and dispatches.
+package loaders
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
+)
+
+// Options configure a load.
+type Options struct {
+	DefaultNamespace string
+	// Workers is how many files are parsed at once; 0 means one per CPU.
+	Workers int
+	// Stdin is read when a path is "-".
+	Stdin io.Reader
+}
+
+// Stats describe what a load looked at.
+type Stats struct {
+	Files     int `json:"files"`
+	Documents int `json:"documents"`
+	// SkippedChartTemplates are Helm chart template folders: they are Go templates, not
+	// manifests, and must be rendered first (helm template … | eni-lint check -).
+	SkippedChartTemplates []string `json:"skippedChartTemplates,omitempty"`
+}
+
+// StdinName is the file name findings use for input read from standard input.
+const StdinName = "<stdin>"
+
+// skipDirs are never walked into: version control, dependency and tool caches.
+var skipDirs = map[string]bool{".git": true, "node_modules": true, ".terraform": true}
+
+func manifestFile(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// Load reads every path and returns one fragment per file, in path order.
+func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragment, Stats) {
+	var stats Stats
+	var files []string
+	var frags []inventory.Fragment
+	seen := map[string]bool{}
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			files = append(files, f)
+		}
+	}
+	for _, p := range paths {
+		if p == "-" {
+			var data []byte
+			var err error
+			if opts.Stdin != nil {
+				data, err = io.ReadAll(opts.Stdin)
+			}
+			if err != nil {
+				frags = append(frags, failed(StdinName, "cannot read standard input: "+err.Error()))
+				continue
+			}
+			frag := kubernetes.Load(StdinName, data, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
+			stats.Files++
+			frags = append(frags, frag)
+			continue
+		}
+		info, err := os.Stat(p)
+		if err != nil {
+			frags = append(frags, failed(p, "cannot read: "+plainError(err)))
+			continue
+		}
+		if !info.IsDir() {
+			add(filepath.Clean(p)) // a file named explicitly is read whatever its extension
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				frags = append(frags, failed(path, "cannot read: "+plainError(err)))
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if path != p && skipDirs[d.Name()] {
+					return fs.SkipDir
+				}
+				if d.Name() == "templates" && fileExists(filepath.Join(filepath.Dir(path), "Chart.yaml")) {
+					stats.SkippedChartTemplates = append(stats.SkippedChartTemplates, path)
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() && manifestFile(path) {
+				add(path)
+			}
+			return nil
+		})
+		if err != nil {
+			frags = append(frags, failed(p, "cannot walk: "+plainError(err)))
+		}
+	}
+	sort.Strings(files)
+	stats.Files += len(files)
+	frags = append(frags, parseAll(ctx, files, opts)...)
+	for _, f := range frags {
+		stats.Documents += f.Documents
+	}
+	return frags, stats
+}
+
+func parseAll(ctx context.Context, files []string, opts Options) []inventory.Fragment {
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	out := make([]inventory.Fragment, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = loadFile(files[i], opts)
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			out[i] = failed(files[i], "not read: "+ctx.Err().Error())
+			continue
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+func loadFile(file string, opts Options) inventory.Fragment {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return failed(file, "cannot read: "+plainError(err))
+	}
+	return kubernetes.Load(file, data, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
+}
+
+func failed(file, msg string) inventory.Fragment {
+	return inventory.Fragment{File: file, Errors: []inventory.LoadError{{Position: inventory.Position{File: file}, Message: msg}}}
+}
+
+// plainError drops the path that os errors repeat, since the report already names the file.
+func plainError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func fileExists(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && !info.IsDir()
+}
