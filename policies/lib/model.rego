@@ -1,0 +1,443 @@
+# METADATA
+# title: The branch-ENI model
+# description: |
+#   Everything the rules share: which workloads get a branch ENI (SecurityGroupPolicy
+#   selection), where they may land (node groups), how many terminated pods each keeps (T, K,
+#   A), and the per-instance-type arithmetic (hidden, active, demand). docs/model.md is the
+#   contract this file implements; the section numbers below refer to it.
+package eni.model
+
+import data.eni.selectors
+
+settings := input.settings
+
+on_delete if settings.eniRelease == "onDelete"
+
+# ---------------------------------------------------------------------------------------
+# Locations
+
+# The position of the first of paths that the manifest has, else the document's.
+locate(obj, paths) := found[0] if {
+	found := [obj.locations[p] | some p in paths; obj.locations[p]]
+	count(found) > 0
+} else := obj.locations[""]
+
+under(base, field) := field if {
+	base == ""
+} else := concat(".", [base, field])
+
+job_field(w, field) := under(w.jobSpecPath, field)
+
+pod_field(w, field) := under(w.podPath, field)
+
+object_ref(o) := {"kind": o.kind, "namespace": o.namespace, "name": o.name}
+
+# ---------------------------------------------------------------------------------------
+# §3 Which pods get a branch ENI
+
+# Why the controller ignores a policy; undefined when it applies it.
+sgp_ignored_reason(sgp) := "it has neither spec.podSelector nor spec.serviceAccountSelector" if {
+	sgp.podSelector == null
+	sgp.serviceAccountSelector == null
+} else := "it lists no spec.securityGroups.groupIds" if {
+	count(sgp.groupIds) == 0
+}
+
+applied_sgps := [s | some s in input.securityGroupPolicies; not sgp_ignored_reason(s)]
+
+# The first invalid selector of a policy: [field, expression index, reason].
+sgp_selector_error(sgp) := ["podSelector", i, msg] if {
+	sgp.podSelector != null
+	[i, msg] := selectors.selector_error(sgp.podSelector)
+} else := ["serviceAccountSelector", i, msg] if {
+	sgp.serviceAccountSelector != null
+	[i, msg] := selectors.selector_error(sgp.serviceAccountSelector)
+}
+
+# The ServiceAccount a workload's pods run as: its labels, or unknown. The `default`
+# ServiceAccount is created by Kubernetes in every namespace without labels, so a missing
+# manifest for it is not an unknown.
+service_account(w) := {"known": true, "labels": object.get(found[0], "labels", {}), "object": found[0]} if {
+	found := [sa |
+		some sa in input.serviceAccounts
+		sa.namespace == w.namespace
+		sa.name == w.pod.serviceAccountName
+	]
+	count(found) > 0
+} else := {"known": true, "labels": {}} if {
+	w.pod.serviceAccountName == "default"
+} else := {"known": false, "labels": {}}
+
+# Selection of every workload: the policies that select it and those that cannot be decided.
+selection[w.id] := result if {
+	some w in input.workloads
+	candidates := [s | some s in applied_sgps; s.namespace == w.namespace]
+	count(candidates) > 0
+	sa := service_account(w)
+	states := [[s, st] | some s in candidates; st := match_state_for(s, w, sa)]
+	result := {
+		"matched": [s | some [s, st] in states; st == "match"],
+		"unknownSA": [s | some [s, st] in states; st == "unknown-sa"],
+		"invalid": [s | some [s, st] in states; st == "invalid"],
+		"serviceAccount": sa,
+	}
+}
+
+# How one policy relates to one workload: match, nomatch, unknown-sa or invalid.
+match_state_for(sgp, w, sa) := "invalid" if {
+	sgp_selector_error(sgp)
+} else := "nomatch" if {
+	sgp.podSelector != null
+	not selectors.selector_matches(sgp.podSelector, w.pod.labels)
+} else := "match" if {
+	sgp.serviceAccountSelector == null
+} else := "match" if {
+	selectors.selector_is_empty(sgp.serviceAccountSelector)
+} else := "unknown-sa" if {
+	not sa.known
+} else := "match" if {
+	selectors.selector_matches(sgp.serviceAccountSelector, sa.labels)
+} else := "nomatch"
+
+# Pods an SGP selects that still get no branch ENI (§3), and the field that says so.
+no_branch_eni_reason(w) := ["hostNetwork pods never get a branch ENI", pod_field(w, "spec.hostNetwork")] if {
+	w.pod.hostNetwork
+} else := ["pods for Windows nodes get no branch ENI", pod_field(w, sprintf("spec.nodeSelector.%s", [key]))] if {
+	some key in ["kubernetes.io/os", "beta.kubernetes.io/os"]
+	w.pod.nodeSelector[key] == "windows"
+} else := ["Fargate pods get their security groups without a node branch ENI", pod_field(w, "metadata.labels.eks.amazonaws.com/fargate-profile")] if {
+	w.pod.labels["eks.amazonaws.com/fargate-profile"]
+}
+
+sgp_selected(w) if count(selection[w.id].matched) > 0
+
+hand_requested(w) if count(w.pod.podEniRequests) > 0
+
+# Workloads whose pods hold branch ENIs: selected by a policy (the webhook injects the
+# request) or requesting vpc.amazonaws.com/pod-eni themselves, and not exempt.
+eni_workloads := [w |
+	some w in input.workloads
+	consumes_branch_eni(w)
+]
+
+consumes_branch_eni(w) if {
+	sgp_selected(w)
+	not no_branch_eni_reason(w)
+}
+
+consumes_branch_eni(w) if {
+	not sgp_selected(w)
+	hand_requested(w)
+	not no_branch_eni_reason(w)
+}
+
+is_job_like(w) if w.job != null
+
+# ---------------------------------------------------------------------------------------
+# §5 Terminated pods per Job run (T) and per CronJob (A, K)
+
+# The field that decides T, for locating findings about it.
+t_field(w) := job_field(w, "completions") if {
+	w.job.completions != null
+	w.locations[job_field(w, "completions")]
+} else := job_field(w, "parallelism") if {
+	w.locations[job_field(w, "parallelism")]
+} else := job_field(w, "backoffLimit") if {
+	w.locations[job_field(w, "backoffLimit")]
+} else := w.jobSpecPath
+
+# T: the most terminated pods one run can have at once.
+job_t(job) := 0 if {
+	job.suspend
+} else := 0 if {
+	job.completions == 0
+} else := 0 if {
+	job.parallelism == 0
+} else := min([job.completions * (job.backoffLimitPerIndex + 1), job.completions + job.backoffLimit]) if {
+	job.completionMode == "Indexed"
+	job.backoffLimitPerIndex != null
+	job.completions != null
+} else := job.completions + job.backoffLimit if {
+	job.completions != null
+} else := job.parallelism + job.backoffLimit
+
+# Pe: pods of one run that run at once (the Job controller never runs more than the
+# completions still missing).
+job_running(job) := 0 if {
+	job_t(job) == 0
+} else := min([job.parallelism, job.completions]) if {
+	job.completions != null
+} else := job.parallelism
+
+# Reasons a workload's retention has no bound from its manifest (§5), each with its field.
+unbounded_reasons(w) := [r | some r in unbounded_candidates(w)]
+
+unbounded_candidates(w) := (({r |
+	w.job.podFailurePolicyIgnore
+	r := {
+		"reason": "spec.podFailurePolicy has an Ignore rule: ignored failures do not count against backoffLimit, and their pods are kept",
+		"path": job_field(w, "podFailurePolicy"),
+	}
+} | {r |
+	w.job.manualSelector
+	r := {
+		"reason": "spec.manualSelector is true: the Job adopts every pod its selector matches",
+		"path": job_field(w, "manualSelector"),
+	}
+}) | {r |
+	w.job.managedBy != "kubernetes.io/job-controller"
+	r := {
+		"reason": sprintf("spec.managedBy is %q: another controller decides how many pods it creates", [w.job.managedBy]),
+		"path": job_field(w, "managedBy"),
+	}
+}) | {r |
+	w.cronJob.concurrencyPolicy == "Allow"
+	w.job.activeDeadlineSeconds == null
+	r := {
+		"reason": "concurrencyPolicy Allow without activeDeadlineSeconds: runs can pile up without limit",
+		"path": concurrency_path(w),
+	}
+}
+
+concurrency_path(w) := "spec.concurrencyPolicy" if {
+	w.locations["spec.concurrencyPolicy"]
+} else := "spec"
+
+bounded(w) if count(unbounded_reasons(w)) == 0
+
+# A: Jobs of a CronJob running at once. Unbounded cases use 1, a lower bound, and say so.
+cron_active_runs(w) := 1 if {
+	w.cronJob.concurrencyPolicy in {"Forbid", "Replace"}
+} else := ceil(w.job.activeDeadlineSeconds / w.cronJob.periodSeconds) + 1 if {
+	w.job.activeDeadlineSeconds != null
+	w.cronJob.periodSeconds > 0
+} else := 1
+
+# K: finished Jobs a CronJob keeps.
+cron_kept(w) := min([s_plus_f, cron_active_runs(w) + ceil(w.job.ttlSecondsAfterFinished / w.cronJob.periodSeconds)]) if {
+	s_plus_f := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
+	w.job.ttlSecondsAfterFinished != null
+	w.cronJob.periodSeconds > 0
+} else := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
+
+# Whether the CronJob numbers needed the schedule's period and did not have it.
+period_needed_but_unknown(w) if {
+	w.cronJob != null
+	w.cronJob.periodSeconds == 0
+	needs_period(w)
+}
+
+needs_period(w) if {
+	w.cronJob.concurrencyPolicy == "Allow"
+	w.job.activeDeadlineSeconds != null
+}
+
+needs_period(w) if w.job.ttlSecondsAfterFinished != null
+
+# ---------------------------------------------------------------------------------------
+# §6 What each workload contributes on one node
+
+# numbers[w.id]: the per-workload figures every rule and report uses.
+numbers[w.id] := n if {
+	some w in eni_workloads
+	n := workload_numbers(w)
+}
+
+workload_numbers(w) := n if {
+	w.cronJob != null
+	t := job_t(w.job)
+	pe := job_running(w.job)
+	a := cron_active_runs(w)
+	k := cron_kept(w)
+	n := {
+		"T": t,
+		"running": pe,
+		"A": a,
+		"K": k,
+		"retainedFinished": k * t,
+		"retainedInFlight": a * (t - pe),
+		"retained": retained_value((k * t) + (a * (t - pe))),
+		"churn": churn_value(a * t),
+		"active": a * pe,
+		"bounded": bounded(w),
+	}
+} else := n if {
+	w.job != null
+	t := job_t(w.job)
+	pe := job_running(w.job)
+	finished := standalone_retained(w)
+	n := {
+		"T": t,
+		"running": pe,
+		"retainedFinished": finished,
+		"retainedInFlight": 0,
+		"retained": retained_value(finished),
+		"churn": churn_value(t),
+		"active": 0,
+		"bounded": bounded(w),
+	}
+} else := {
+	"retained": 0,
+	"churn": 0,
+	"active": steady_pods(w),
+	"bounded": true,
+}
+
+# A standalone Job keeps all T pods after it finishes unless a TTL deletes it.
+standalone_retained(w) := 0 if {
+	w.job.ttlSecondsAfterFinished != null
+} else := job_t(w.job)
+
+retained_value(v) := v if {
+	on_delete
+} else := 0
+
+churn_value(v) := 0 if {
+	on_delete
+} else := v
+
+# Non-terminal pods of a long-running workload in steady state, rollout surge included.
+steady_pods(w) := w.replicas + object.get(w, "maxSurge", 0) if {
+	w.kind == "Deployment"
+} else := w.replicas if {
+	w.kind in {"ReplicaSet", "StatefulSet"}
+} else := 1
+
+# hidden(w): terminated pods holding ENIs that the scheduler does not count.
+hidden_of(n) := n.retained if {
+	on_delete
+} else := n.churn
+
+# ---------------------------------------------------------------------------------------
+# §4 Where a pod can land
+
+# The capacity of one instance type in one node group: branch interfaces, limited by the
+# group's max pods when it sets them.
+capacity(g, t) := min([t.branchInterfaces, g.maxPods]) if {
+	g.maxPods != null
+	t.trunking
+} else := t.branchInterfaces
+
+# Every (node group, instance type) a workload may land on.
+placements[w.id] := [{"group": g, "type": t} |
+	some g in input.nodeGroups
+	some t in g.instanceTypes
+	selectors.admits(w.pod, t.nodeLabels, g.taints)
+] if {
+	some w in eni_workloads
+}
+
+# The per-instance-type table (§6): one row per known, trunking type of every node group.
+rows := [row |
+	some g in input.nodeGroups
+	some t in g.instanceTypes
+	row := type_row(g, t)
+]
+
+type_row(g, t) := row if {
+	contributors := [c |
+		some w in eni_workloads
+		some p in placements[w.id]
+		p.group.name == g.name
+		p.type.name == t.name
+		c := contribution(w)
+	]
+	b := capacity(g, t)
+	hidden := sum([c.hidden | some c in contributors])
+	active := sum([c.active | some c in contributors])
+	demand := hidden + min([active, b])
+	unbounded := [c.id | some c in contributors; not c.bounded]
+	row := {
+		"nodeGroup": g.name,
+		"nodeGroupLocation": g.location,
+		"instanceType": t.name,
+		"known": t.known,
+		"trunking": t.trunking,
+		"branchInterfaces": b,
+		"hidden": hidden,
+		"active": active,
+		"demand": demand,
+		"atLeast": count(unbounded) > 0,
+		"verdict": verdict(t, demand, b, unbounded),
+		"contributors": contributors,
+	}
+}
+
+verdict(t, demand, b, unbounded) := "unknown-type" if {
+	not t.known
+} else := "no-trunking" if {
+	not t.trunking
+} else := "exceeds" if {
+	demand > b
+} else := "unbounded" if {
+	count(unbounded) > 0
+} else := "fits"
+
+contribution(w) := c if {
+	n := numbers[w.id]
+	c := {
+		"id": w.id,
+		"kind": w.kind,
+		"namespace": w.namespace,
+		"name": w.name,
+		"location": w.locations[""],
+		"hidden": hidden_of(n),
+		"active": n.active,
+		"bounded": n.bounded,
+	}
+}
+
+# ---------------------------------------------------------------------------------------
+# Helpers the rules share
+
+workload_by_id := {w.id: w | some w in input.workloads}
+
+# Where a finding about a workload's retention points: its TTL, or the Job spec a TTL goes
+# into; for long-running workloads, their replicas.
+retention_path(w) := job_field(w, "ttlSecondsAfterFinished") if {
+	w.job != null
+	w.job.ttlSecondsAfterFinished != null
+} else := w.jobSpecPath if {
+	w.job != null
+} else := "spec.replicas" if {
+	w.locations["spec.replicas"]
+} else := pod_field(w, "spec")
+
+# The path of the first field of a pod template that decides placement, for findings about
+# where a workload may land.
+placement_path(w) := pod_field(w, "spec.nodeSelector") if {
+	count(w.pod.nodeSelector) > 0
+} else := pod_field(w, "spec.affinity.nodeAffinity") if {
+	count(w.pod.requiredNodeAffinity) > 0
+} else := pod_field(w, "spec.tolerations") if {
+	count(w.pod.tolerations) > 0
+} else := pod_field(w, "spec")
+
+# A finding as every rule returns it. severity "" means the rule's default from METADATA.
+finding(rule, severity, message, obj, paths, details) := {
+	"rule": rule,
+	"severity": severity,
+	"message": message,
+	"location": locate(obj, paths),
+	"object": object_ref(obj),
+	"details": details,
+}
+
+# A finding about something that is not a Kubernetes object (a node group).
+finding_at(rule, severity, message, location, details) := {
+	"rule": rule,
+	"severity": severity,
+	"message": message,
+	"location": location,
+	"details": details,
+}
+
+plural(n, word) := sprintf("%d %s", [n, word]) if {
+	n == 1
+} else := sprintf("%d %ss", [n, word])
+
+describe(w) := sprintf("%s %s/%s", [w.kind, w.namespace, w.name])
+
+model_sentence := "terminated pods keep their branch ENI until the pod is deleted (eniRelease onDelete)" if {
+	on_delete
+} else := sprintf("terminated pods keep their branch ENI for the %ds cool-down window (eniRelease onCompletion)", [settings.windowSeconds])

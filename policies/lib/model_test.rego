@@ -1,0 +1,198 @@
+package eni.model_test
+
+import data.eni.fixtures as fx
+import data.eni.model
+
+# --- T, the terminated pods of one run (docs/model.md §5) ---
+
+test_t_defaults if model.job_t(fx.base_job) == 7
+
+test_t_completions if model.job_t(object.union(fx.base_job, {"completions": 3})) == 9
+
+test_t_work_queue if model.job_t(object.union(fx.base_job, {"completions": null, "parallelism": 4})) == 10
+
+test_t_indexed_per_index if {
+	job := object.union(fx.base_job, {"completions": 4, "completionMode": "Indexed", "backoffLimitPerIndex": 1, "backoffLimit": 2147483647})
+	model.job_t(job) == 8
+}
+
+test_t_indexed_per_index_capped_by_backoff if {
+	job := object.union(fx.base_job, {"completions": 4, "completionMode": "Indexed", "backoffLimitPerIndex": 3, "backoffLimit": 2})
+	model.job_t(job) == 6
+}
+
+test_t_suspended if model.job_t(object.union(fx.base_job, {"suspend": true})) == 0
+
+test_t_zero_parallelism if model.job_t(object.union(fx.base_job, {"parallelism": 0})) == 0
+
+test_running_capped_by_completions if model.job_running(object.union(fx.base_job, {"parallelism": 5, "completions": 2})) == 2
+
+# --- CronJob A and K ---
+
+test_cron_forbid_a if model.cron_active_runs(fx.cronjob("c", {}, {})) == 1
+
+test_cron_allow_with_deadline_a if {
+	w := fx.cronjob("c", {"concurrencyPolicy": "Allow"}, {"activeDeadlineSeconds": 600})
+	model.cron_active_runs(w) == 3 # ceil(600/300) + 1
+}
+
+test_cron_ttl_k if {
+	w := fx.cronjob("c", {}, {"ttlSecondsAfterFinished": 60})
+	model.cron_kept(w) == 2 # min(4, 1 + ceil(60/300))
+}
+
+test_cron_unbounded_allow if {
+	w := fx.cronjob("c", {"concurrencyPolicy": "Allow"}, {})
+	count(model.unbounded_reasons(w)) == 1
+}
+
+# --- Worked example 1 of the model doc (the seed), with eni-lint's in-flight correction ---
+
+test_seed_numbers if {
+	w := fx.cronjob("seed", {}, {})
+	n := model.numbers[w.id] with input as fx.inventory([w], [fx.sgp_all], [])
+	n.T == 7
+	n.A == 1
+	n.K == 4
+	n.retainedFinished == 28 # the model doc's "retained"
+	n.retainedInFlight == 6 # the running Job's own failed pods, which the doc leaves out
+	n.retained == 34
+	n.active == 1
+}
+
+test_seed_row_exceeds if {
+	w := fx.cronjob("seed", {}, {})
+	rows := model.rows with input as fx.inventory([w], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
+	rows[0].hidden == 34
+	rows[0].demand == 35
+	rows[0].verdict == "exceeds"
+}
+
+test_seed_ttl_backoff_fits if {
+	w := fx.cronjob("seed", {}, {"ttlSecondsAfterFinished": 60, "backoffLimit": 2})
+	rows := model.rows with input as fx.inventory([w], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
+	rows[0].hidden == 8 # K=2 x T=3, plus 2 in flight
+	rows[0].demand == 9
+	rows[0].verdict == "fits"
+}
+
+# --- Worked example 2: a Job without TTL and a Deployment ---
+
+test_job_and_deployment if {
+	job := fx.job("batch", {"completions": 3})
+	dep := fx.deployment("api", 2, 1)
+	rows := model.rows with input as fx.inventory([job, dep], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
+	rows[0].hidden == 9
+	rows[0].active == 3
+	rows[0].demand == 12
+}
+
+test_job_alone_fits_at_capacity if {
+	rows := model.rows with input as fx.inventory([fx.job("batch", {"completions": 3})], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
+	rows[0].demand == 9
+	rows[0].verdict == "fits"
+}
+
+# --- onCompletion counts churn, not retention ---
+
+test_on_completion_churn if {
+	w := fx.cronjob("seed", {}, {})
+	inv := fx.on_completion(fx.inventory([w], [fx.sgp_all], [fx.node_group("default", ["m5.large"])]))
+	rows := model.rows with input as inv
+	rows[0].hidden == 7 # A x T
+	rows[0].demand == 8
+	rows[0].verdict == "fits"
+}
+
+# --- Capacity is limited by maxPods ---
+
+test_max_pods_caps_capacity if {
+	g := object.union(fx.node_group("default", ["m5.xlarge"]), {"maxPods": 10})
+	rows := model.rows with input as fx.inventory([fx.deployment("api", 1, 0)], [fx.sgp_all], [g])
+	rows[0].branchInterfaces == 10
+}
+
+# --- Selection (§3) ---
+
+test_other_namespace_not_selected if {
+	sgp := object.union(fx.sgp_all, {"namespace": "other"})
+	ws := model.eni_workloads with input as fx.inventory([fx.job("j", {})], [sgp], [])
+	count(ws) == 0
+}
+
+test_pod_selector_mismatch if {
+	sgp := fx.sgp("x", {"matchLabels": {"app": "other"}, "matchExpressions": []})
+	ws := model.eni_workloads with input as fx.inventory([fx.job("j", {})], [sgp], [])
+	count(ws) == 0
+}
+
+test_empty_selector_selects_all if {
+	sgp := fx.sgp("x", {"matchLabels": {}, "matchExpressions": []})
+	ws := model.eni_workloads with input as fx.inventory([fx.job("j", {})], [sgp], [])
+	count(ws) == 1
+}
+
+test_policy_without_groups_ignored if {
+	sgp := object.union(fx.sgp_all, {"groupIds": []})
+	ws := model.eni_workloads with input as fx.inventory([fx.job("j", {})], [sgp], [])
+	count(ws) == 0
+}
+
+sa_sgp := object.union(fx.sgp("by-sa", null), {"serviceAccountSelector": {"matchLabels": {"db": "yes"}, "matchExpressions": []}})
+
+sa(name, labels) := {"id": name, "kind": "ServiceAccount", "name": name, "namespace": "default", "labels": labels, "locations": {}}
+
+test_service_account_selector_matches_labels if {
+	w := fx.with_pod(fx.job("j", {}), {"serviceAccountName": "app"})
+	inv := object.union(fx.inventory([w], [sa_sgp], []), {"serviceAccounts": [sa("app", {"db": "yes"})]})
+	count(model.eni_workloads) == 1 with input as inv
+}
+
+test_service_account_selector_missing_manifest_is_unknown if {
+	w := fx.with_pod(fx.job("j", {}), {"serviceAccountName": "app"})
+	inv := fx.inventory([w], [sa_sgp], [])
+	count(model.eni_workloads) == 0 with input as inv
+	count(model.selection[w.id].unknownSA) == 1 with input as inv
+}
+
+test_both_selectors_are_anded if {
+	both := object.union(sa_sgp, {"podSelector": {"matchLabels": {"app": "x"}, "matchExpressions": []}})
+	w := fx.with_pod(fx.job("j", {}), {"serviceAccountName": "app"})
+	inv := object.union(fx.inventory([w], [both], []), {"serviceAccounts": [sa("app", {"db": "yes"})]})
+	count(model.eni_workloads) == 0 with input as inv
+}
+
+test_host_network_gets_no_eni if {
+	w := fx.with_pod(fx.job("j", {}), {"hostNetwork": true})
+	count(model.eni_workloads) == 0 with input as fx.inventory([w], [fx.sgp_all], [])
+}
+
+# --- Placement (§4) ---
+
+test_node_selector_limits_placement if {
+	w := fx.with_pod(fx.job("j", {}), {"nodeSelector": {"node.kubernetes.io/instance-type": "m5.xlarge"}})
+	inv := fx.inventory([w], [fx.sgp_all], [fx.node_group("g", ["m5.large", "m5.xlarge"])])
+	ps := model.placements[w.id] with input as inv
+	[p.type.name | some p in ps] == ["m5.xlarge"]
+}
+
+test_taint_needs_toleration if {
+	g := object.union(fx.node_group("g", ["m5.large"]), {"taints": [{"key": "dedicated", "value": "batch", "effect": "NoSchedule"}]})
+	w := fx.job("j", {})
+	count(model.placements[w.id]) == 0 with input as fx.inventory([w], [fx.sgp_all], [g])
+	tolerant := fx.with_pod(w, {"tolerations": [{"key": "dedicated", "operator": "Equal", "value": "batch", "effect": "NoSchedule"}]})
+	count(model.placements[w.id]) == 1 with input as fx.inventory([tolerant], [fx.sgp_all], [g])
+}
+
+test_prefer_no_schedule_does_not_block if {
+	g := object.union(fx.node_group("g", ["m5.large"]), {"taints": [{"key": "x", "value": "", "effect": "PreferNoSchedule"}]})
+	w := fx.job("j", {})
+	count(model.placements[w.id]) == 1 with input as fx.inventory([w], [fx.sgp_all], [g])
+}
+
+test_required_affinity if {
+	term := {"matchExpressions": [{"key": "node.kubernetes.io/instance-type", "operator": "NotIn", "values": ["m5.large"]}], "matchFields": []}
+	w := fx.with_pod(fx.job("j", {}), {"requiredNodeAffinity": [term]})
+	inv := fx.inventory([w], [fx.sgp_all], [fx.node_group("g", ["m5.large", "m5.xlarge"])])
+	[p.type.name | some p in model.placements[w.id]] == ["m5.xlarge"] with input as inv
+}

@@ -1,0 +1,38 @@
+# METADATA
+# title: eni-lint report
+# description: |
+#   The one query eni-lint prepares and evaluates: every rule's findings, the per-instance-type
+#   table and the per-workload figures, from one evaluation over the whole inventory.
+package eni.main
+
+import data.eni.model
+
+report := {
+	"findings": findings,
+	"rows": model.rows,
+	"workloads": workloads,
+}
+
+# Every package under eni.rules contributes its `finding` set.
+findings := [f |
+	some rule
+	some f in data.eni.rules[rule].finding
+]
+
+workloads := [entry |
+	some w in model.eni_workloads
+	n := model.numbers[w.id]
+	entry := {
+		"id": w.id,
+		"kind": w.kind,
+		"namespace": w.namespace,
+		"name": w.name,
+		"location": w.locations[""],
+		"selectedBy": sort([s.name | some s in object.get(model.selection, [w.id, "matched"], [])]),
+		"handRequested": count(w.pod.podEniRequests) > 0,
+		"numbers": n,
+		"hidden": model.hidden_of(n),
+		"unbounded": [r.reason | some r in model.unbounded_reasons(w)],
+		"nodeGroups": sort({p.group.name | some p in model.placements[w.id]}),
+	}
+]

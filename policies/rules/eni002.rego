@@ -1,0 +1,53 @@
+# METADATA
+# title: SGP-selected Job or CronJob without ttlSecondsAfterFinished
+# description: |
+#   A Job's finished pods stay until the Job is deleted. Without ttlSecondsAfterFinished a
+#   standalone Job is never deleted automatically, so all of its terminated pods keep holding
+#   branch ENIs when ENIs are released only on pod deletion. A CronJob's finished Jobs are
+#   bounded by its history limits, but a TTL in the job template lets them go sooner.
+# custom:
+#   id: ENI002
+#   severity: warning
+#   numbers: |
+#     T, the terminated pods one run can leave: completions + backoffLimit (work queue:
+#     parallelism + backoffLimit; Indexed with backoffLimitPerIndex L: min(C x (L+1), C + B)).
+#   remediation: |
+#     Set spec.ttlSecondsAfterFinished on the Job (for a CronJob,
+#     spec.jobTemplate.spec.ttlSecondsAfterFinished) to the time you need to read its logs and
+#     status, for example 600.
+#   otherModel: |
+#     Severity info under onCompletion: the controller releases a terminated pod's ENI after the
+#     cool-down whatever the TTL, so the TTL only keeps the API tidy.
+package eni.rules.eni002
+
+import data.eni.model
+
+finding contains f if {
+	some w in model.eni_workloads
+	w.job != null
+	w.job.ttlSecondsAfterFinished == null
+	n := model.numbers[w.id]
+	f := model.finding(
+		"ENI002", severity,
+		sprintf("%s has no ttlSecondsAfterFinished: each run leaves up to %d terminated pods that hold branch ENIs until %s. %s", [
+			model.describe(w), n.T, until(w), consequence(w, n),
+		]),
+		w, [w.jobSpecPath],
+		{"T": n.T, "retained": n.retained},
+	)
+}
+
+severity := "warning" if {
+	model.on_delete
+} else := "info"
+
+until(w) := "someone deletes the Job" if {
+	w.kind == "Job"
+} else := "the CronJob's history limits remove the Job"
+
+consequence(w, n) := sprintf("Under onDelete that is %d branch ENIs for as long as the Job exists.", [n.retained]) if {
+	model.on_delete
+	w.kind == "Job"
+} else := sprintf("Under onDelete the CronJob keeps %d finished Jobs: %d branch ENIs.", [n.K, n.retainedFinished]) if {
+	model.on_delete
+} else := "Under onCompletion the controller frees them after the cool-down, so this is housekeeping only."

@@ -1,0 +1,37 @@
+package eni.rules.eni002_test
+
+import data.eni.fixtures as fx
+import data.eni.rules.eni002
+
+test_fires_job_without_ttl if {
+	fs := eni002.finding with input as fx.inventory([fx.job("j", {"completions": 3})], [fx.sgp_all], [])
+	some f in fs
+	f.severity == "warning"
+	f.details.T == 9
+	f.location.line == 5
+}
+
+test_fires_cronjob_without_ttl if {
+	fs := eni002.finding with input as fx.inventory([fx.cronjob("c", {}, {})], [fx.sgp_all], [])
+	some f in fs
+	f.location.line == 9
+	f.details.retained == 34
+}
+
+test_fires_as_info_on_completion if {
+	fs := eni002.finding with input as fx.on_completion(fx.inventory([fx.job("j", {})], [fx.sgp_all], []))
+	some f in fs
+	f.severity == "info"
+}
+
+test_quiet_with_ttl if {
+	count(eni002.finding) == 0 with input as fx.inventory([fx.job("j", {"ttlSecondsAfterFinished": 0})], [fx.sgp_all], [])
+}
+
+test_quiet_not_selected if {
+	count(eni002.finding) == 0 with input as fx.inventory([fx.job("j", {})], [], [])
+}
+
+test_quiet_for_deployments if {
+	count(eni002.finding) == 0 with input as fx.inventory([fx.deployment("d", 3, 1)], [fx.sgp_all], [])
+}

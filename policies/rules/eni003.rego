@@ -1,0 +1,71 @@
+# METADATA
+# title: One Job run can starve itself of branch ENIs
+# description: |
+#   While a Job runs, its failed and succeeded pods keep their branch ENIs but the scheduler
+#   sees only the pods still running (at most parallelism). Just before the run finishes, one
+#   run can hold T ENIs at once. When T is larger than a node's branch interfaces, the Job can
+#   block itself on a single node: its next pod is scheduled onto a node with no ENI left. A TTL
+#   acts only after the Job finishes, so it does not help.
+# custom:
+#   id: ENI003
+#   severity: error
+#   numbers: |
+#     T (see ENI002) against B, the branch interfaces of each instance type the Job may land on.
+#     Error when T > B on every such type; warning when only on some.
+#   remediation: |
+#     Lower completions or backoffLimit so that completions + backoffLimit <= B, split the work
+#     into several Jobs, or run the Job on a larger instance type (m5.xlarge has 18).
+#   otherModel: |
+#     Warning under onCompletion: terminated pods release their ENI after the cool-down, so the
+#     blocked pod waits one or two cool-down periods instead of forever.
+package eni.rules.eni003
+
+import data.eni.model
+
+finding contains f if {
+	some w in model.eni_workloads
+	w.job != null
+	n := model.numbers[w.id]
+	targets := [[p.group.name, p.type.name, b] |
+		some p in model.placements[w.id]
+		p.type.known
+		p.type.trunking
+		b := model.capacity(p.group, p.type)
+	]
+	count(targets) > 0
+	starving := [[g, t, b] | some [g, t, b] in targets; n.T > b]
+	count(starving) > 0
+	everywhere := count(starving) == count(targets)
+	f := model.finding(
+		"ENI003", severity(everywhere),
+		sprintf("one run of %s can hold %d branch ENIs at once (%s), more than %s offers (%d); the scheduler sees at most %d of its pods. %s", [
+			model.describe(w), n.T, t_formula(w), where(starving, everywhere), starving[0][2], n.running, advice(w, starving[0][2]),
+		]),
+		w, [model.t_field(w)],
+		{"T": n.T, "running": n.running, "starvingOn": [{"nodeGroup": g, "instanceType": t, "branchInterfaces": b} | some [g, t, b] in starving], "everywhere": everywhere},
+	)
+}
+
+severity(everywhere) := "error" if {
+	everywhere
+	model.on_delete
+} else := "warning"
+
+where(starving, true) := sprintf("%s in node group %q", [starving[0][1], starving[0][0]]) if {
+	count(starving) == 1
+} else := sprintf("every type it may land on, the smallest being %s", [smallest(starving)])
+
+where(starving, false) := sprintf("%s in node group %q (it may also land on larger types)", [smallest(starving), starving[0][0]])
+
+smallest(starving) := sort([[b, t] | some [_, t, b] in starving])[0][1]
+
+t_formula(w) := sprintf("completions %d + backoffLimit %d", [w.job.completions, w.job.backoffLimit]) if {
+	w.job.completions != null
+	w.job.backoffLimitPerIndex == null
+} else := sprintf("parallelism %d + backoffLimit %d", [w.job.parallelism, w.job.backoffLimit]) if {
+	w.job.completions == null
+} else := sprintf("completions %d x (backoffLimitPerIndex %d + 1), at most completions + backoffLimit", [w.job.completions, w.job.backoffLimitPerIndex])
+
+advice(w, b) := sprintf("Keep completions + backoffLimit at or below %d, or use a larger instance type.", [b]) if {
+	w.job.completions != null
+} else := sprintf("Keep parallelism + backoffLimit at or below %d, or use a larger instance type.", [b])

@@ -1,0 +1,58 @@
+# METADATA
+# title: SGP pods may land only on instance types without ENI trunking
+# description: |
+#   Instance types without trunking support (every t2, t3, t3a and t4g size, all Xen types such
+#   as m4 and c4, and a few others) advertise no vpc.amazonaws.com/pod-eni capacity. The
+#   scheduler never places an SGP pod on them: when those are the only nodes a workload may use,
+#   its pods stay Pending with "Insufficient vpc.amazonaws.com/pod-eni". When a node group mixes
+#   such types with trunking ones, nodes of the first kind add no capacity for these pods.
+# custom:
+#   id: ENI004
+#   severity: error
+#   numbers: |
+#     The eligible instance types of each node group the workload may land on, with their
+#     branch interfaces (0 without trunking).
+#   remediation: |
+#     Use trunking-compatible types (m5, m6i, c6i, r6i, m7g, …; `eni-lint limits TYPE` tells),
+#     or point the workload's nodeSelector or affinity at a node group that has them. In a mixed
+#     group, drop the types without trunking or do not count on them for SGP pods.
+#   otherModel: |
+#     The same under both release models: this is about capacity 0, not about release timing.
+package eni.rules.eni004
+
+import data.eni.model
+
+finding contains f if {
+	some w in model.eni_workloads
+	known := [p | some p in model.placements[w.id]; p.type.known]
+	count(known) > 0
+	count([p | some p in known; p.type.trunking]) == 0
+	count([p | some p in model.placements[w.id]; not p.type.known]) == 0
+	types := sort({p.type.name | some p in known})
+	f := model.finding(
+		"ENI004", "",
+		sprintf("%s may only land on instance types without ENI trunking (%s): its pods stay Pending with Insufficient vpc.amazonaws.com/pod-eni", [
+			model.describe(w), concat(", ", types),
+		]),
+		w, [model.placement_path(w)],
+		{"instanceTypes": types},
+	)
+}
+
+finding contains f if {
+	some w in model.eni_workloads
+	some g in input.nodeGroups
+	here := [p.type | some p in model.placements[w.id]; p.group.name == g.name; p.type.known]
+	without := sort({t.name | some t in here; not t.trunking})
+	trunked := sort({t.name | some t in here; t.trunking})
+	count(without) > 0
+	count(trunked) > 0
+	f := model.finding(
+		"ENI004", "warning",
+		sprintf("node group %q mixes instance types without ENI trunking (%s) with trunking ones (%s): nodes of the first kind add no capacity for %s", [
+			g.name, concat(", ", without), concat(", ", trunked), model.describe(w),
+		]),
+		w, [model.placement_path(w)],
+		{"nodeGroup": g.name, "withoutTrunking": without, "withTrunking": trunked},
+	)
+}

@@ -1,0 +1,36 @@
+# METADATA
+# title: Terminated pods of a workload have no bound
+# description: |
+#   Some Job and CronJob settings leave no upper bound on the terminated pods they keep, so
+#   eni-lint cannot give a number: a podFailurePolicy rule with action Ignore (ignored failures
+#   do not count against backoffLimit, and their pods stay), manualSelector (the Job adopts any
+#   pod its selector matches), a managedBy other than the built-in Job controller, and a CronJob
+#   with concurrencyPolicy Allow and no activeDeadlineSeconds (runs can pile up). The figures in
+#   the report then use a lower bound and say "at least".
+# custom:
+#   id: ENI005
+#   severity: warning
+#   numbers: |
+#     The lower bound used instead: T from completions and backoffLimit, one concurrent CronJob
+#     run.
+#   remediation: |
+#     Bound the workload: set activeDeadlineSeconds on the job template or use concurrencyPolicy
+#     Forbid or Replace for CronJobs; use Count or FailJob instead of Ignore in podFailurePolicy,
+#     or add activeDeadlineSeconds; avoid manualSelector.
+#   otherModel: |
+#     The same under both release models: without a bound neither the retained pods (onDelete)
+#     nor the pods ending in one cool-down window (onCompletion) can be counted.
+package eni.rules.eni005
+
+import data.eni.model
+
+finding contains f if {
+	some w in model.eni_workloads
+	some r in model.unbounded_reasons(w)
+	f := model.finding(
+		"ENI005", "",
+		sprintf("%s: %s; eni-lint counts it as a lower bound", [model.describe(w), r.reason]),
+		w, [r.path],
+		{"reason": r.reason},
+	)
+}

@@ -1,0 +1,97 @@
+# METADATA
+# title: Something the verdict needs is unknown
+# description: |
+#   eni-lint never guesses a number it needs. When an input is missing or cannot be read, it
+#   reports what is unknown and which input would decide it: an instance type that is not in its
+#   table, a serviceAccountSelector whose ServiceAccount manifest is not among the scanned files,
+#   a selector the API would reject, a CronJob schedule it cannot parse when the numbers depend on
+#   it, or an SGP workload that none of the declared node groups admits.
+# custom:
+#   id: ENI006
+#   severity: warning
+#   numbers: |
+#     None: the finding says what is missing; the workload or type is left out of the sums it
+#     cannot be placed in, and the report says so.
+#   remediation: |
+#     Provide the missing input: add the instance type under `limits:` in .eni-lint.yaml, scan
+#     the folder holding the ServiceAccount manifest, fix the selector or schedule, or declare the
+#     node group the workload runs on.
+#   otherModel: |
+#     The same under both release models.
+package eni.rules.eni006
+
+import data.eni.model
+
+# An instance type the limits table does not know.
+finding contains f if {
+	some g in input.nodeGroups
+	some t in g.instanceTypes
+	not t.known
+	f := model.finding_at(
+		"ENI006", "",
+		sprintf("instance type %q of node group %q is not in eni-lint's instance table: its branch-ENI capacity is unknown and it is left out of the checks. Add it under limits: in .eni-lint.yaml (branchInterfaces, trunking)", [t.name, g.name]),
+		type_location(g, t),
+		{"nodeGroup": g.name, "instanceType": t.name},
+	)
+}
+
+type_location(g, t) := t.location if {
+	t.location.line > 0
+} else := g.location
+
+# A serviceAccountSelector that needs the labels of a ServiceAccount nobody scanned.
+finding contains f if {
+	some w in input.workloads
+	sel := model.selection[w.id]
+	count(sel.matched) == 0
+	some sgp in sel.unknownSA
+	f := model.finding(
+		"ENI006", "",
+		sprintf("whether SecurityGroupPolicy %s/%s selects %s depends on the labels of ServiceAccount %s/%s, which is not in the scanned files; it is not counted. Scan the ServiceAccount's manifest to decide", [
+			sgp.namespace, sgp.name, model.describe(w), w.namespace, w.pod.serviceAccountName,
+		]),
+		w, [model.pod_field(w, "spec.serviceAccountName"), model.pod_field(w, "spec.serviceAccount"), model.pod_field(w, "spec")],
+		{"securityGroupPolicy": sgp.name, "serviceAccount": w.pod.serviceAccountName},
+	)
+}
+
+# A selector the API would reject: the controller treats it as matching nothing.
+finding contains f if {
+	some sgp in input.securityGroupPolicies
+	[field, i, msg] := model.sgp_selector_error(sgp)
+	f := model.finding(
+		"ENI006", "",
+		sprintf("SecurityGroupPolicy %s/%s: spec.%s.matchExpressions[%d]: %s; the controller treats the selector as matching nothing", [
+			sgp.namespace, sgp.name, field, i, msg,
+		]),
+		sgp, [sprintf("spec.%s.matchExpressions[%d]", [field, i]), sprintf("spec.%s", [field])],
+		{"field": field, "expression": i},
+	)
+}
+
+# A schedule eni-lint cannot parse, when the CronJob's numbers depend on its period.
+finding contains f if {
+	some w in model.eni_workloads
+	model.period_needed_but_unknown(w)
+	f := model.finding(
+		"ENI006", "",
+		sprintf("%s: cannot work out the schedule's period (%s); its active and kept Jobs are counted without it", [model.describe(w), w.cronJob.scheduleError]),
+		w, ["spec.schedule", "spec"],
+		{"schedule": w.cronJob.schedule},
+	)
+}
+
+# An SGP workload that none of the declared node groups admits.
+finding contains f if {
+	count(input.nodeGroups) > 0
+	some w in model.eni_workloads
+	count(model.placements[w.id]) == 0
+	f := model.finding(
+		"ENI006", "",
+		sprintf("%s may land on none of the declared node groups (%s): its nodeSelector, affinity or tolerations match none of them, so its branch ENIs are not counted anywhere. Declare the node group it runs on", [
+			model.describe(w), concat(", ", sort([g.name | some g in input.nodeGroups])),
+		]),
+		w, [model.placement_path(w)],
+		{},
+	)
+}

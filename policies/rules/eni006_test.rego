@@ -1,0 +1,49 @@
+package eni.rules.eni006_test
+
+import data.eni.fixtures as fx
+import data.eni.rules.eni006
+
+test_fires_unknown_instance_type if {
+	g := object.union(fx.node_group("g", []), {"instanceTypes": [fx.unknown_instance("z9.large")]})
+	fs := eni006.finding with input as fx.inventory([], [], [g])
+	some f in fs
+	f.details.instanceType == "z9.large"
+	f.location.line == 4
+}
+
+sa_sgp := object.union(fx.sgp("by-sa", null), {"serviceAccountSelector": {"matchLabels": {"db": "yes"}, "matchExpressions": []}})
+
+test_fires_missing_service_account if {
+	w := fx.with_pod(fx.job("j", {}), {"serviceAccountName": "app"})
+	fs := eni006.finding with input as fx.inventory([w], [sa_sgp], [])
+	some f in fs
+	f.details.serviceAccount == "app"
+}
+
+test_quiet_default_service_account if {
+	# Kubernetes creates `default` without labels, so the selector is decidable: no match.
+	w := fx.job("j", {})
+	count(eni006.finding) == 0 with input as fx.inventory([w], [sa_sgp], [])
+}
+
+test_fires_invalid_selector if {
+	bad := fx.sgp("bad", {"matchLabels": {}, "matchExpressions": [{"key": "a", "operator": "In", "values": []}]})
+	fs := eni006.finding with input as fx.inventory([], [bad], [])
+	some f in fs
+	f.details.field == "podSelector"
+}
+
+test_fires_no_node_group_admits if {
+	w := fx.with_pod(fx.job("j", {}), {"nodeSelector": {"team": "x"}})
+	fs := eni006.finding with input as fx.inventory([w], [fx.sgp_all], [fx.node_group("g", ["m5.large"])])
+	count(fs) == 1
+}
+
+test_fires_unparsable_schedule_when_needed if {
+	w := fx.cronjob("c", {"periodSeconds": 0, "scheduleError": "bad"}, {"ttlSecondsAfterFinished": 60})
+	count(eni006.finding) == 1 with input as fx.inventory([w], [fx.sgp_all], [])
+}
+
+test_quiet_all_known if {
+	count(eni006.finding) == 0 with input as fx.inventory([fx.job("j", {})], [fx.sgp_all], [fx.node_group("g", ["m5.large"])])
+}
