@@ -1,0 +1,223 @@
+// Package findings holds what an evaluation produces, a report: findings with their rule ID,
+// severity and exact position, the per-instance-type table and the per-workload figures. The
+// rules engine fills it; reporters render it; it decides the exit code.
+package findings
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+)
+
+// Severity orders findings; a run fails when one is at or above --fail-on.
+type Severity string
+
+const (
+	Info    Severity = "info"
+	Warning Severity = "warning"
+	Error   Severity = "error"
+	// None is only a --fail-on value: never fail on findings.
+	None Severity = "none"
+)
+
+// Rank orders severities; unknown ones rank 0.
+func (s Severity) Rank() int {
+	switch s {
+	case Info:
+		return 1
+	case Warning:
+		return 2
+	case Error:
+		return 3
+	case None:
+		return 4
+	}
+	return 0
+}
+
+// ParseSeverity accepts the names above.
+func ParseSeverity(s string) (Severity, error) {
+	switch v := Severity(s); v {
+	case Info, Warning, Error, None:
+		return v, nil
+	}
+	return "", fmt.Errorf("severity %q is not one of info, warning, error, none", s)
+}
+
+// ObjectRef names the Kubernetes object a finding is about.
+type ObjectRef struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+// Finding is one rule's verdict on one place.
+type Finding struct {
+	Rule     string             `json:"rule"`
+	Severity Severity           `json:"severity"`
+	Message  string             `json:"message"`
+	Location inventory.Position `json:"location"`
+	Object   *ObjectRef         `json:"object,omitempty"`
+	// Details carry the numbers behind the verdict; their keys are documented per rule.
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// Contributor is one workload's share of an instance type's demand.
+type Contributor struct {
+	ID        string             `json:"id"`
+	Kind      string             `json:"kind"`
+	Namespace string             `json:"namespace"`
+	Name      string             `json:"name"`
+	Location  inventory.Position `json:"location"`
+	Hidden    int                `json:"hidden"`
+	Active    int                `json:"active"`
+	Bounded   bool               `json:"bounded"`
+}
+
+// InstanceTypeRow is one line of the per-instance-type table.
+type InstanceTypeRow struct {
+	NodeGroup         string             `json:"nodeGroup"`
+	NodeGroupLocation inventory.Position `json:"nodeGroupLocation"`
+	InstanceType      string             `json:"instanceType"`
+	Known             bool               `json:"known"`
+	Trunking          bool               `json:"trunking"`
+	BranchInterfaces  int                `json:"branchInterfaces"`
+	Hidden            int                `json:"hidden"`
+	Active            int                `json:"active"`
+	Demand            int                `json:"demand"`
+	// AtLeast is true when a contributor has no bound and its lower bound was used.
+	AtLeast bool `json:"atLeast"`
+	// Verdict is fits, exceeds, unbounded, no-trunking or unknown-type.
+	Verdict      string        `json:"verdict"`
+	Contributors []Contributor `json:"contributors"`
+}
+
+// WorkloadNumbers are the figures of one workload whose pods hold branch ENIs.
+type WorkloadNumbers struct {
+	ID            string             `json:"id"`
+	Kind          string             `json:"kind"`
+	Namespace     string             `json:"namespace"`
+	Name          string             `json:"name"`
+	Location      inventory.Position `json:"location"`
+	SelectedBy    []string           `json:"selectedBy"`
+	HandRequested bool               `json:"handRequested"`
+	// Numbers: T, running, A, K, retainedFinished, retainedInFlight, retained, churn, active,
+	// bounded (docs/json-report.md).
+	Numbers    map[string]any `json:"numbers"`
+	Hidden     int            `json:"hidden"`
+	Unbounded  []string       `json:"unbounded"`
+	NodeGroups []string       `json:"nodeGroups"`
+}
+
+// Model says which release model a report used.
+type Model struct {
+	ENIRelease      string `json:"eniRelease"`
+	CooldownSeconds int    `json:"cooldownSeconds"`
+	WindowSeconds   int    `json:"windowSeconds"`
+	Description     string `json:"description"`
+}
+
+// Inputs summarise what was read.
+type Inputs struct {
+	Paths                 []string `json:"paths"`
+	Files                 int      `json:"files"`
+	Documents             int      `json:"documents"`
+	Workloads             int      `json:"workloads"`
+	SecurityGroupPolicies int      `json:"securityGroupPolicies"`
+	ServiceAccounts       int      `json:"serviceAccounts"`
+	NodeGroups            int      `json:"nodeGroups"`
+	SkippedChartTemplates []string `json:"skippedChartTemplates,omitempty"`
+}
+
+// Summary counts findings by severity.
+type Summary struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Info     int `json:"info"`
+	// LoadErrors counts inputs that could not be read.
+	LoadErrors int `json:"loadErrors"`
+}
+
+// SchemaVersion names the JSON report format; it changes only with incompatible changes.
+const SchemaVersion = "eni-lint.report/v1"
+
+// Report is the outcome of one run.
+type Report struct {
+	SchemaVersion string                `json:"schemaVersion"`
+	Version       string                `json:"version"`
+	Model         Model                 `json:"model"`
+	Inputs        Inputs                `json:"inputs"`
+	CapacityKnown bool                  `json:"capacityKnown"`
+	FailOn        Severity              `json:"failOn"`
+	Errors        []inventory.LoadError `json:"errors"`
+	Findings      []Finding             `json:"findings"`
+	InstanceTypes []InstanceTypeRow     `json:"instanceTypes"`
+	Workloads     []WorkloadNumbers     `json:"workloads"`
+	Summary       Summary               `json:"summary"`
+}
+
+// Exit codes, documented in the README.
+const (
+	ExitClean    = 0
+	ExitFindings = 1
+	ExitFailed   = 2
+)
+
+// ExitCode is 2 when any input could not be read, else 1 when a finding is at or above
+// failOn, else 0.
+func (r *Report) ExitCode() int {
+	if len(r.Errors) > 0 {
+		return ExitFailed
+	}
+	if r.FailOn == None {
+		return ExitClean
+	}
+	for _, f := range r.Findings {
+		if f.Severity.Rank() >= r.FailOn.Rank() {
+			return ExitFindings
+		}
+	}
+	return ExitClean
+}
+
+// Sort puts findings in file, line, column, rule order, and errors in file order, so that
+// output is stable across runs and worker counts.
+func (r *Report) Sort() {
+	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
+		return cmp.Or(
+			cmp.Compare(a.Location.File, b.Location.File),
+			cmp.Compare(a.Location.Line, b.Location.Line),
+			cmp.Compare(a.Location.Column, b.Location.Column),
+			cmp.Compare(a.Rule, b.Rule),
+			cmp.Compare(a.Message, b.Message),
+		)
+	})
+	slices.SortStableFunc(r.Errors, func(a, b inventory.LoadError) int {
+		return cmp.Or(
+			cmp.Compare(a.Position.File, b.Position.File),
+			cmp.Compare(a.Position.Line, b.Position.Line),
+			cmp.Compare(a.Message, b.Message),
+		)
+	})
+	slices.SortStableFunc(r.InstanceTypes, func(a, b InstanceTypeRow) int {
+		return cmp.Or(cmp.Compare(a.NodeGroup, b.NodeGroup), cmp.Compare(a.BranchInterfaces, b.BranchInterfaces), cmp.Compare(a.InstanceType, b.InstanceType))
+	})
+	slices.SortStableFunc(r.Workloads, func(a, b WorkloadNumbers) int { return cmp.Compare(a.ID, b.ID) })
+}
+
+// Count fills the summary.
+func (r *Report) Count() {
+	r.Summary = Summary{LoadErrors: len(r.Errors)}
+	for _, f := range r.Findings {
+		switch f.Severity {
+		case Error:
+			r.Summary.Errors++
+		case Warning:
+			r.Summary.Warnings++
+		case Info:
+			r.Summary.Info++
+		}
+	}
+}

@@ -1,0 +1,242 @@
+// Package rules is eni-lint's Rego engine. It compiles the embedded policies once, with
+// capabilities that give them no network and no environment, prepares the one report query
+// once, and evaluates it over a whole inventory. Rule documentation comes from each rule
+// package's METADATA annotation, so `rules`, `explain` and every report read the same source.
+package rules
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/policies"
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+)
+
+// ReportQuery is the one query every run evaluates.
+const ReportQuery = "data.eni.main.report"
+
+// RulePackagePrefix is where rule packages live; each has a `finding` set.
+const RulePackagePrefix = "data.eni.rules."
+
+// deniedBuiltins are removed from the policies' capabilities: no network, no environment or
+// runtime information, nothing that makes a verdict depend on the clock or chance.
+var deniedBuiltins = map[string]bool{
+	"http.send":          true,
+	"net.lookup_ip_addr": true,
+	"opa.runtime":        true,
+	"time.now_ns":        true,
+	"rand.intn":          true,
+	"uuid.rfc4122":       true,
+}
+
+// Capabilities returns what policies may use: this OPA's builtins minus deniedBuiltins, and
+// no network hosts at all.
+func Capabilities() *ast.Capabilities {
+	caps := ast.CapabilitiesForThisVersion()
+	kept := caps.Builtins[:0]
+	for _, b := range caps.Builtins {
+		if !deniedBuiltins[b.Name] {
+			kept = append(kept, b)
+		}
+	}
+	caps.Builtins = kept
+	caps.AllowNet = []string{}
+	return caps
+}
+
+// Rule is one rule's documentation, read from its METADATA.
+type Rule struct {
+	ID          string            `json:"id"`
+	Title       string            `json:"title"`
+	Severity    findings.Severity `json:"severity"`
+	Description string            `json:"description"`
+	Numbers     string            `json:"numbers"`
+	Remediation string            `json:"remediation"`
+	OtherModel  string            `json:"otherModel"`
+	Package     string            `json:"package"`
+	File        string            `json:"file"`
+}
+
+// Engine holds the compiled policies and the prepared report query. It is safe for
+// concurrent use.
+type Engine struct {
+	compiler *ast.Compiler
+	query    rego.PreparedEvalQuery
+	rules    []Rule
+	byID     map[string]Rule
+}
+
+// Modules parses the embedded policies. withTests adds the _test.rego files.
+func Modules(withTests bool) (map[string]*ast.Module, error) {
+	modules := map[string]*ast.Module{}
+	err := fs.WalkDir(policies.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path.Ext(p) != ".rego" {
+			return err
+		}
+		if strings.HasSuffix(p, "_test.rego") && !withTests {
+			return nil
+		}
+		src, err := fs.ReadFile(policies.FS, p)
+		if err != nil {
+			return err
+		}
+		m, err := ast.ParseModuleWithOpts("policies/"+p, string(src), ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
+		if err != nil {
+			return err
+		}
+		modules["policies/"+p] = m
+		return nil
+	})
+	return modules, err
+}
+
+// Compile compiles modules with the restricted capabilities.
+func Compile(modules map[string]*ast.Module) (*ast.Compiler, error) {
+	c := ast.NewCompiler().WithCapabilities(Capabilities()).WithStrict(true)
+	c.Compile(modules)
+	if c.Failed() {
+		return nil, fmt.Errorf("compiling policies: %v", c.Errors)
+	}
+	return c, nil
+}
+
+// New compiles the embedded policies and prepares the report query.
+func New(ctx context.Context) (*Engine, error) {
+	modules, err := Modules(false)
+	if err != nil {
+		return nil, err
+	}
+	compiler, err := Compile(modules)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := readRules(modules)
+	if err != nil {
+		return nil, err
+	}
+	q, err := rego.New(
+		rego.Query(ReportQuery),
+		rego.Compiler(compiler),
+		rego.StrictBuiltinErrors(true),
+	).PrepareForEval(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("preparing %s: %w", ReportQuery, err)
+	}
+	e := &Engine{compiler: compiler, query: q, rules: rules, byID: map[string]Rule{}}
+	for _, r := range rules {
+		e.byID[r.ID] = r
+	}
+	return e, nil
+}
+
+// readRules reads the package METADATA of every rule package.
+func readRules(modules map[string]*ast.Module) ([]Rule, error) {
+	var out []Rule
+	seen := map[string]string{}
+	for file, m := range modules {
+		pkg := m.Package.Path.String()
+		if !strings.HasPrefix(pkg, RulePackagePrefix) {
+			continue
+		}
+		var ann *ast.Annotations
+		for _, a := range m.Annotations {
+			if a.Scope == "package" {
+				ann = a
+			}
+		}
+		if ann == nil {
+			return nil, fmt.Errorf("%s: rule package %s has no package METADATA", file, pkg)
+		}
+		str := func(key string) string {
+			s, _ := ann.Custom[key].(string)
+			return strings.TrimSpace(s)
+		}
+		r := Rule{
+			ID: str("id"), Title: ann.Title, Severity: findings.Severity(str("severity")),
+			Description: strings.TrimSpace(ann.Description), Numbers: str("numbers"),
+			Remediation: str("remediation"), OtherModel: str("otherModel"), Package: pkg, File: file,
+		}
+		if r.ID == "" || r.Title == "" || r.Severity.Rank() == 0 || r.Severity == findings.None {
+			return nil, fmt.Errorf("%s: METADATA needs title, custom.id and custom.severity (info, warning or error)", file)
+		}
+		if other, dup := seen[r.ID]; dup {
+			return nil, fmt.Errorf("%s: rule ID %s is also used by %s", file, r.ID, other)
+		}
+		seen[r.ID] = file
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// Rules lists the rules in ID order.
+func (e *Engine) Rules() []Rule { return e.rules }
+
+// Rule finds one rule by ID (case-insensitive).
+func (e *Engine) Rule(id string) (Rule, bool) {
+	r, ok := e.byID[strings.ToUpper(id)]
+	return r, ok
+}
+
+// Result is what one evaluation returns.
+type Result struct {
+	Findings      []findings.Finding         `json:"findings"`
+	InstanceTypes []findings.InstanceTypeRow `json:"rows"`
+	Workloads     []findings.WorkloadNumbers `json:"workloads"`
+}
+
+// InputValue converts an inventory to the Rego input value. It goes through JSON so that the
+// policies see exactly the documented input schema (the json tags of package inventory).
+func InputValue(inv *inventory.Inventory) (ast.Value, error) {
+	b, err := json.Marshal(inv)
+	if err != nil {
+		return nil, err
+	}
+	return ast.ValueFromReader(bytes.NewReader(b))
+}
+
+// Evaluate runs the prepared report query over the whole inventory, once.
+func (e *Engine) Evaluate(ctx context.Context, inv *inventory.Inventory) (*Result, error) {
+	input, err := InputValue(inv)
+	if err != nil {
+		return nil, fmt.Errorf("building policy input: %w", err)
+	}
+	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input))
+	if err != nil {
+		return nil, fmt.Errorf("evaluating policies: %w", err)
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		return nil, fmt.Errorf("evaluating policies: %s is undefined", ReportQuery)
+	}
+	b, err := json.Marshal(rs[0].Expressions[0].Value)
+	if err != nil {
+		return nil, err
+	}
+	var res Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		return nil, fmt.Errorf("reading the report: %w", err)
+	}
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		rule, ok := e.byID[f.Rule]
+		if !ok {
+			return nil, fmt.Errorf("a policy returned a finding for unknown rule %q", f.Rule)
+		}
+		if f.Severity == "" {
+			f.Severity = rule.Severity
+		}
+		if f.Severity.Rank() == 0 || f.Severity == findings.None {
+			return nil, fmt.Errorf("rule %s returned severity %q", f.Rule, f.Severity)
+		}
+	}
+	return &res, nil
+}

@@ -1,0 +1,94 @@
+package rules
+
+import (
+	"context"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/eni-lint/eni-lint/policies"
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/tester"
+)
+
+// TestRegoPolicies runs every _test.rego through OPA's tester, with the same restricted
+// capabilities the engine uses, so a policy that needs a denied builtin fails here too.
+func TestRegoPolicies(t *testing.T) {
+	modules, err := Modules(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	runner := tester.NewRunner().
+		SetCompiler(ast.NewCompiler().WithCapabilities(Capabilities())).
+		SetModules(modules).
+		RaiseBuiltinErrors(true)
+	ch, err := runner.RunTests(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for r := range ch {
+		n++
+		name := strings.TrimPrefix(r.Package, "data.") + "." + r.Name
+		switch {
+		case r.Error != nil:
+			t.Errorf("%s: error: %v", name, r.Error)
+		case r.Fail:
+			t.Errorf("%s (%s:%d): FAIL", name, r.Location.File, r.Location.Row)
+		case r.Skip:
+			t.Errorf("%s: skipped; a policy test must run", name)
+		}
+	}
+	if n < 50 {
+		t.Errorf("ran %d Rego tests; expected the whole suite", n)
+	}
+}
+
+// TestEveryRuleHasMetadataAndTests is the meta-test: every rule package has METADATA with a
+// remediation and the text explain prints, and a _test.rego with a firing and a quiet test.
+func TestEveryRuleHasMetadataAndTests(t *testing.T) {
+	e, err := New(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Rules()) != 8 {
+		t.Errorf("%d rules, want ENI001-ENI008", len(e.Rules()))
+	}
+	for _, r := range e.Rules() {
+		if r.Remediation == "" || r.Description == "" || r.Numbers == "" || r.OtherModel == "" {
+			t.Errorf("%s: METADATA needs description, custom.numbers, custom.remediation and custom.otherModel", r.ID)
+		}
+		testFile := strings.TrimPrefix(strings.TrimSuffix(r.File, ".rego")+"_test.rego", "policies/")
+		src, err := fs.ReadFile(policies.FS, testFile)
+		if err != nil {
+			t.Errorf("%s: no %s", r.ID, testFile)
+			continue
+		}
+		if !strings.Contains(string(src), "test_fires") || !strings.Contains(string(src), "test_quiet") {
+			t.Errorf("%s: %s needs a test_fires_* and a test_quiet_* test", r.ID, testFile)
+		}
+	}
+}
+
+// TestCapabilitiesDenyNetworkAndEnvironment makes sure a policy cannot reach out.
+func TestCapabilitiesDenyNetworkAndEnvironment(t *testing.T) {
+	for _, src := range []string{
+		`package x
+r := http.send({"method": "GET", "url": "http://127.0.0.1/"})`,
+		`package x
+r := opa.runtime().env`,
+		`package x
+r := net.lookup_ip_addr("example.com")`,
+		`package x
+r := time.now_ns()`,
+	} {
+		m, err := ast.ParseModuleWithOpts("x.rego", src, ast.ParserOptions{RegoVersion: ast.RegoV1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Compile(map[string]*ast.Module{"x.rego": m}); err == nil || !strings.Contains(err.Error(), "undefined function") {
+			t.Errorf("policy %q compiled: %v", src, err)
+		}
+	}
+}
