@@ -1,0 +1,150 @@
+// Package analysis runs one check end to end: files → loaders → one inventory → the prepared
+// Rego query → a report. It is the only place that knows the order; each step lives in its
+// own package.
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/limits"
+	"github.com/eni-lint/eni-lint/pkg/loaders"
+	"github.com/eni-lint/eni-lint/pkg/rules"
+)
+
+// Options are the settings of one run, already merged from flags and config.
+type Options struct {
+	Paths            []string
+	Stdin            io.Reader
+	NodeGroups       []inventory.NodeGroupSpec
+	Limits           map[string]limits.Override
+	ENIRelease       string
+	CooldownSeconds  int
+	DefaultNamespace string
+	FailOn           findings.Severity
+	Version          string
+	Workers          int
+}
+
+// Check runs the analysis. An error means the run itself could not happen (bad settings,
+// policies that do not compile); unreadable inputs are reported inside the report instead.
+func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.Report, error) {
+	if opts.ENIRelease != inventory.ReleaseOnDelete && opts.ENIRelease != inventory.ReleaseOnCompletion {
+		return nil, fmt.Errorf("eniRelease %q is not onDelete or onCompletion", opts.ENIRelease)
+	}
+	if opts.CooldownSeconds < inventory.MinCooldownSeconds {
+		// The controller raises anything lower to its floor; so does eni-lint.
+		opts.CooldownSeconds = inventory.MinCooldownSeconds
+	}
+	builtin, err := limits.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	table, err := builtin.WithOverrides(opts.Limits)
+	if err != nil {
+		return nil, err
+	}
+
+	frags, stats := loaders.Load(ctx, opts.Paths, loaders.Options{
+		DefaultNamespace: opts.DefaultNamespace, Workers: opts.Workers, Stdin: opts.Stdin,
+	})
+	inv := &inventory.Inventory{
+		Settings: inventory.Settings{
+			ENIRelease:       opts.ENIRelease,
+			CooldownSeconds:  opts.CooldownSeconds,
+			WindowSeconds:    opts.CooldownSeconds + inventory.DeleteQueueTickSeconds,
+			DefaultNamespace: opts.DefaultNamespace,
+		},
+	}
+	loadErrors, _ := inventory.Merge(inv, frags)
+	for _, spec := range opts.NodeGroups {
+		inv.NodeGroups = append(inv.NodeGroups, inventory.BuildNodeGroup(spec, table))
+	}
+	inventory.SortNodeGroups(inv.NodeGroups)
+	inv.InstanceFamilies = inventory.Families(inv.NodeGroups, table)
+	ensureSlices(inv)
+
+	res, err := engine.Evaluate(ctx, inv)
+	if err != nil {
+		return nil, err
+	}
+	report := &findings.Report{
+		SchemaVersion: findings.SchemaVersion,
+		Version:       opts.Version,
+		Model: findings.Model{
+			ENIRelease:      inv.Settings.ENIRelease,
+			CooldownSeconds: inv.Settings.CooldownSeconds,
+			WindowSeconds:   inv.Settings.WindowSeconds,
+			Description:     ModelDescription(inv.Settings),
+		},
+		Inputs: findings.Inputs{
+			Paths: opts.Paths, Files: stats.Files, Documents: stats.Documents,
+			Workloads: len(inv.Workloads), SecurityGroupPolicies: len(inv.SecurityGroupPolicies),
+			ServiceAccounts: len(inv.ServiceAccounts), NodeGroups: len(inv.NodeGroups),
+			SkippedChartTemplates: stats.SkippedChartTemplates,
+		},
+		CapacityKnown: len(inv.NodeGroups) > 0,
+		FailOn:        opts.FailOn,
+		Errors:        loadErrors,
+		Findings:      res.Findings,
+		InstanceTypes: res.InstanceTypes,
+		Workloads:     res.Workloads,
+	}
+	if report.Errors == nil {
+		report.Errors = []inventory.LoadError{}
+	}
+	if report.Findings == nil {
+		report.Findings = []findings.Finding{}
+	}
+	if report.InstanceTypes == nil {
+		report.InstanceTypes = []findings.InstanceTypeRow{}
+	}
+	if report.Workloads == nil {
+		report.Workloads = []findings.WorkloadNumbers{}
+	}
+	report.Sort()
+	report.Count()
+	return report, nil
+}
+
+// ModelDescription is the one line every report prints about the release model.
+func ModelDescription(s inventory.Settings) string {
+	if s.ENIRelease == inventory.ReleaseOnDelete {
+		return "onDelete: a terminated SGP pod holds its branch ENI until the pod is deleted (VPC resource controller before v1.1.0, or failed ENI clean-up); the worst case"
+	}
+	return fmt.Sprintf("onCompletion: a terminated SGP pod holds its branch ENI for %ds after it ends (cool-down %ds + %ds delete-queue tick; VPC resource controller v1.1.0 and later)",
+		s.WindowSeconds, s.CooldownSeconds, inventory.DeleteQueueTickSeconds)
+}
+
+// ensureSlices replaces nil slices and maps with empty ones, so the policies never see null
+// where the schema promises a list or an object.
+func ensureSlices(inv *inventory.Inventory) {
+	if inv.Workloads == nil {
+		inv.Workloads = []inventory.Workload{}
+	}
+	if inv.SecurityGroupPolicies == nil {
+		inv.SecurityGroupPolicies = []inventory.SecurityGroupPolicy{}
+	}
+	if inv.ServiceAccounts == nil {
+		inv.ServiceAccounts = []inventory.ServiceAccount{}
+	}
+	if inv.Namespaces == nil {
+		inv.Namespaces = []inventory.Namespace{}
+	}
+	if inv.NodeGroups == nil {
+		inv.NodeGroups = []inventory.NodeGroup{}
+	}
+	for i := range inv.NodeGroups {
+		if inv.NodeGroups[i].Taints == nil {
+			inv.NodeGroups[i].Taints = []inventory.Taint{}
+		}
+	}
+	for i := range inv.SecurityGroupPolicies {
+		if inv.SecurityGroupPolicies[i].GroupIDs == nil {
+			inv.SecurityGroupPolicies[i].GroupIDs = []string{}
+		}
+	}
+}

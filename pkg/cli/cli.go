@@ -1,0 +1,90 @@
+// Package cli is eni-lint's command line: it parses flags, merges them with the config file,
+// runs the analysis and picks the reporter. It holds no analysis logic of its own.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/rules"
+	"github.com/spf13/cobra"
+)
+
+// Version is set at build time with -ldflags "-X github.com/eni-lint/eni-lint/pkg/cli.Version=…".
+var Version = "0.1.0-dev"
+
+// IO is where a command reads and writes; tests replace it.
+type IO struct {
+	In     io.Reader
+	Out    io.Writer
+	Err    io.Writer
+	Getenv func(string) string
+	// IsTerminal reports whether Out is a terminal (for colors).
+	IsTerminal func() bool
+}
+
+// exitError carries an exit code through cobra without printing anything more.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// usageError is a misuse of the command line: exit 2 with the message.
+type usageError struct{ error }
+
+// Run executes eni-lint with args and returns the exit code.
+func Run(ctx context.Context, args []string, stdio IO) int {
+	root := newRoot(stdio)
+	root.SetArgs(args)
+	root.SetIn(stdio.In)
+	root.SetOut(stdio.Out)
+	root.SetErr(stdio.Err)
+	err := root.ExecuteContext(ctx)
+	var ee exitError
+	switch {
+	case err == nil:
+		return findings.ExitClean
+	case errors.As(err, &ee):
+		return ee.code
+	default:
+		fmt.Fprintf(stdio.Err, "eni-lint: %v\n", err)
+		return findings.ExitFailed
+	}
+}
+
+func newRoot(stdio IO) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "eni-lint",
+		Short: "Find where Security-groups-for-Pods workloads can run out of branch ENIs on EKS",
+		Long: `eni-lint reads Kubernetes manifests and the node groups they run on, and reports where pods
+selected by a SecurityGroupPolicy can run out of branch ENIs on a node: most often because
+finished Job pods keep their ENIs while kube-scheduler no longer counts them.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%v (see %s --help)", err, c.CommandPath())}
+	})
+	root.AddCommand(newCheck(stdio), newRules(stdio), newExplain(stdio), newLimits(stdio), newVersion(stdio))
+	return root
+}
+
+// engine compiles the policies; every command that needs them calls it once.
+func engine(ctx context.Context) (*rules.Engine, error) {
+	e, err := rules.New(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("loading the built-in policies: %w", err)
+	}
+	return e, nil
+}
+
+// DefaultIO is the process's own streams.
+func DefaultIO() IO {
+	return IO{
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv,
+		IsTerminal: func() bool { return isTerminal(os.Stdout) },
+	}
+}

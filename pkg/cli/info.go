@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/eni-lint/eni-lint/pkg/limits"
+	"github.com/eni-lint/eni-lint/pkg/rules"
+	"github.com/spf13/cobra"
+)
+
+func newRules(stdio IO) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "rules",
+		Short: "List the rules: ID, default severity, title",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			eng, err := engine(cmd.Context())
+			if err != nil {
+				return err
+			}
+			switch format {
+			case "text":
+				tw := tabwriter.NewWriter(stdio.Out, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tSEVERITY\tTITLE")
+				for _, r := range eng.Rules() {
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Severity, r.Title)
+				}
+				return tw.Flush()
+			case "json":
+				enc := json.NewEncoder(stdio.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(eng.Rules())
+			}
+			return usageError{fmt.Errorf("--format %q: want text or json", format)}
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "text or json")
+	return cmd
+}
+
+// ExplainText renders a rule's full documentation.
+func ExplainText(r rules.Rule) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\nDefault severity: %s\n\n", r.ID, r.Title, r.Severity)
+	section := func(title, body string) {
+		if body != "" {
+			fmt.Fprintf(&b, "%s\n%s\n\n", title, indent(body))
+		}
+	}
+	section("What and why", r.Description)
+	section("The numbers it uses", r.Numbers)
+	section("How to fix", r.Remediation)
+	section("Under the other release model", r.OtherModel)
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "  " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func newExplain(stdio IO) *cobra.Command {
+	return &cobra.Command{
+		Use:     "explain RULE",
+		Short:   "Show a rule's full documentation: what, why, the numbers, how to fix, the other model",
+		Example: "  eni-lint explain ENI001",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := engine(cmd.Context())
+			if err != nil {
+				return err
+			}
+			r, ok := eng.Rule(args[0])
+			if !ok {
+				ids := []string{}
+				for _, r := range eng.Rules() {
+					ids = append(ids, r.ID)
+				}
+				return usageError{fmt.Errorf("no rule %q (rules: %s)", args[0], strings.Join(ids, ", "))}
+			}
+			_, err = fmt.Fprint(stdio.Out, ExplainText(r))
+			return err
+		},
+	}
+}
+
+func newLimits(stdio IO) *cobra.Command {
+	var asJSON bool
+	return &cobra.Command{
+		Use:     "limits TYPE...",
+		Short:   "Show branch-ENI capacity and trunking support of instance types",
+		Example: "  eni-lint limits m5.large t3.medium",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			table, err := limits.Builtin()
+			if err != nil {
+				return err
+			}
+			var found []limits.InstanceType
+			var missing []string
+			for _, name := range args {
+				if it, ok := table.Lookup(name); ok {
+					found = append(found, it)
+				} else {
+					missing = append(missing, name)
+				}
+			}
+			if asJSON {
+				enc := json.NewEncoder(stdio.Out)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(found); err != nil {
+					return err
+				}
+			} else {
+				tw := tabwriter.NewWriter(stdio.Out, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "TYPE\tTRUNKING\tBRANCH ENIs\tARCH\tHYPERVISOR\tMAX PODS\tSOURCE")
+				for _, it := range found {
+					maxPods := "?"
+					if it.MaxPods > 0 {
+						maxPods = fmt.Sprint(it.MaxPods)
+					}
+					fmt.Fprintf(tw, "%s\t%t\t%d\t%s\t%s\t%s\t%s\n", it.Name, it.Trunking, it.BranchInterfaces, dash(it.Arch), dash(it.Hypervisor), maxPods, it.Source)
+				}
+				if err := tw.Flush(); err != nil {
+					return err
+				}
+			}
+			if len(missing) > 0 {
+				fmt.Fprintf(stdio.Err, "eni-lint: not in the instance table: %s (add them under limits: in .eni-lint.yaml)\n", strings.Join(missing, ", "))
+				return exitError{1}
+			}
+			return nil
+		},
+	}
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func newVersion(stdio IO) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(_ *cobra.Command, _ []string) error {
+			table, err := limits.Builtin()
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(stdio.Out, "eni-lint %s (%s, %d instance types)\n", Version, runtime.Version(), table.Len())
+			return err
+		},
+	}
+}

@@ -1,0 +1,252 @@
+// Package config reads .eni-lint.yaml and the node groups given on the command line. It knows
+// where settings come from; it does not apply them (the CLI does, flags first).
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/limits"
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
+	"go.yaml.in/yaml/v3"
+)
+
+// FileName is the config file eni-lint looks for.
+const FileName = ".eni-lint.yaml"
+
+// File is the content of .eni-lint.yaml.
+type File struct {
+	Path       string                     `yaml:"-"`
+	NodeGroups []NodeGroup                `yaml:"nodeGroups"`
+	Limits     map[string]limits.Override `yaml:"limits"`
+	ENIRelease string                     `yaml:"eniRelease"`
+	Cooldown   string                     `yaml:"cooldown"`
+	Namespace  string                     `yaml:"namespace"`
+	FailOn     string                     `yaml:"failOn"`
+}
+
+// NodeGroup is one entry of nodeGroups.
+type NodeGroup struct {
+	Name          string            `yaml:"name"`
+	InstanceTypes []string          `yaml:"instanceTypes"`
+	Labels        map[string]string `yaml:"labels"`
+	Taints        []Taint           `yaml:"taints"`
+	MaxPods       *int              `yaml:"maxPods"`
+
+	location      inventory.Position
+	typeLocations []inventory.Position
+}
+
+// Taint is a node taint as written in config.
+type Taint struct {
+	Key    string `yaml:"key"`
+	Value  string `yaml:"value"`
+	Effect string `yaml:"effect"`
+}
+
+// Error is a config problem with its position.
+type Error struct {
+	Position inventory.Position
+	Message  string
+}
+
+func (e *Error) Error() string {
+	if e.Position.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Position.File, e.Position.Line, e.Message)
+	}
+	return fmt.Sprintf("%s: %s", e.Position.File, e.Message)
+}
+
+// Find returns the first .eni-lint.yaml in dir or its parents, or "" when there is none.
+func Find(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, FileName)
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		dir = parent
+	}
+}
+
+var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type`)
+var decodeLine = regexp.MustCompile(`line (\d+): (.*)`)
+
+// Load reads and checks a config file. Unknown keys are errors, with their line.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &Error{Position: inventory.Position{File: path}, Message: "cannot read: " + err.Error()}
+	}
+	return Parse(path, data)
+}
+
+// Parse reads config text; path is used in positions.
+func Parse(path string, data []byte) (*File, error) {
+	f := &File{Path: path}
+	docs, err := yamlpos.Documents(data)
+	if err != nil {
+		var se *yamlpos.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &Error{Position: inventory.Position{File: path, Line: se.Line}, Message: "YAML syntax error: " + se.Message}
+		}
+		return nil, &Error{Position: inventory.Position{File: path}, Message: err.Error()}
+	}
+	if len(docs) == 0 {
+		return f, nil
+	}
+	if len(docs) > 1 {
+		return nil, &Error{Position: inventory.Position{File: path, Line: docs[1].Line}, Message: "a config file holds one YAML document"}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(f); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  ")
+		if m := unknownField.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return nil, &Error{Position: inventory.Position{File: path, Line: line}, Message: fmt.Sprintf("unknown key %q", m[2])}
+		}
+		if m := decodeLine.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return nil, &Error{Position: inventory.Position{File: path, Line: line}, Message: m[2]}
+		}
+		return nil, &Error{Position: inventory.Position{File: path}, Message: msg}
+	}
+	f.Path = path
+	// Positions of each node group and each of its instance types, for findings.
+	_, groups := yamlpos.Lookup(docs[0], "nodeGroups")
+	if groups != nil && groups.Kind == yaml.SequenceNode {
+		for i, item := range groups.Content {
+			if i >= len(f.NodeGroups) {
+				break
+			}
+			ng := &f.NodeGroups[i]
+			ng.location = inventory.Position{File: path, Line: item.Line, Column: item.Column}
+			if k, _ := yamlpos.Lookup(item, "name"); k != nil {
+				ng.location = inventory.Position{File: path, Line: k.Line, Column: k.Column}
+			}
+			if _, types := yamlpos.Lookup(item, "instanceTypes"); types != nil && types.Kind == yaml.SequenceNode {
+				for _, t := range types.Content {
+					ng.typeLocations = append(ng.typeLocations, inventory.Position{File: path, Line: t.Line, Column: t.Column})
+				}
+			}
+		}
+	}
+	for i, ng := range f.NodeGroups {
+		if err := checkNodeGroup(ng.Name, ng.InstanceTypes, ng.Taints); err != nil {
+			return nil, &Error{Position: ng.location, Message: fmt.Sprintf("nodeGroups[%d]: %v", i, err)}
+		}
+	}
+	return f, nil
+}
+
+var validEffects = map[string]bool{"NoSchedule": true, "PreferNoSchedule": true, "NoExecute": true}
+
+func checkNodeGroup(name string, types []string, taints []Taint) error {
+	if name == "" {
+		return errors.New("a node group needs a name")
+	}
+	if len(types) == 0 {
+		return fmt.Errorf("node group %q lists no instanceTypes", name)
+	}
+	for _, t := range taints {
+		if t.Key == "" {
+			return fmt.Errorf("node group %q: a taint needs a key", name)
+		}
+		if !validEffects[t.Effect] {
+			return fmt.Errorf("node group %q: taint %s has effect %q, not NoSchedule, PreferNoSchedule or NoExecute", name, t.Key, t.Effect)
+		}
+	}
+	return nil
+}
+
+// Spec turns a config node group into the inventory's form.
+func (ng NodeGroup) Spec() inventory.NodeGroupSpec {
+	s := inventory.NodeGroupSpec{
+		Name: ng.Name, Source: "config", Location: ng.location, InstanceTypes: ng.InstanceTypes,
+		TypeLocations: ng.typeLocations, Labels: ng.Labels, MaxPods: ng.MaxPods,
+	}
+	for _, t := range ng.Taints {
+		s.Taints = append(s.Taints, inventory.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
+	}
+	return s
+}
+
+// ParseNodeGroupFlag reads one --node-group value:
+//
+//	NAME=TYPE[,TYPE...][;labels=KEY=VALUE[,KEY=VALUE...]][;taints=KEY[=VALUE]:EFFECT[,...]][;maxPods=N]
+//
+// for example `batch=m5.large,m5.xlarge;labels=team=batch;taints=dedicated=batch:NoSchedule`.
+func ParseNodeGroupFlag(value string) (inventory.NodeGroupSpec, error) {
+	parts := strings.Split(value, ";")
+	name, types, ok := strings.Cut(parts[0], "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.TrimSpace(types) == "" {
+		return inventory.NodeGroupSpec{}, fmt.Errorf("--node-group %q: want NAME=TYPE[,TYPE...]", value)
+	}
+	spec := inventory.NodeGroupSpec{
+		Name: name, Source: "flag",
+		Location: inventory.Position{File: "--node-group " + value},
+		Labels:   map[string]string{},
+	}
+	for _, t := range strings.Split(types, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			spec.InstanceTypes = append(spec.InstanceTypes, t)
+		}
+	}
+	var taints []Taint
+	for _, part := range parts[1:] {
+		key, val, ok := strings.Cut(part, "=")
+		if !ok {
+			return spec, fmt.Errorf("--node-group %q: %q is not labels=…, taints=… or maxPods=…", value, part)
+		}
+		switch strings.TrimSpace(key) {
+		case "labels":
+			for _, kv := range strings.Split(val, ",") {
+				k, v, ok := strings.Cut(kv, "=")
+				if !ok || k == "" {
+					return spec, fmt.Errorf("--node-group %q: label %q is not KEY=VALUE", value, kv)
+				}
+				spec.Labels[k] = v
+			}
+		case "taints":
+			for _, kv := range strings.Split(val, ",") {
+				kvPart, effect, ok := strings.Cut(kv, ":")
+				if !ok {
+					return spec, fmt.Errorf("--node-group %q: taint %q is not KEY[=VALUE]:EFFECT", value, kv)
+				}
+				k, v, _ := strings.Cut(kvPart, "=")
+				taints = append(taints, Taint{Key: k, Value: v, Effect: effect})
+			}
+		case "maxPods":
+			n, err := strconv.Atoi(val)
+			if err != nil || n <= 0 {
+				return spec, fmt.Errorf("--node-group %q: maxPods %q is not a positive number", value, val)
+			}
+			spec.MaxPods = &n
+		default:
+			return spec, fmt.Errorf("--node-group %q: unknown part %q (labels, taints or maxPods)", value, key)
+		}
+	}
+	if err := checkNodeGroup(name, spec.InstanceTypes, taints); err != nil {
+		return spec, fmt.Errorf("--node-group %q: %v", value, err)
+	}
+	for _, t := range taints {
+		spec.Taints = append(spec.Taints, inventory.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
+	}
+	return spec, nil
+}

@@ -1,0 +1,56 @@
+// Package report renders a findings.Report for people and machines. Each format is one
+// Reporter; none of them changes the report or decides the exit code.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+)
+
+// Reporter writes a report in one format.
+type Reporter interface {
+	Write(w io.Writer, r *findings.Report) error
+}
+
+// Formats lists the format names --format accepts.
+func Formats() []string {
+	names := make([]string, 0, len(registry))
+	for name := range registry {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+var registry = map[string]func(Options) Reporter{
+	"text": func(o Options) Reporter { return Text{Color: o.Color} },
+	"json": func(Options) Reporter { return JSON{} },
+}
+
+// Options tune reporters that have choices.
+type Options struct {
+	// Color turns on ANSI colors in the text format.
+	Color bool
+}
+
+// New returns the reporter for a format name.
+func New(format string, opts Options) (Reporter, error) {
+	f, ok := registry[format]
+	if !ok {
+		return nil, fmt.Errorf("unknown format %q (one of %v)", format, Formats())
+	}
+	return f(opts), nil
+}
+
+// JSON writes the report as documented in docs/json-report.md.
+type JSON struct{}
+
+func (JSON) Write(w io.Writer, r *findings.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}

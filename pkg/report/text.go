@@ -1,0 +1,155 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+)
+
+// Text is the format for a terminal: findings grouped by file, then the per-instance-type
+// table, then a summary line.
+type Text struct {
+	Color bool
+}
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
+	ansiRed    = "\x1b[31m"
+	ansiYellow = "\x1b[33m"
+	ansiBlue   = "\x1b[34m"
+	ansiGreen  = "\x1b[32m"
+)
+
+func (t Text) paint(code, s string) string {
+	if !t.Color {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func (t Text) severity(s findings.Severity) string {
+	label := fmt.Sprintf("%-7s", s)
+	switch s {
+	case findings.Error:
+		return t.paint(ansiRed, label)
+	case findings.Warning:
+		return t.paint(ansiYellow, label)
+	default:
+		return t.paint(ansiBlue, label)
+	}
+}
+
+// place prints a position as line:column, or the flag it came from.
+func place(p inventory.Position) string {
+	switch {
+	case p.Line == 0:
+		return "-"
+	case p.Column == 0:
+		return fmt.Sprintf("%d", p.Line)
+	default:
+		return fmt.Sprintf("%d:%d", p.Line, p.Column)
+	}
+}
+
+func (t Text) Write(w io.Writer, r *findings.Report) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Release model:"), r.Model.Description)
+	if !r.CapacityKnown {
+		fmt.Fprintf(&b, "%s no node groups were given (--node-group or nodeGroups in %s), so branch-ENI capacity is unknown: the figures below are what the workloads need.\n",
+			t.paint(ansiBold, "Capacity:"), ".eni-lint.yaml")
+	}
+
+	if len(r.Errors) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold+ansiRed, "Inputs that could not be read"))
+		for _, e := range r.Errors {
+			loc := e.Position.File
+			if e.Position.Line > 0 {
+				loc += ":" + place(e.Position)
+			}
+			fmt.Fprintf(&b, "  %s  %s\n", loc, e.Message)
+		}
+	}
+
+	file := "\x00"
+	for _, f := range r.Findings {
+		if f.Location.File != file {
+			file = f.Location.File
+			fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, file))
+		}
+		fmt.Fprintf(&b, "  %-8s %s %s  %s\n", place(f.Location), t.severity(f.Severity), t.paint(ansiBold, f.Rule), f.Message)
+	}
+
+	if len(r.InstanceTypes) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Branch ENIs per instance type (worst case on one node)"))
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  NODE GROUP\tINSTANCE TYPE\tBRANCH ENIs\tHIDDEN\tACTIVE\tDEMAND\tVERDICT")
+		for _, row := range r.InstanceTypes {
+			branch := fmt.Sprint(row.BranchInterfaces)
+			if !row.Known {
+				branch = "?"
+			}
+			demand := fmt.Sprint(row.Demand)
+			if row.AtLeast {
+				demand = ">=" + demand
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%s\t%s\n", row.NodeGroup, row.InstanceType, branch, row.Hidden, row.Active, demand, t.verdict(row.Verdict))
+		}
+		tw.Flush()
+	}
+
+	if !r.CapacityKnown && len(r.Workloads) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Workloads that hold branch ENIs"))
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  WORKLOAD\tSELECTED BY\tT (PER RUN)\tHIDDEN\tACTIVE")
+		for _, wl := range r.Workloads {
+			tRun := "-"
+			if v, ok := wl.Numbers["T"]; ok {
+				tRun = fmt.Sprint(v)
+			}
+			hidden := fmt.Sprint(wl.Hidden)
+			if len(wl.Unbounded) > 0 {
+				hidden = ">=" + hidden
+			}
+			selected := strings.Join(wl.SelectedBy, ",")
+			if selected == "" && wl.HandRequested {
+				selected = "(pod-eni by hand)"
+			}
+			fmt.Fprintf(tw, "  %s %s/%s\t%s\t%s\t%s\t%v\n", wl.Kind, wl.Namespace, wl.Name, selected, tRun, hidden, wl.Numbers["active"])
+		}
+		tw.Flush()
+	}
+
+	s := r.Summary
+	exit := r.ExitCode()
+	fmt.Fprintf(&b, "\n%s %s, %s, %s", t.paint(ansiBold, "Summary:"), count(s.Errors, "error"), count(s.Warnings, "warning"), count(s.Info, "info finding"))
+	if s.LoadErrors > 0 {
+		fmt.Fprintf(&b, ", %s", count(s.LoadErrors, "unreadable input"))
+	}
+	fmt.Fprintf(&b, " in %s (%s); exit %d (fail-on %s)\n", count(r.Inputs.Files, "file"), count(r.Inputs.Documents, "document"), exit, r.FailOn)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (t Text) verdict(v string) string {
+	switch v {
+	case "exceeds", "no-trunking":
+		return t.paint(ansiRed, v)
+	case "unbounded", "unknown-type":
+		return t.paint(ansiYellow, v)
+	default:
+		return t.paint(ansiGreen, v)
+	}
+}
+
+func count(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
