@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/eni-lint/eni-lint/pkg/analysis"
@@ -79,6 +80,10 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		}
 		if cfgPath, err = config.Find(wd); err != nil {
 			return err
+		}
+		// Findings name files relative to where eni-lint runs, the config file too.
+		if rel, err := filepath.Rel(wd, cfgPath); err == nil && cfgPath != "" {
+			cfgPath = rel
 		}
 	}
 	if cfgPath != "" {

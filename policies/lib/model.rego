@@ -203,8 +203,6 @@ concurrency_path(w) := "spec.concurrencyPolicy" if {
 	w.locations["spec.concurrencyPolicy"]
 } else := "spec"
 
-bounded(w) if count(unbounded_reasons(w)) == 0
-
 # A: Jobs of a CronJob running at once. Unbounded cases use 1, a lower bound, and say so.
 cron_active_runs(w) := 1 if {
 	w.cronJob.concurrencyPolicy in {"Forbid", "Replace"}
@@ -259,7 +257,7 @@ workload_numbers(w) := n if {
 		"retained": retained_value((k * t) + (a * (t - pe))),
 		"churn": churn_value(a * t),
 		"active": a * pe,
-		"bounded": bounded(w),
+		"bounded": count(unbounded_reasons(w)) == 0,
 	}
 } else := n if {
 	w.job != null
@@ -274,7 +272,7 @@ workload_numbers(w) := n if {
 		"retained": retained_value(finished),
 		"churn": churn_value(t),
 		"active": 0,
-		"bounded": bounded(w),
+		"bounded": count(unbounded_reasons(w)) == 0,
 	}
 } else := {
 	"retained": 0,

@@ -44,6 +44,10 @@ test_cron_ttl_k if {
 test_cron_unbounded_allow if {
 	w := fx.cronjob("c", {"concurrencyPolicy": "Allow"}, {})
 	count(model.unbounded_reasons(w)) == 1
+	n := model.numbers[w.id] with input as fx.inventory([w], [fx.sgp_all], [])
+	not n.bounded
+	n.retained == 34 # the lower bound, with one run at a time
+	n.active == 1
 }
 
 # --- Worked example 1 of the model doc (the seed), with eni-lint's in-flight correction ---
