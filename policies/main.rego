@@ -27,7 +27,6 @@ workloads := [entry |
 		"kind": w.kind,
 		"namespace": w.namespace,
 		"name": w.name,
-		"location": w.locations[""],
 		"selectedBy": sort([s.name | some s in object.get(model.selection, [w.id, "matched"], [])]),
 		"handRequested": count(w.pod.podEniRequests) > 0,
 		"numbers": n,

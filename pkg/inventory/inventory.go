@@ -17,6 +17,34 @@ type Position struct {
 // Known reports whether the position points into a file.
 func (p Position) Known() bool { return p.File != "" && p.Line > 0 }
 
+// Locate returns the position of the first path the object has, else of its document.
+func (o *Object) Locate(paths []string) Position {
+	for _, p := range paths {
+		if pos, ok := o.Locations[p]; ok {
+			return pos
+		}
+	}
+	return o.Locations[""]
+}
+
+// Objects indexes every Kubernetes object of the inventory by ID.
+func (inv *Inventory) Objects() map[string]*Object {
+	out := make(map[string]*Object, len(inv.Workloads)+len(inv.SecurityGroupPolicies)+len(inv.ServiceAccounts)+len(inv.Namespaces))
+	for i := range inv.Workloads {
+		out[inv.Workloads[i].ID] = &inv.Workloads[i].Object
+	}
+	for i := range inv.SecurityGroupPolicies {
+		out[inv.SecurityGroupPolicies[i].ID] = &inv.SecurityGroupPolicies[i].Object
+	}
+	for i := range inv.ServiceAccounts {
+		out[inv.ServiceAccounts[i].ID] = &inv.ServiceAccounts[i].Object
+	}
+	for i := range inv.Namespaces {
+		out[inv.Namespaces[i].ID] = &inv.Namespaces[i].Object
+	}
+	return out
+}
+
 // Object is what every Kubernetes object in the inventory shares.
 type Object struct {
 	// ID is unique in one inventory: kind, namespace, name and where the document starts.
@@ -28,8 +56,9 @@ type Object struct {
 	// NamespaceDefaulted is true when the manifest has no metadata.namespace.
 	NamespaceDefaulted bool `json:"namespaceDefaulted,omitempty"`
 	// Locations maps field paths ("" for the document, "spec.template.metadata.labels", …)
-	// to where they are. Only the fields rules point at are recorded.
-	Locations map[string]Position `json:"locations"`
+	// to where they are. They stay out of the policy input: rules name paths, and the engine
+	// turns the first path a manifest has into a position (Locate).
+	Locations map[string]Position `json:"-"`
 }
 
 // Inventory is the whole input of one evaluation.

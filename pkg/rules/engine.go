@@ -189,7 +189,28 @@ func (e *Engine) Rule(id string) (Rule, bool) {
 
 // Result is what one evaluation returns.
 type Result struct {
-	Findings      []findings.Finding         `json:"findings"`
+	Findings      []findings.Finding
+	InstanceTypes []findings.InstanceTypeRow
+	Workloads     []findings.WorkloadNumbers
+}
+
+// policyFinding is a finding as a policy returns it: the object it is about (by ID) and the
+// paths of the fields at fault, most precise first, or an explicit location.
+type policyFinding struct {
+	Rule     string             `json:"rule"`
+	Severity findings.Severity  `json:"severity"`
+	Message  string             `json:"message"`
+	Location inventory.Position `json:"location"`
+	Paths    []string           `json:"paths"`
+	Object   *struct {
+		ID string `json:"id"`
+		findings.ObjectRef
+	} `json:"object"`
+	Details map[string]any `json:"details"`
+}
+
+type policyReport struct {
+	Findings      []policyFinding            `json:"findings"`
 	InstanceTypes []findings.InstanceTypeRow `json:"rows"`
 	Workloads     []findings.WorkloadNumbers `json:"workloads"`
 }
@@ -221,22 +242,71 @@ func (e *Engine) Evaluate(ctx context.Context, inv *inventory.Inventory) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	var res Result
-	if err := json.Unmarshal(b, &res); err != nil {
+	var out policyReport
+	if err := json.Unmarshal(b, &out); err != nil {
 		return nil, fmt.Errorf("reading the report: %w", err)
 	}
-	for i := range res.Findings {
-		f := &res.Findings[i]
-		rule, ok := e.byID[f.Rule]
-		if !ok {
-			return nil, fmt.Errorf("a policy returned a finding for unknown rule %q", f.Rule)
+	objects := inv.Objects()
+	locate := func(id string, paths []string) inventory.Position {
+		if o, ok := objects[id]; ok {
+			return o.Locate(paths)
 		}
+		return inventory.Position{}
+	}
+	res := &Result{InstanceTypes: out.InstanceTypes, Workloads: out.Workloads}
+	for _, pf := range out.Findings {
+		rule, ok := e.byID[pf.Rule]
+		if !ok {
+			return nil, fmt.Errorf("a policy returned a finding for unknown rule %q", pf.Rule)
+		}
+		f := findings.Finding{Rule: pf.Rule, Severity: pf.Severity, Message: pf.Message, Location: pf.Location, Details: pf.Details}
 		if f.Severity == "" {
 			f.Severity = rule.Severity
 		}
 		if f.Severity.Rank() == 0 || f.Severity == findings.None {
 			return nil, fmt.Errorf("rule %s returned severity %q", f.Rule, f.Severity)
 		}
+		if pf.Object != nil {
+			ref := pf.Object.ObjectRef
+			f.Object = &ref
+			if !f.Location.Known() {
+				f.Location = locate(pf.Object.ID, pf.Paths)
+			}
+		}
+		addLocations(f.Details, objects)
+		res.Findings = append(res.Findings, f)
 	}
-	return &res, nil
+	for i := range res.InstanceTypes {
+		for j := range res.InstanceTypes[i].Contributors {
+			c := &res.InstanceTypes[i].Contributors[j]
+			c.Location = locate(c.ID, nil)
+		}
+	}
+	for i := range res.Workloads {
+		res.Workloads[i].Location = locate(res.Workloads[i].ID, nil)
+	}
+	return res, nil
+}
+
+// addLocations gives every object a finding's details refer to by "id" its document position,
+// so reporters can link related places (a node's other contributors) without each rule
+// carrying positions.
+func addLocations(v any, objects map[string]*inventory.Object) {
+	switch x := v.(type) {
+	case map[string]any:
+		if id, ok := x["id"].(string); ok {
+			if o, ok := objects[id]; ok {
+				if _, has := x["location"]; !has {
+					x["location"] = o.Locations[""]
+				}
+			}
+		}
+		for _, child := range x {
+			addLocations(child, objects)
+		}
+	case []any:
+		for _, child := range x {
+			addLocations(child, objects)
+		}
+	}
 }

@@ -31,7 +31,6 @@ sgp_labels := {"sgp": "yes"}
 job(name, spec) := {
 	"id": sprintf("Job/default/%s", [name]), "apiVersion": "batch/v1", "kind": "Job",
 	"name": name, "namespace": "default",
-	"locations": {"": loc(1), "spec": loc(5), "spec.template": loc(10), "spec.template.spec": loc(14)},
 	"job": object.union(base_job, spec), "pod": pod(sgp_labels),
 	"jobSpecPath": "spec", "podPath": "spec.template",
 }
@@ -39,7 +38,6 @@ job(name, spec) := {
 cronjob(name, cron, spec) := {
 	"id": sprintf("CronJob/default/%s", [name]), "apiVersion": "batch/v1", "kind": "CronJob",
 	"name": name, "namespace": "default",
-	"locations": {"": loc(1), "spec": loc(5), "spec.jobTemplate.spec": loc(9), "spec.jobTemplate.spec.template.spec": loc(15)},
 	"cronJob": object.union(base_cron, cron), "job": object.union(base_job, spec), "pod": pod(sgp_labels),
 	"jobSpecPath": "spec.jobTemplate.spec", "podPath": "spec.jobTemplate.spec.template",
 }
@@ -47,7 +45,6 @@ cronjob(name, cron, spec) := {
 deployment(name, replicas, surge) := {
 	"id": sprintf("Deployment/default/%s", [name]), "apiVersion": "apps/v1", "kind": "Deployment",
 	"name": name, "namespace": "default",
-	"locations": {"": loc(1), "spec": loc(5), "spec.replicas": loc(6), "spec.template.spec": loc(12)},
 	"replicas": replicas, "maxSurge": surge, "pod": pod(sgp_labels), "podPath": "spec.template",
 }
 
@@ -57,7 +54,6 @@ with_pod(w, fields) := object.union(w, {"pod": object.union(w.pod, fields)})
 sgp(name, pod_selector) := {
 	"id": sprintf("SecurityGroupPolicy/default/%s", [name]), "apiVersion": "vpcresources.k8s.aws/v1beta1",
 	"kind": "SecurityGroupPolicy", "name": name, "namespace": "default",
-	"locations": {"": loc(1), "spec": loc(5), "spec.podSelector": loc(6)},
 	"podSelector": pod_selector, "serviceAccountSelector": null, "groupIds": ["sg-1"],
 }
 

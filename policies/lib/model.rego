@@ -16,11 +16,8 @@ on_delete if settings.eniRelease == "onDelete"
 # ---------------------------------------------------------------------------------------
 # Locations
 
-# The position of the first of paths that the manifest has, else the document's.
-locate(obj, paths) := found[0] if {
-	found := [obj.locations[p] | some p in paths; obj.locations[p]]
-	count(found) > 0
-} else := obj.locations[""]
+# Findings name the fields they are about as a list of paths, most precise first; eni-lint
+# reports the position of the first one the manifest has, else the document's.
 
 under(base, field) := field if {
 	base == ""
@@ -30,7 +27,7 @@ job_field(w, field) := under(w.jobSpecPath, field)
 
 pod_field(w, field) := under(w.podPath, field)
 
-object_ref(o) := {"kind": o.kind, "namespace": o.namespace, "name": o.name}
+object_ref(o) := {"id": o.id, "kind": o.kind, "namespace": o.namespace, "name": o.name}
 
 # ---------------------------------------------------------------------------------------
 # §3 Which pods get a branch ENI
@@ -45,6 +42,10 @@ sgp_ignored_reason(sgp) := "it has neither spec.podSelector nor spec.serviceAcco
 
 applied_sgps := [s | some s in input.securityGroupPolicies; not sgp_ignored_reason(s)]
 
+# Policies whose selectors the API accepts; the controller treats an invalid selector as
+# matching nothing (ENI006 reports it). Checked once per policy, not once per workload.
+matchable_sgps := [s | some s in applied_sgps; not sgp_selector_error(s)]
+
 # The first invalid selector of a policy: [field, expression index, reason].
 sgp_selector_error(sgp) := ["podSelector", i, msg] if {
 	sgp.podSelector != null
@@ -54,39 +55,38 @@ sgp_selector_error(sgp) := ["podSelector", i, msg] if {
 	[i, msg] := selectors.selector_error(sgp.serviceAccountSelector)
 }
 
-# The ServiceAccount a workload's pods run as: its labels, or unknown. The `default`
-# ServiceAccount is created by Kubernetes in every namespace without labels, so a missing
-# manifest for it is not an unknown.
-service_account(w) := {"known": true, "labels": object.get(found[0], "labels", {}), "object": found[0]} if {
-	found := [sa |
-		some sa in input.serviceAccounts
-		sa.namespace == w.namespace
-		sa.name == w.pod.serviceAccountName
-	]
-	count(found) > 0
-} else := {"known": true, "labels": {}} if {
-	w.pod.serviceAccountName == "default"
-} else := {"known": false, "labels": {}}
-
 # Selection of every workload: the policies that select it and those that cannot be decided.
-selection[w.id] := result if {
+# The lookups are comprehensions over plain variables bound in a rule body, so OPA indexes
+# them (comprehension indexing) and the whole selection stays linear in the inventory.
+selection := {id: result | some [id, result] in selection_entries}
+
+selection_entries contains [w.id, result] if {
 	some w in input.workloads
-	candidates := [s | some s in applied_sgps; s.namespace == w.namespace]
+	ns := w.namespace
+	candidates := [s | some s in matchable_sgps; s.namespace == ns]
 	count(candidates) > 0
-	sa := service_account(w)
+	sa_name := w.pod.serviceAccountName
+	in_namespace := [sa | some sa in input.serviceAccounts; sa.namespace == ns]
+	found := [sa | some sa in in_namespace; sa.name == sa_name]
+	sa := service_account(found, sa_name)
 	states := [[s, st] | some s in candidates; st := match_state_for(s, w, sa)]
 	result := {
 		"matched": [s | some [s, st] in states; st == "match"],
 		"unknownSA": [s | some [s, st] in states; st == "unknown-sa"],
-		"invalid": [s | some [s, st] in states; st == "invalid"],
-		"serviceAccount": sa,
 	}
 }
 
-# How one policy relates to one workload: match, nomatch, unknown-sa or invalid.
-match_state_for(sgp, w, sa) := "invalid" if {
-	sgp_selector_error(sgp)
-} else := "nomatch" if {
+# The ServiceAccount a workload's pods run as: its labels, or unknown. The `default`
+# ServiceAccount is created by Kubernetes in every namespace without labels, so a missing
+# manifest for it is not an unknown.
+service_account(found, name) := {"known": true, "labels": object.get(found[0], "labels", {})} if {
+	count(found) > 0
+} else := {"known": true, "labels": {}} if {
+	name == "default"
+} else := {"known": false, "labels": {}}
+
+# How one policy relates to one workload: match, nomatch or unknown-sa.
+match_state_for(sgp, w, sa) := "nomatch" if {
 	sgp.podSelector != null
 	not selectors.selector_matches(sgp.podSelector, w.pod.labels)
 } else := "match" if {
@@ -136,15 +136,10 @@ is_job_like(w) if w.job != null
 # ---------------------------------------------------------------------------------------
 # §5 Terminated pods per Job run (T) and per CronJob (A, K)
 
-# The field that decides T, for locating findings about it.
-t_field(w) := job_field(w, "completions") if {
+# The fields that decide T, for locating findings about it.
+t_paths(w) := [job_field(w, "completions"), job_field(w, "backoffLimit"), w.jobSpecPath] if {
 	w.job.completions != null
-	w.locations[job_field(w, "completions")]
-} else := job_field(w, "parallelism") if {
-	w.locations[job_field(w, "parallelism")]
-} else := job_field(w, "backoffLimit") if {
-	w.locations[job_field(w, "backoffLimit")]
-} else := w.jobSpecPath
+} else := [job_field(w, "parallelism"), job_field(w, "backoffLimit"), w.jobSpecPath]
 
 # T: the most terminated pods one run can have at once.
 job_t(job) := 0 if {
@@ -176,32 +171,28 @@ unbounded_candidates(w) := (({r |
 	w.job.podFailurePolicyIgnore
 	r := {
 		"reason": "spec.podFailurePolicy has an Ignore rule: ignored failures do not count against backoffLimit, and their pods are kept",
-		"path": job_field(w, "podFailurePolicy"),
+		"paths": [job_field(w, "podFailurePolicy")],
 	}
 } | {r |
 	w.job.manualSelector
 	r := {
 		"reason": "spec.manualSelector is true: the Job adopts every pod its selector matches",
-		"path": job_field(w, "manualSelector"),
+		"paths": [job_field(w, "manualSelector")],
 	}
 }) | {r |
 	w.job.managedBy != "kubernetes.io/job-controller"
 	r := {
 		"reason": sprintf("spec.managedBy is %q: another controller decides how many pods it creates", [w.job.managedBy]),
-		"path": job_field(w, "managedBy"),
+		"paths": [job_field(w, "managedBy")],
 	}
 }) | {r |
 	w.cronJob.concurrencyPolicy == "Allow"
 	w.job.activeDeadlineSeconds == null
 	r := {
 		"reason": "concurrencyPolicy Allow without activeDeadlineSeconds: runs can pile up without limit",
-		"path": concurrency_path(w),
+		"paths": ["spec.concurrencyPolicy", "spec"],
 	}
 }
-
-concurrency_path(w) := "spec.concurrencyPolicy" if {
-	w.locations["spec.concurrencyPolicy"]
-} else := "spec"
 
 # A: Jobs of a CronJob running at once. Unbounded cases use 1, a lower bound, and say so.
 cron_active_runs(w) := 1 if {
@@ -235,11 +226,8 @@ needs_period(w) if w.job.ttlSecondsAfterFinished != null
 # ---------------------------------------------------------------------------------------
 # §6 What each workload contributes on one node
 
-# numbers[w.id]: the per-workload figures every rule and report uses.
-numbers[w.id] := n if {
-	some w in eni_workloads
-	n := workload_numbers(w)
-}
+# numbers[id]: the per-workload figures every rule and report uses.
+numbers := {w.id: workload_numbers(w) | some w in eni_workloads}
 
 workload_numbers(w) := n if {
 	w.cronJob != null
@@ -317,13 +305,13 @@ capacity(g, t) := min([t.branchInterfaces, g.maxPods]) if {
 } else := t.branchInterfaces
 
 # Every (node group, instance type) a workload may land on.
-placements[w.id] := [{"group": g, "type": t} |
+placements := {w.id: workload_placements(w) | some w in eni_workloads}
+
+workload_placements(w) := [{"group": g, "type": t} |
 	some g in input.nodeGroups
 	some t in g.instanceTypes
 	selectors.admits(w.pod, t.nodeLabels, g.taints)
-] if {
-	some w in eni_workloads
-}
+]
 
 # The per-instance-type table (§6): one row per known, trunking type of every node group.
 rows := [row |
@@ -378,7 +366,6 @@ contribution(w) := c if {
 		"kind": w.kind,
 		"namespace": w.namespace,
 		"name": w.name,
-		"location": w.locations[""],
 		"hidden": hidden_of(n),
 		"active": n.active,
 		"bounded": n.bounded,
@@ -392,14 +379,9 @@ workload_by_id := {w.id: w | some w in input.workloads}
 
 # Where a finding about a workload's retention points: its TTL, or the Job spec a TTL goes
 # into; for long-running workloads, their replicas.
-retention_path(w) := job_field(w, "ttlSecondsAfterFinished") if {
+retention_paths(w) := [job_field(w, "ttlSecondsAfterFinished"), w.jobSpecPath] if {
 	w.job != null
-	w.job.ttlSecondsAfterFinished != null
-} else := w.jobSpecPath if {
-	w.job != null
-} else := "spec.replicas" if {
-	w.locations["spec.replicas"]
-} else := pod_field(w, "spec")
+} else := ["spec.replicas", pod_field(w, "spec")]
 
 # The path of the first field of a pod template that decides placement, for findings about
 # where a workload may land.
@@ -416,7 +398,7 @@ finding(rule, severity, message, obj, paths, details) := {
 	"rule": rule,
 	"severity": severity,
 	"message": message,
-	"location": locate(obj, paths),
+	"paths": paths,
 	"object": object_ref(obj),
 	"details": details,
 }
@@ -435,7 +417,3 @@ plural(n, word) := sprintf("%d %s", [n, word]) if {
 } else := sprintf("%d %ss", [n, word])
 
 describe(w) := sprintf("%s %s/%s", [w.kind, w.namespace, w.name])
-
-model_sentence := "terminated pods keep their branch ENI until the pod is deleted (eniRelease onDelete)" if {
-	on_delete
-} else := sprintf("terminated pods keep their branch ENI for the %ds cool-down window (eniRelease onCompletion)", [settings.windowSeconds])

@@ -144,7 +144,7 @@ test_policy_without_groups_ignored if {
 
 sa_sgp := object.union(fx.sgp("by-sa", null), {"serviceAccountSelector": {"matchLabels": {"db": "yes"}, "matchExpressions": []}})
 
-sa(name, labels) := {"id": name, "kind": "ServiceAccount", "name": name, "namespace": "default", "labels": labels, "locations": {}}
+sa(name, labels) := {"id": name, "kind": "ServiceAccount", "name": name, "namespace": "default", "labels": labels}
 
 test_service_account_selector_matches_labels if {
 	w := fx.with_pod(fx.job("j", {}), {"serviceAccountName": "app"})

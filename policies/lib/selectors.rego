@@ -66,12 +66,10 @@ selector_error(sel) := [i, msg] if {
 }
 
 # An empty selector ({}) matches everything; matchLabels and matchExpressions are ANDed.
+# Callers check the selector is valid first (selector_error).
 selector_matches(sel, labels) if {
-	not selector_error(sel)
-	every k, v in object.get(sel, "matchLabels", {}) {
-		labels[k] == v
-	}
-	every req in object.get(sel, "matchExpressions", []) {
+	object.subset(labels, sel.matchLabels)
+	every req in sel.matchExpressions {
 		requirement_matches(req, labels)
 	}
 }
@@ -94,11 +92,7 @@ affinity_admits(terms, labels) if {
 	}
 }
 
-node_selector_admits(selector, labels) if {
-	every k, v in selector {
-		labels[k] == v
-	}
-}
+node_selector_admits(selector, labels) if object.subset(labels, selector)
 
 # A taint only keeps pods away when its effect is NoSchedule or NoExecute.
 blocking(taint) if taint.effect in {"NoSchedule", "NoExecute"}

@@ -54,7 +54,7 @@ finding contains f if {
 	f := model.finding(
 		"ENI001", "",
 		message(g, row, w, fixes, others),
-		w, [model.retention_path(w), model.job_field(w, "ttlSecondsAfterFinished"), w.jobSpecPath],
+		w, model.retention_paths(w),
 		{
 			"nodeGroup": g.name,
 			"nodeGroupLocation": g.location,

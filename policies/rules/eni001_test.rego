@@ -15,7 +15,7 @@ test_fires_on_the_seed if {
 	f.details.hidden == 34
 	f.details.active == 1
 	f.details.demand == 35
-	f.location.line == 9 # spec.jobTemplate.spec, where a TTL would go
+	f.paths == ["spec.jobTemplate.spec.ttlSecondsAfterFinished", "spec.jobTemplate.spec"] # where a TTL would go
 	f.object.name == "seed"
 	count(f.details.fixes) > 0
 }

@@ -41,7 +41,7 @@ finding contains f if {
 		sprintf("one run of %s can hold %d branch ENIs at once (%s), more than %s offers (%d); the scheduler sees at most %d of its pods. %s", [
 			model.describe(w), n.T, t_formula(w), where(starving, everywhere), starving[0][2], n.running, advice(w, starving[0][2]),
 		]),
-		w, [model.t_field(w)],
+		w, model.t_paths(w),
 		{"T": n.T, "running": n.running, "starvingOn": [{"nodeGroup": g, "instanceType": t, "branchInterfaces": b} | some [g, t, b] in starving], "everywhere": everywhere},
 	)
 }

@@ -22,7 +22,17 @@ package eni.rules.eni004
 
 import data.eni.model
 
+# Types without trunking are rare in SGP clusters; when no node group has one, nothing here can
+# fire, and the per-workload checks are skipped.
+groups_with_non_trunking := {g |
+	some g in input.nodeGroups
+	some t in g.instanceTypes
+	t.known
+	not t.trunking
+}
+
 finding contains f if {
+	count(groups_with_non_trunking) > 0
 	some w in model.eni_workloads
 	known := [p | some p in model.placements[w.id]; p.type.known]
 	count(known) > 0
@@ -40,8 +50,8 @@ finding contains f if {
 }
 
 finding contains f if {
+	some g in groups_with_non_trunking
 	some w in model.eni_workloads
-	some g in input.nodeGroups
 	here := [p.type | some p in model.placements[w.id]; p.group.name == g.name; p.type.known]
 	without := sort({t.name | some t in here; not t.trunking})
 	trunked := sort({t.name | some t in here; t.trunking})

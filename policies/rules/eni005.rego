@@ -30,7 +30,7 @@ finding contains f if {
 	f := model.finding(
 		"ENI005", "",
 		sprintf("%s: %s; eni-lint counts it as a lower bound", [model.describe(w), r.reason]),
-		w, [r.path],
+		w, r.paths,
 		{"reason": r.reason},
 	)
 }

@@ -35,8 +35,7 @@ used := {s.id |
 }
 
 finding contains f if {
-	some sgp in model.applied_sgps
-	not model.sgp_selector_error(sgp)
+	some sgp in model.matchable_sgps
 	not sgp.id in used
 	f := model.finding(
 		"ENI007", "",
