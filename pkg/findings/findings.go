@@ -202,7 +202,9 @@ func (r *Report) Sort() {
 		)
 	})
 	slices.SortStableFunc(r.InstanceTypes, func(a, b InstanceTypeRow) int {
-		return cmp.Or(cmp.Compare(a.NodeGroup, b.NodeGroup), cmp.Compare(a.BranchInterfaces, b.BranchInterfaces), cmp.Compare(a.InstanceType, b.InstanceType))
+		// Per node group: known types by capacity (the binding one first), unknown ones last.
+		return cmp.Or(cmp.Compare(a.NodeGroup, b.NodeGroup), boolOrder(!a.Known, !b.Known),
+			cmp.Compare(a.BranchInterfaces, b.BranchInterfaces), cmp.Compare(a.InstanceType, b.InstanceType))
 	})
 	slices.SortStableFunc(r.Workloads, func(a, b WorkloadNumbers) int { return cmp.Compare(a.ID, b.ID) })
 }
@@ -219,5 +221,16 @@ func (r *Report) Count() {
 		case Info:
 			r.Summary.Info++
 		}
+	}
+}
+
+func boolOrder(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	default:
+		return 1
 	}
 }

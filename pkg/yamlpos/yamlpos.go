@@ -30,10 +30,30 @@ func (e *SyntaxError) Error() string {
 
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// parserProblems are the messages of yaml.v3's parser (not its scanner). For those it
+// reports the 0-based line where the enclosing construct starts, one less than the line a
+// person counts; scanner errors are already 1-based.
+var parserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected <stream-start>":   true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
+}
+
 func syntaxError(err error) *SyntaxError {
 	msg := err.Error()
 	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
+		if parserProblems[m[2]] {
+			line++
+		}
 		return &SyntaxError{Line: line, Message: m[2]}
 	}
 	if after, ok := bytes.CutPrefix([]byte(msg), []byte("yaml: ")); ok {

@@ -93,7 +93,9 @@ also(others) := "" if {
 	count(others) == 0
 } else := sprintf(" Also exceeded on %s.", [concat(", ", others)])
 
-fix_sentence(fixes) := sprintf("Smallest fix: %s.", [fixes[0].change]) if {
+fix_sentence(fixes) := sprintf("Each of these fits alone: %s; or %s.", [fixes[0].change, fixes[1].change]) if {
+	count(fixes) > 1
+} else := sprintf("This fits: %s.", [fixes[0].change]) if {
 	count(fixes) > 0
 } else := "No single change fits; combine the fixes in `eni-lint explain ENI001`."
 

@@ -29,9 +29,7 @@ finding contains f if {
 	n := model.numbers[w.id]
 	f := model.finding(
 		"ENI002", severity,
-		sprintf("%s has no ttlSecondsAfterFinished: each run leaves up to %d terminated pods that hold branch ENIs until %s. %s", [
-			model.describe(w), n.T, until(w), consequence(w, n),
-		]),
+		message(w, n),
 		w, [w.jobSpecPath],
 		{"T": n.T, "retained": n.retained},
 	)
@@ -41,13 +39,9 @@ severity := "warning" if {
 	model.on_delete
 } else := "info"
 
-until(w) := "someone deletes the Job" if {
-	w.kind == "Job"
-} else := "the CronJob's history limits remove the Job"
-
-consequence(w, n) := sprintf("Under onDelete that is %d branch ENIs for as long as the Job exists.", [n.retained]) if {
+message(w, n) := sprintf("%s has no ttlSecondsAfterFinished: its up to %d terminated pods keep their branch ENIs until someone deletes the Job", [model.describe(w), n.T]) if {
 	model.on_delete
 	w.kind == "Job"
-} else := sprintf("Under onDelete the CronJob keeps %d finished Jobs: %d branch ENIs.", [n.K, n.retainedFinished]) if {
+} else := sprintf("%s has no ttlSecondsAfterFinished in its job template: it keeps %d finished Jobs, whose %d terminated pods hold branch ENIs until the history limits remove them", [model.describe(w), n.K, n.retainedFinished]) if {
 	model.on_delete
-} else := "Under onCompletion the controller frees them after the cool-down, so this is housekeeping only."
+} else := sprintf("%s has no ttlSecondsAfterFinished: up to %d terminated pods per run stay in the API; under onCompletion their branch ENIs are freed after the cool-down, so this is housekeeping", [model.describe(w), n.T])

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func run(t *testing.T, stdin string, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Run(context.Background(), args, IO{
+		In: strings.NewReader(stdin), Out: &out, Err: &errOut,
+		Getenv:     func(k string) string { return env[k] },
+		IsTerminal: func() bool { return true },
+	})
+	return code, out.String(), errOut.String()
+}
+
+var quickstart = filepath.Join("..", "..", "examples", "quickstart")
+
+func TestCommands(t *testing.T) {
+	tests := []struct {
+		name      string
+		args      []string
+		stdin     string
+		env       map[string]string
+		code      int
+		stdout    []string
+		stderr    []string
+		notStdout []string
+	}{
+		{name: "rules", args: []string{"rules"}, stdout: []string{"ENI001  error", "ENI008  warning", "ENI007  info"}},
+		{name: "rules json", args: []string{"rules", "--format", "json"}, stdout: []string{`"id": "ENI003"`, `"remediation"`}},
+		{name: "explain", args: []string{"explain", "eni001"}, stdout: []string{"ENI001: Branch ENIs can be exceeded", "What and why", "The numbers it uses", "How to fix", "Under the other release model"}},
+		{name: "explain unknown", args: []string{"explain", "ENI999"}, code: 2, stderr: []string{"no rule \"ENI999\""}},
+		{name: "limits", args: []string{"limits", "m5.large", "t3.medium"}, stdout: []string{"m5.large   true      9", "t3.medium  false     0"}},
+		{name: "limits unknown", args: []string{"limits", "m5.large", "z9.nope"}, code: 1, stderr: []string{"z9.nope"}},
+		{name: "version", args: []string{"version"}, stdout: []string{"eni-lint test", "1316 instance types"}},
+		{name: "bad flag", args: []string{"check", "--nope"}, code: 2, stderr: []string{"unknown flag: --nope"}},
+		{name: "bad release", args: []string{"check", quickstart, "--eni-release", "sometimes"}, code: 2, stderr: []string{"onDelete or onCompletion"}},
+		{name: "bad fail-on", args: []string{"check", quickstart, "--fail-on", "loud"}, code: 2},
+		{name: "bad format", args: []string{"check", quickstart, "--format", "xml"}, code: 2, stderr: []string{"unknown format"}},
+		{name: "bad node group", args: []string{"check", quickstart, "--node-group", "m5.large"}, code: 2},
+		{name: "quickstart fails", args: []string{"check", quickstart, "--node-group", "default=m5.large", "--no-color"}, code: 1,
+			stdout: []string{"Release model: onDelete", "ENI001", "exceeds", "exit 1 (fail-on error)"}},
+		{name: "fail-on none", args: []string{"check", quickstart, "--node-group", "default=m5.large", "--fail-on", "none"}, code: 0},
+		{name: "without node groups only warnings", args: []string{"check", quickstart}, code: 0, stdout: []string{"capacity is unknown", "ENI002"}},
+		{name: "fail-on warning", args: []string{"check", quickstart, "--fail-on", "warning"}, code: 1},
+		{name: "on completion", args: []string{"check", quickstart, "--node-group", "default=m5.large", "--eni-release", "onCompletion", "--no-color"}, code: 0,
+			stdout: []string{"Release model: onCompletion", "90s after it ends"}},
+		{name: "cooldown below the floor", args: []string{"check", quickstart, "--eni-release", "onCompletion", "--cooldown", "10s"}, code: 0,
+			stderr: []string{"below the controller's minimum"}, stdout: []string{"cool-down 30s"}},
+		{name: "colors on a terminal", args: []string{"check", quickstart}, stdout: []string{"\x1b["}},
+		{name: "NO_COLOR", args: []string{"check", quickstart}, env: map[string]string{"NO_COLOR": "1"}, notStdout: []string{"\x1b["}},
+		{name: "--no-color", args: []string{"check", quickstart, "--no-color"}, notStdout: []string{"\x1b["}},
+		{name: "stdin", args: []string{"check", "-", "--node-group", "g=m5.large", "--no-color"}, code: 1,
+			stdin:  "apiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata: {name: s}\nspec: {podSelector: {}, securityGroups: {groupIds: [sg-1]}}\n---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {completions: 5}\n",
+			stdout: []string{"<stdin>", "ENI003"}},
+		{name: "missing path", args: []string{"check", "does-not-exist"}, code: 2, stdout: []string{"does-not-exist  cannot read"}},
+	}
+	Version = "test"
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, tc.stdin, tc.env, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, stdout, stderr)
+			}
+			for _, s := range tc.stdout {
+				if !strings.Contains(stdout, s) {
+					t.Errorf("stdout lacks %q:\n%s", s, stdout)
+				}
+			}
+			for _, s := range tc.notStdout {
+				if strings.Contains(stdout, s) {
+					t.Errorf("stdout has %q", s)
+				}
+			}
+			for _, s := range tc.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, stderr)
+				}
+			}
+		})
+	}
+}

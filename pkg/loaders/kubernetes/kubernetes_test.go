@@ -1,0 +1,235 @@
+package kubernetes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/google/go-cmp/cmp"
+)
+
+var opts = Options{DefaultNamespace: "default"}
+
+func pos(line, col int) inventory.Position {
+	return inventory.Position{File: "f.yaml", Line: line, Column: col}
+}
+
+func TestJobFieldsAndPositions(t *testing.T) {
+	src := `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  namespace: billing
+spec:
+  completions: 3
+  ttlSecondsAfterFinished: 60
+  template:
+    metadata:
+      labels:
+        app: migrate
+    spec:
+      serviceAccountName: migrator
+      restartPolicy: OnFailure
+      nodeSelector:
+        kubernetes.io/arch: arm64
+      tolerations:
+        - key: dedicated
+          value: batch
+          effect: NoSchedule
+      containers:
+        - name: main
+          image: busybox
+`
+	frag := Load("f.yaml", []byte(src), opts)
+	if len(frag.Errors) != 0 || len(frag.Workloads) != 1 {
+		t.Fatalf("errors %v, workloads %d", frag.Errors, len(frag.Workloads))
+	}
+	w := frag.Workloads[0]
+	if w.Kind != "Job" || w.Name != "migrate" || w.Namespace != "billing" || w.NamespaceDefaulted {
+		t.Errorf("object = %+v", w.Object)
+	}
+	if got := *w.Job.Completions; got != 3 || w.Job.BackoffLimit != 6 || *w.Job.TTLSecondsAfterFinished != 60 || w.Job.RestartPolicy != "OnFailure" {
+		t.Errorf("job = %+v", w.Job)
+	}
+	wantPod := inventory.PodTemplate{
+		Labels: map[string]string{"app": "migrate"}, ServiceAccountName: "migrator",
+		NodeSelector:     map[string]string{"kubernetes.io/arch": "arm64"},
+		RequiredAffinity: []inventory.NodeSelectorTerm{},
+		Tolerations:      []inventory.Toleration{{Key: "dedicated", Operator: "Equal", Value: "batch", Effect: "NoSchedule"}},
+		PodENIRequests:   []inventory.PodENIRequest{},
+	}
+	if diff := cmp.Diff(wantPod, w.Pod); diff != "" {
+		t.Errorf("pod (-want +got):\n%s", diff)
+	}
+	for path, want := range map[string]inventory.Position{
+		"":                                  pos(1, 1),
+		"spec":                              pos(6, 1),
+		"spec.completions":                  pos(7, 3),
+		"spec.ttlSecondsAfterFinished":      pos(8, 3),
+		"spec.template.metadata.labels":     pos(11, 7),
+		"spec.template.spec.nodeSelector":   pos(16, 7),
+		"spec.template.spec.tolerations[0]": pos(19, 11),
+	} {
+		if got := w.Locations[path]; got != want {
+			t.Errorf("location of %q = %v, want %v", path, got, want)
+		}
+	}
+	if w.JobSpecPath != "spec" || w.PodPath != "spec.template" {
+		t.Errorf("paths %q %q", w.JobSpecPath, w.PodPath)
+	}
+}
+
+func TestCronJob(t *testing.T) {
+	src := `apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: report
+spec:
+  schedule: "*/10 * * * *"
+  jobTemplate:
+    spec:
+      backoffLimit: 2
+      template:
+        spec:
+          containers: [{name: c, image: x}]
+`
+	frag := Load("f.yaml", []byte(src), Options{DefaultNamespace: "team-a"})
+	if len(frag.Errors) != 0 || len(frag.Workloads) != 1 {
+		t.Fatalf("errors %v", frag.Errors)
+	}
+	w := frag.Workloads[0]
+	if w.Namespace != "team-a" || !w.NamespaceDefaulted {
+		t.Errorf("namespace %q defaulted %v", w.Namespace, w.NamespaceDefaulted)
+	}
+	c := w.CronJob
+	if c.PeriodSeconds != 600 || c.ConcurrencyPolicy != "Allow" || c.SuccessfulJobsHistoryLimit != 3 || c.FailedJobsHistoryLimit != 1 {
+		t.Errorf("cron = %+v", c)
+	}
+	if w.Job.BackoffLimit != 2 || w.JobSpecPath != "spec.jobTemplate.spec" {
+		t.Errorf("job %+v path %q", w.Job, w.JobSpecPath)
+	}
+	if got := w.Locations["spec.jobTemplate.spec.backoffLimit"]; got != pos(9, 7) {
+		t.Errorf("backoffLimit at %v", got)
+	}
+}
+
+func TestKindsAndGroups(t *testing.T) {
+	tests := []struct {
+		name                string
+		src                 string
+		workloads, sgps, sa int
+		errors              int
+	}{
+		{"deployment", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: 3, template: {spec: {containers: []}}}\n", 1, 0, 0, 0},
+		{"statefulset daemonset replicaset pod", "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: a}\n---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: b}\n---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: c}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: []}\n", 4, 0, 0, 0},
+		{"argo cron workflow is not a CronJob", "apiVersion: argoproj.io/v1alpha1\nkind: CronWorkflow\nmetadata: {name: w}\nspec: {schedule: '* * * * *'}\n", 0, 0, 0, 0},
+		{"a Job of another group is not a Job", "apiVersion: example.com/v1\nkind: Job\nmetadata: {name: j}\n", 0, 0, 0, 0},
+		{"sgp and service account", "apiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata: {name: s}\nspec: {podSelector: {}, securityGroups: {groupIds: [sg-1]}}\n---\napiVersion: v1\nkind: ServiceAccount\nmetadata: {name: sa, labels: {a: b}}\n", 0, 1, 1, 0},
+		{"not kubernetes", "title: hello\nitems: [1, 2]\n", 0, 0, 0, 0},
+		{"scalar document", "just text\n", 0, 0, 0, 0},
+		{"empty file", "", 0, 0, 0, 0},
+		{"list kind", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: batch/v1\n  kind: Job\n  metadata: {name: j}\n- apiVersion: v1\n  kind: ServiceAccount\n  metadata: {name: s}\n", 1, 0, 1, 0},
+		{"typed list kind", "apiVersion: v1\nkind: ServiceAccountList\nitems:\n- apiVersion: v1\n  kind: ServiceAccount\n  metadata: {name: s}\n", 0, 0, 1, 0},
+		{"json", `{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": {"completions": 2}}`, 1, 0, 0, 0},
+		{"missing name", "apiVersion: batch/v1\nkind: Job\nmetadata: {}\n", 1, 0, 0, 1},
+		{"wrong type", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {completions: lots}\n", 1, 0, 0, 1},
+		{"negative", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {backoffLimit: -1}\n", 1, 0, 0, 1},
+		{"bad surge", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {strategy: {rollingUpdate: {maxSurge: lots}}}\n", 1, 0, 0, 1},
+		{"labels not a map", "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: s, labels: [a]}\n", 0, 0, 1, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			frag := Load("f.yaml", []byte(tc.src), opts)
+			if len(frag.Workloads) != tc.workloads || len(frag.SecurityGroupPolicies) != tc.sgps || len(frag.ServiceAccounts) != tc.sa || len(frag.Errors) != tc.errors {
+				t.Errorf("workloads %d sgps %d sas %d errors %v", len(frag.Workloads), len(frag.SecurityGroupPolicies), len(frag.ServiceAccounts), frag.Errors)
+			}
+			for _, e := range frag.Errors {
+				if e.Position.Line == 0 || e.Position.File != "f.yaml" {
+					t.Errorf("error without a line: %+v", e)
+				}
+			}
+		})
+	}
+}
+
+func TestSyntaxErrorKeepsEarlierDocuments(t *testing.T) {
+	src := "apiVersion: batch/v1\nkind: Job\nmetadata: {name: good}\n---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: [broken\n"
+	frag := Load("f.yaml", []byte(src), opts)
+	if len(frag.Workloads) != 1 || frag.Workloads[0].Name != "good" {
+		t.Fatalf("workloads %+v", frag.Workloads)
+	}
+	if len(frag.Errors) != 1 || frag.Errors[0].Position.Line != 8 || !strings.HasPrefix(frag.Errors[0].Message, "YAML syntax error") {
+		t.Fatalf("errors %+v", frag.Errors)
+	}
+}
+
+func TestDeploymentSurgeAndReplicas(t *testing.T) {
+	src := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: 5\n  strategy:\n    rollingUpdate:\n      maxSurge: 50%\n"
+	w := Load("f.yaml", []byte(src), opts).Workloads[0]
+	if *w.Replicas != 5 || *w.MaxSurge != 3 {
+		t.Errorf("replicas %d surge %d", *w.Replicas, *w.MaxSurge)
+	}
+}
+
+func TestAnchorsAndMergeKeys(t *testing.T) {
+	src := `apiVersion: batch/v1
+kind: Job
+metadata: {name: j}
+spec:
+  template:
+    metadata:
+      labels: &labels
+        app: x
+    spec:
+      nodeSelector:
+        <<: *labels
+        zone: a
+      containers: []
+`
+	w := Load("f.yaml", []byte(src), opts).Workloads[0]
+	if w.Pod.Labels["app"] != "x" || w.Pod.NodeSelector["zone"] != "a" {
+		t.Errorf("pod %+v", w.Pod)
+	}
+}
+
+func TestHandWrittenPodENI(t *testing.T) {
+	src := `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers:
+    - name: c
+      resources:
+        limits:
+          vpc.amazonaws.com/pod-eni: "1"
+`
+	w := Load("f.yaml", []byte(src), opts).Workloads[0]
+	want := []inventory.PodENIRequest{{Container: "c", Field: "limits", Value: "1", Location: pos(9, 11)}}
+	if diff := cmp.Diff(want, w.Pod.PodENIRequests); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if w.PodPath != "" || w.Locations["spec.containers[0]"] != pos(6, 7) {
+		t.Errorf("pod path %q, locations %v", w.PodPath, w.Locations)
+	}
+}
+
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {completions: 3}\n"))
+	f.Add([]byte("apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec: {schedule: '*/5 * * * *', jobTemplate: {spec: {template: {spec: {containers: [{name: a}]}}}}}\n"))
+	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Pod, metadata: {name: p}}]\n"))
+	f.Add([]byte("a: &x [*x]\n"))
+	f.Add([]byte("apiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata: {name: s}\nspec: {podSelector: {matchExpressions: [{key: a, operator: In}]}}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		frag := Load("fuzz.yaml", data, opts)
+		for _, e := range frag.Errors {
+			if e.Position.File != "fuzz.yaml" || e.Message == "" {
+				t.Fatalf("error without file or message: %+v", e)
+			}
+		}
+		for _, w := range frag.Workloads {
+			if w.ID == "" || w.Locations[""].Line == 0 {
+				t.Fatalf("workload without ID or position: %+v", w.Object)
+			}
+		}
+	})
+}

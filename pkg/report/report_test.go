@@ -1,0 +1,113 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+)
+
+func sample() *findings.Report {
+	r := &findings.Report{
+		SchemaVersion: findings.SchemaVersion,
+		Version:       "test",
+		Model:         findings.Model{ENIRelease: "onDelete", CooldownSeconds: 60, WindowSeconds: 90, Description: "onDelete: held until deleted"},
+		Inputs:        findings.Inputs{Paths: []string{"."}, Files: 2, Documents: 3},
+		CapacityKnown: true,
+		FailOn:        findings.Error,
+		Errors:        []inventory.LoadError{{Position: inventory.Position{File: "bad.yaml", Line: 4}, Message: "YAML syntax error: x"}},
+		Findings: []findings.Finding{
+			{Rule: "ENI001", Severity: findings.Error, Message: "too many", Location: inventory.Position{File: "a.yaml", Line: 10, Column: 5}},
+			{Rule: "ENI002", Severity: findings.Warning, Message: "no ttl", Location: inventory.Position{File: "a.yaml", Line: 10, Column: 5}},
+			{Rule: "ENI006", Severity: findings.Warning, Message: "unknown type", Location: inventory.Position{File: "--node-group g=z9.large"}},
+		},
+		InstanceTypes: []findings.InstanceTypeRow{
+			{NodeGroup: "g", InstanceType: "m5.large", Known: true, Trunking: true, BranchInterfaces: 9, Hidden: 34, Active: 1, Demand: 35, Verdict: "exceeds"},
+			{NodeGroup: "g", InstanceType: "z9.large", Verdict: "unknown-type"},
+		},
+	}
+	r.Sort()
+	r.Count()
+	return r
+}
+
+func TestText(t *testing.T) {
+	var b bytes.Buffer
+	if err := (Text{}).Write(&b, sample()); err != nil {
+		t.Fatal(err)
+	}
+	want := `Release model: onDelete: held until deleted
+
+Inputs that could not be read
+  bad.yaml:4  YAML syntax error: x
+
+--node-group g=z9.large
+  -        warning ENI006  unknown type
+
+a.yaml
+  10:5     error   ENI001  too many
+  10:5     warning ENI002  no ttl
+
+Branch ENIs per instance type (worst case on one node)
+  NODE GROUP  INSTANCE TYPE  BRANCH ENIs  HIDDEN  ACTIVE  DEMAND  VERDICT
+  g           m5.large       9            34      1       35      exceeds
+  g           z9.large       ?            0       0       0       unknown-type
+
+Summary: 1 error, 2 warnings, 0 info findings, 1 unreadable input in 2 files (3 documents); exit 2 (fail-on error)
+`
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestTextColor(t *testing.T) {
+	var plain, colored bytes.Buffer
+	_ = Text{}.Write(&plain, sample())
+	_ = Text{Color: true}.Write(&colored, sample())
+	if strings.Contains(plain.String(), "\x1b[") {
+		t.Error("plain output has escape codes")
+	}
+	if !strings.Contains(colored.String(), ansiRed+"error  "+ansiReset) {
+		t.Error("colored output does not color errors")
+	}
+}
+
+func TestTextWithoutCapacity(t *testing.T) {
+	r := sample()
+	r.CapacityKnown = false
+	r.InstanceTypes = nil
+	r.Workloads = []findings.WorkloadNumbers{{Kind: "CronJob", Namespace: "b", Name: "c", SelectedBy: []string{"sgp"}, Numbers: map[string]any{"T": 7, "active": 1}, Hidden: 34}}
+	var b bytes.Buffer
+	_ = Text{}.Write(&b, r)
+	for _, want := range []string{"capacity is unknown", "CronJob b/c  sgp", "7            34      1"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	var b bytes.Buffer
+	if err := (JSON{}).Write(&b, sample()); err != nil {
+		t.Fatal(err)
+	}
+	var back findings.Report
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.SchemaVersion != findings.SchemaVersion || len(back.Findings) != 3 || back.Findings[1].Location.Line != 10 {
+		t.Errorf("round trip: %+v", back)
+	}
+}
+
+func TestNew(t *testing.T) {
+	if _, err := New("sarif-not-yet", Options{}); err == nil {
+		t.Error("unknown format accepted")
+	}
+	if got := strings.Join(Formats(), ","); got != "json,text" {
+		t.Errorf("formats %s", got)
+	}
+}
