@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
@@ -27,6 +28,8 @@ type Options struct {
 	FailOn           findings.Severity
 	Version          string
 	Workers          int
+	// Timings, when set, receives how long each step took (--timings).
+	Timings io.Writer
 }
 
 // Check runs the analysis. An error means the run itself could not happen (bad settings,
@@ -48,6 +51,13 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		return nil, err
 	}
 
+	start := time.Now()
+	step := func(name string) {
+		if opts.Timings != nil {
+			fmt.Fprintf(opts.Timings, "eni-lint: %-9s %v\n", name, time.Since(start).Round(time.Millisecond))
+		}
+		start = time.Now()
+	}
 	frags, stats := loaders.Load(ctx, opts.Paths, loaders.Options{
 		DefaultNamespace: opts.DefaultNamespace, Workers: opts.Workers, Stdin: opts.Stdin,
 	})
@@ -66,11 +76,13 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	inventory.SortNodeGroups(inv.NodeGroups)
 	inv.InstanceFamilies = inventory.Families(inv.NodeGroups, table)
 	ensureSlices(inv)
+	step("load")
 
 	res, err := engine.Evaluate(ctx, inv)
 	if err != nil {
 		return nil, err
 	}
+	step("evaluate")
 	report := &findings.Report{
 		SchemaVersion: findings.SchemaVersion,
 		Version:       opts.Version,
@@ -107,6 +119,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	}
 	report.Sort()
 	report.Count()
+	step("report")
 	return report, nil
 }
 

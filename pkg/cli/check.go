@@ -24,6 +24,7 @@ type checkFlags struct {
 	failOn     string
 	noColor    bool
 	workers    int
+	timings    bool
 }
 
 func newCheck(stdio IO) *cobra.Command {
@@ -58,6 +59,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 	fl.StringVar(&f.failOn, "fail-on", "", "lowest severity that makes the exit code 1: info, warning, error (default) or none")
 	fl.BoolVar(&f.noColor, "no-color", false, "no colors in text output (NO_COLOR is honoured too)")
 	fl.IntVar(&f.workers, "workers", 0, "files parsed at once (default: one per CPU)")
+	fl.BoolVar(&f.timings, "timings", false, "print how long loading, evaluation and reporting took to stderr")
 	return cmd
 }
 
@@ -160,6 +162,9 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 	eng, err := engine(ctx)
 	if err != nil {
 		return err
+	}
+	if f.timings {
+		opts.Timings = stdio.Err
 	}
 	rep, err := analysis.Check(ctx, eng, opts)
 	if err != nil {

@@ -65,11 +65,17 @@ selection_entries contains [w.id, result] if {
 	ns := w.namespace
 	candidates := [s | some s in matchable_sgps; s.namespace == ns]
 	count(candidates) > 0
+
+	# First the pod's own labels, which need nothing else; the ServiceAccount is looked up
+	# only for the policies that pass.
+	labels := w.pod.labels
+	pod_ok := [s | some s in candidates; pod_selector_admits(s, labels)]
+	count(pod_ok) > 0
 	sa_name := w.pod.serviceAccountName
 	in_namespace := [sa | some sa in input.serviceAccounts; sa.namespace == ns]
-	found := [sa | some sa in in_namespace; sa.name == sa_name]
+	found := [sa.labels | some sa in in_namespace; sa.name == sa_name]
 	sa := service_account(found, sa_name)
-	states := [[s, st] | some s in candidates; st := match_state_for(s, w, sa)]
+	states := [[s, st] | some s in pod_ok; st := service_account_state(s, sa)]
 	result := {
 		"matched": [s | some [s, st] in states; st == "match"],
 		"unknownSA": [s | some [s, st] in states; st == "unknown-sa"],
@@ -79,17 +85,20 @@ selection_entries contains [w.id, result] if {
 # The ServiceAccount a workload's pods run as: its labels, or unknown. The `default`
 # ServiceAccount is created by Kubernetes in every namespace without labels, so a missing
 # manifest for it is not an unknown.
-service_account(found, name) := {"known": true, "labels": object.get(found[0], "labels", {})} if {
+service_account(found, name) := {"known": true, "labels": found[0]} if {
 	count(found) > 0
 } else := {"known": true, "labels": {}} if {
 	name == "default"
 } else := {"known": false, "labels": {}}
 
-# How one policy relates to one workload: match, nomatch or unknown-sa.
-match_state_for(sgp, w, sa) := "nomatch" if {
-	sgp.podSelector != null
-	not selectors.selector_matches(sgp.podSelector, w.pod.labels)
-} else := "match" if {
+# A policy without podSelector leaves the decision to its serviceAccountSelector (AND).
+pod_selector_admits(sgp, _) if sgp.podSelector == null
+
+pod_selector_admits(sgp, labels) if selectors.selector_matches(sgp.podSelector, labels)
+
+# How a policy whose podSelector admits the pod relates to its ServiceAccount: match,
+# nomatch or unknown-sa.
+service_account_state(sgp, sa) := "match" if {
 	sgp.serviceAccountSelector == null
 } else := "match" if {
 	selectors.selector_is_empty(sgp.serviceAccountSelector)

@@ -1,0 +1,156 @@
+// Package synth writes synthetic monorepos of Kubernetes manifests for benchmarks: a given
+// number of documents spread over namespaces and files, with the mix a platform team sees
+// (Deployments, Jobs, CronJobs, SecurityGroupPolicies, ServiceAccounts, ConfigMaps). The output
+// is deterministic for a given size and seed.
+package synth
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Write creates docs documents under out, perFile to a file, over the given number of
+// namespaces. One document in ten is a SecurityGroupPolicy: a dense worst case, since every
+// workload is then matched against several policies of its namespace.
+func Write(out string, docs, perFile, namespaces int, seed int64) error {
+	return generate(out, docs, perFile, namespaces, rand.New(rand.NewSource(seed)))
+}
+
+func generate(out string, docs, perFile, namespaces int, rng *rand.Rand) error {
+	var b strings.Builder
+	file := 0
+	flush := func(ns string) error {
+		if b.Len() == 0 {
+			return nil
+		}
+		dir := filepath.Join(out, "teams", ns)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("manifests-%05d.yaml", file)), []byte(b.String()), 0o644)
+		b.Reset()
+		file++
+		return err
+	}
+	inFile := 0
+	for i := 0; i < docs; i++ {
+		ns := fmt.Sprintf("team-%03d", (i/perFile)%namespaces)
+		if inFile > 0 {
+			b.WriteString("---\n")
+		}
+		b.WriteString(document(i, ns, rng))
+		inFile++
+		if inFile == perFile {
+			if err := flush(ns); err != nil {
+				return err
+			}
+			inFile = 0
+		}
+	}
+	return flush("rest")
+}
+
+func document(i int, ns string, rng *rand.Rand) string {
+	switch i % 10 {
+	case 0:
+		return fmt.Sprintf(`apiVersion: vpcresources.k8s.aws/v1beta1
+kind: SecurityGroupPolicy
+metadata:
+  name: sgp-%d
+  namespace: %s
+spec:
+  podSelector:
+    matchLabels:
+      db-access: "%d"
+  securityGroups:
+    groupIds: [sg-%08x]
+`, i, ns, rng.Intn(3), rng.Uint32())
+	case 1:
+		return fmt.Sprintf(`apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: sa-%d
+  namespace: %s
+  labels:
+    team: %s
+`, i, ns, ns)
+	case 2, 3:
+		return fmt.Sprintf(`apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: cron-%d
+  namespace: %s
+spec:
+  schedule: "*/%d * * * *"
+  concurrencyPolicy: Forbid
+  jobTemplate:
+    spec:
+      backoffLimit: %d
+      template:
+        metadata:
+          labels:
+            db-access: "%d"
+        spec:
+          serviceAccountName: sa-%d
+          restartPolicy: Never
+          containers:
+            - name: main
+              image: busybox
+`, i, ns, 1+rng.Intn(30), rng.Intn(7), rng.Intn(3), i-i%10+1)
+	case 4, 5:
+		return fmt.Sprintf(`apiVersion: batch/v1
+kind: Job
+metadata:
+  name: job-%d
+  namespace: %s
+spec:
+  completions: %d
+  ttlSecondsAfterFinished: %d
+  template:
+    metadata:
+      labels:
+        db-access: "%d"
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: main
+          image: busybox
+`, i, ns, 1+rng.Intn(4), 60*rng.Intn(10), rng.Intn(3))
+	case 6, 7, 8:
+		return fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app-%d
+  namespace: %s
+spec:
+  replicas: %d
+  selector:
+    matchLabels: {app: app-%d}
+  template:
+    metadata:
+      labels:
+        app: app-%d
+        db-access: "%d"
+    spec:
+      nodeSelector:
+        kubernetes.io/arch: amd64
+      containers:
+        - name: main
+          image: nginx
+          resources:
+            requests: {cpu: 100m, memory: 128Mi}
+`, i, ns, 1+rng.Intn(5), i, i, rng.Intn(3))
+	default:
+		return fmt.Sprintf(`apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm-%d
+  namespace: %s
+data:
+  key: value-%d
+`, i, ns, i)
+	}
+}

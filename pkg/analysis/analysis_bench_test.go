@@ -1,0 +1,55 @@
+package analysis
+
+import (
+	"context"
+	"testing"
+
+	"github.com/eni-lint/eni-lint/internal/synth"
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/rules"
+)
+
+// Benchmarks of a whole check over a synthetic monorepo (internal/synth). The engine is built
+// once outside the loop, as a run builds it once: each iteration loads, evaluates the one
+// prepared query, and sorts the report. scripts/bench.sh runs the 100,000-document case.
+
+func benchmarkCheck(b *testing.B, docs int) {
+	dir := b.TempDir()
+	if err := synth.Write(dir, docs, 10, docs/200+1, 1); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	eng, err := rules.New(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := Options{
+		Paths: []string{dir}, ENIRelease: inventory.ReleaseOnDelete, CooldownSeconds: 60,
+		DefaultNamespace: "default", FailOn: findings.Error,
+		NodeGroups: []inventory.NodeGroupSpec{{Name: "default", InstanceTypes: []string{"m5.large", "m5.xlarge"}}},
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rep, err := Check(ctx, eng, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.Inputs.Documents != docs {
+			b.Fatalf("read %d documents", rep.Inputs.Documents)
+		}
+	}
+	b.ReportMetric(float64(docs)*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+}
+
+func BenchmarkCheck1k(b *testing.B)  { benchmarkCheck(b, 1000) }
+func BenchmarkCheck10k(b *testing.B) { benchmarkCheck(b, 10000) }
+
+// BenchmarkEngineNew is the one-time cost every run pays: parse, compile and prepare.
+func BenchmarkEngineNew(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := rules.New(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
