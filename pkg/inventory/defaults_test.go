@@ -111,3 +111,16 @@ func TestDeploymentSurge(t *testing.T) {
 		}
 	}
 }
+
+func FuzzShortestGap(f *testing.F) {
+	for _, s := range []string{"*/5 * * * *", "@hourly", "0 0 29 2 *", "CRON_TZ=Asia/Tokyo 0 9 * * 1-5", "0 0 30 2 *"} {
+		f.Add(s, "")
+	}
+	f.Add("0 2 * * *", "Europe/Berlin")
+	f.Fuzz(func(t *testing.T, schedule, tz string) {
+		gap, err := ShortestGap(schedule, tz)
+		if err == nil && gap < 60 {
+			t.Fatalf("ShortestGap(%q, %q) = %d: cron cannot fire more often than once a minute", schedule, tz, gap)
+		}
+	})
+}

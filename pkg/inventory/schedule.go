@@ -63,9 +63,9 @@ func shortestGap(schedule, timeZone string) (int, error) {
 		}
 		loc = l
 	}
-	sched, err := cronParser.Parse(schedule)
+	sched, err := parseSchedule(schedule)
 	if err != nil {
-		return 0, fmt.Errorf("schedule %q: %v", schedule, err)
+		return 0, err
 	}
 	start := gapScanStart.In(loc)
 	end := start.Add(gapScanSpan)
@@ -92,4 +92,19 @@ func shortestGap(schedule, timeZone string) (int, error) {
 		best = gapScanSpan
 	}
 	return int(best / time.Second), nil
+}
+
+// parseSchedule guards robfig/cron v3.0.1, which panics on some malformed time-zone prefixes
+// ("TZ=" with nothing after it, found by FuzzShortestGap): a bad manifest must not crash the run.
+func parseSchedule(schedule string) (sched cron.Schedule, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			sched, err = nil, fmt.Errorf("schedule %q cannot be parsed", schedule)
+		}
+	}()
+	sched, err = cronParser.Parse(schedule)
+	if err != nil {
+		return nil, fmt.Errorf("schedule %q: %v", schedule, err)
+	}
+	return sched, nil
 }
