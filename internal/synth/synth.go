@@ -13,13 +13,20 @@ import (
 )
 
 // Write creates docs documents under out, perFile to a file, over the given number of
-// namespaces. One document in ten is a SecurityGroupPolicy: a dense worst case, since every
-// workload is then matched against several policies of its namespace.
-func Write(out string, docs, perFile, namespaces int, seed int64) error {
-	return generate(out, docs, perFile, namespaces, rand.New(rand.NewSource(seed)))
+// namespaces. Document i is a SecurityGroupPolicy when i is a multiple of policyEvery (a
+// multiple of 10); 10 is a dense worst case, since every workload is then matched against
+// many policies of its namespace.
+func Write(out string, docs, perFile, namespaces, policyEvery int, seed int64) error {
+	if policyEvery < 10 || policyEvery%10 != 0 {
+		return fmt.Errorf("policyEvery %d is not a multiple of 10", policyEvery)
+	}
+	g := generator{policyEvery: policyEvery}
+	return g.generate(out, docs, perFile, namespaces, rand.New(rand.NewSource(seed)))
 }
 
-func generate(out string, docs, perFile, namespaces int, rng *rand.Rand) error {
+type generator struct{ policyEvery int }
+
+func (g generator) generate(out string, docs, perFile, namespaces int, rng *rand.Rand) error {
 	var b strings.Builder
 	file := 0
 	flush := func(ns string) error {
@@ -41,7 +48,7 @@ func generate(out string, docs, perFile, namespaces int, rng *rand.Rand) error {
 		if inFile > 0 {
 			b.WriteString("---\n")
 		}
-		b.WriteString(document(i, ns, rng))
+		b.WriteString(g.document(i, ns, rng))
 		inFile++
 		if inFile == perFile {
 			if err := flush(ns); err != nil {
@@ -53,8 +60,12 @@ func generate(out string, docs, perFile, namespaces int, rng *rand.Rand) error {
 	return flush("rest")
 }
 
-func document(i int, ns string, rng *rand.Rand) string {
-	switch i % 10 {
+func (g generator) document(i int, ns string, rng *rand.Rand) string {
+	kind := i % 10
+	if kind == 0 && i%g.policyEvery != 0 {
+		kind = 9 // a ConfigMap instead of a policy
+	}
+	switch kind {
 	case 0:
 		return fmt.Sprintf(`apiVersion: vpcresources.k8s.aws/v1beta1
 kind: SecurityGroupPolicy

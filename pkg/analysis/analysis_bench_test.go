@@ -16,7 +16,7 @@ import (
 
 func benchmarkCheck(b *testing.B, docs int) {
 	dir := b.TempDir()
-	if err := synth.Write(dir, docs, 10, docs/200+1, 1); err != nil {
+	if err := synth.Write(dir, docs, 10, docs/200+1, 10, 1); err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()

@@ -17,13 +17,14 @@ func main() {
 	docs := flag.Int("docs", 100000, "number of YAML documents")
 	perFile := flag.Int("per-file", 10, "documents per file")
 	namespaces := flag.Int("namespaces", 500, "number of namespaces")
+	policyEvery := flag.Int("policy-every", 10, "one SecurityGroupPolicy every N documents (a multiple of 10)")
 	seed := flag.Int64("seed", 1, "random seed")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "genmonorepo: -out is required")
 		os.Exit(2)
 	}
-	if err := synth.Write(*out, *docs, *perFile, *namespaces, *seed); err != nil {
+	if err := synth.Write(*out, *docs, *perFile, *namespaces, *policyEvery, *seed); err != nil {
 		fmt.Fprintln(os.Stderr, "genmonorepo:", err)
 		os.Exit(1)
 	}
