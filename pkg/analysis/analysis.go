@@ -104,6 +104,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		Findings:      res.Findings,
 		InstanceTypes: res.InstanceTypes,
 		Workloads:     res.Workloads,
+		Rules:         engine.Rules(),
 	}
 	if report.Errors == nil {
 		report.Errors = []inventory.LoadError{}

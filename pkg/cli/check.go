@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/eni-lint/eni-lint/pkg/analysis"
@@ -25,6 +26,7 @@ type checkFlags struct {
 	noColor    bool
 	workers    int
 	timings    bool
+	outputs    []string
 }
 
 func newCheck(stdio IO) *cobra.Command {
@@ -55,7 +57,8 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 	fl.StringVar(&f.eniRelease, "eni-release", "", "release model: onDelete (default, worst case) or onCompletion")
 	fl.DurationVar(&f.cooldown, "cooldown", 0, "branch-ENI cool-down for onCompletion (default 60s, minimum 30s)")
 	fl.StringVar(&f.namespace, "namespace", "", "namespace of manifests without metadata.namespace (default \"default\")")
-	fl.StringVar(&f.format, "format", "text", fmt.Sprintf("output format %v", report.Formats()))
+	fl.StringVar(&f.format, "format", "text", fmt.Sprintf("format of standard output %v", report.Formats()))
+	fl.StringArrayVar(&f.outputs, "output", nil, "also write FORMAT=FILE, e.g. sarif=eni-lint.sarif (repeatable)")
 	fl.StringVar(&f.failOn, "fail-on", "", "lowest severity that makes the exit code 1: info, warning, error (default) or none")
 	fl.BoolVar(&f.noColor, "no-color", false, "no colors in text output (NO_COLOR is honoured too)")
 	fl.IntVar(&f.workers, "workers", 0, "files parsed at once (default: one per CPU)")
@@ -154,9 +157,28 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		opts.FailOn = sev
 	}
 	color := !f.noColor && stdio.Getenv("NO_COLOR") == "" && stdio.IsTerminal != nil && stdio.IsTerminal()
-	reporter, err := report.New(f.format, report.Options{Color: color})
+	ropts := report.Options{Color: color, LinkBase: linkBase(stdio.Getenv)}
+	reporter, err := report.New(f.format, ropts)
 	if err != nil {
 		return usageError{err}
+	}
+	type fileOutput struct {
+		path     string
+		reporter report.Reporter
+	}
+	var files []fileOutput
+	for _, o := range f.outputs {
+		format, path, ok := strings.Cut(o, "=")
+		if !ok || path == "" {
+			return usageError{fmt.Errorf("--output %q: want FORMAT=FILE", o)}
+		}
+		fileOpts := ropts
+		fileOpts.Color = false
+		r, err := report.New(format, fileOpts)
+		if err != nil {
+			return usageError{fmt.Errorf("--output %q: %v", o, err)}
+		}
+		files = append(files, fileOutput{path, r})
 	}
 
 	eng, err := engine(ctx)
@@ -173,8 +195,35 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 	if err := reporter.Write(stdio.Out, rep); err != nil {
 		return err
 	}
+	for _, o := range files {
+		if err := writeFile(o.path, o.reporter, rep); err != nil {
+			return err
+		}
+	}
 	if code := rep.ExitCode(); code != findings.ExitClean {
 		return exitError{code}
 	}
 	return nil
+}
+
+// writeFile writes one --output file.
+func writeFile(path string, r report.Reporter, rep *findings.Report) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--output: %w", err)
+	}
+	if err := r.Write(f, rep); err != nil {
+		f.Close()
+		return fmt.Errorf("--output %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// linkBase is where Markdown links point on GitHub Actions: the commit being checked.
+func linkBase(getenv func(string) string) string {
+	server, repo, sha := getenv("GITHUB_SERVER_URL"), getenv("GITHUB_REPOSITORY"), getenv("GITHUB_SHA")
+	if server == "" || repo == "" || sha == "" {
+		return ""
+	}
+	return strings.TrimSuffix(server, "/") + "/" + repo + "/blob/" + sha + "/"
 }

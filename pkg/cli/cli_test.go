@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,6 +61,10 @@ func TestCommands(t *testing.T) {
 			stdin:  "apiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata: {name: s}\nspec: {podSelector: {}, securityGroups: {groupIds: [sg-1]}}\n---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {completions: 5}\n",
 			stdout: []string{"<stdin>", "ENI003"}},
 		{name: "missing path", args: []string{"check", "does-not-exist"}, code: 2, stdout: []string{"does-not-exist  cannot read"}},
+		{name: "bad output", args: []string{"check", quickstart, "--output", "sarif"}, code: 2, stderr: []string{"want FORMAT=FILE"}},
+		{name: "unknown output format", args: []string{"check", quickstart, "--output", "pdf=x.pdf"}, code: 2, stderr: []string{"unknown format"}},
+		{name: "github format", args: []string{"check", quickstart, "--node-group", "default=m5.large", "--format", "github"}, code: 1,
+			stdout: []string{"::error file=../../examples/quickstart/db-migrate-cronjob.yaml,line=13,col=5,title=ENI001::"}},
 	}
 	Version = "test"
 	for _, tc := range tests {
@@ -84,5 +89,27 @@ func TestCommands(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestOutputFiles(t *testing.T) {
+	dir := t.TempDir()
+	sarif, md := filepath.Join(dir, "out.sarif"), filepath.Join(dir, "summary.md")
+	env := map[string]string{"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "org/repo", "GITHUB_SHA": "abc"}
+	code, stdout, stderr := run(t, "", env, "check", quickstart, "--node-group", "default=m5.large", "--no-color",
+		"--output", "sarif="+sarif, "--output", "markdown="+md)
+	if code != 1 || !strings.Contains(stdout, "ENI001") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(sarif)
+	if err != nil || !strings.Contains(string(b), `"ruleId": "ENI001"`) {
+		t.Errorf("sarif file: %v\n%s", err, b)
+	}
+	b, err = os.ReadFile(md)
+	if err != nil || !strings.Contains(string(b), "`../../examples/quickstart/db-migrate-cronjob.yaml:13:5`") {
+		t.Errorf("markdown file: %v\n%s", err, b)
+	}
+	if code, _, stderr := run(t, "", nil, "check", quickstart, "--output", "json="+filepath.Join(dir, "missing", "x.json")); code != 2 || !strings.Contains(stderr, "--output") {
+		t.Errorf("unwritable output: exit %d, %s", code, stderr)
 	}
 }

@@ -53,6 +53,20 @@ type ObjectRef struct {
 	Name      string `json:"name"`
 }
 
+// RuleDoc is one rule's documentation, from its METADATA annotation. Reporters that describe
+// rules (SARIF, explain) use it.
+type RuleDoc struct {
+	ID          string   `json:"id"`
+	Title       string   `json:"title"`
+	Severity    Severity `json:"severity"`
+	Description string   `json:"description"`
+	Numbers     string   `json:"numbers"`
+	Remediation string   `json:"remediation"`
+	OtherModel  string   `json:"otherModel"`
+	Package     string   `json:"package"`
+	File        string   `json:"file"`
+}
+
 // Finding is one rule's verdict on one place.
 type Finding struct {
 	Rule     string             `json:"rule"`
@@ -156,6 +170,8 @@ type Report struct {
 	InstanceTypes []InstanceTypeRow     `json:"instanceTypes"`
 	Workloads     []WorkloadNumbers     `json:"workloads"`
 	Summary       Summary               `json:"summary"`
+	// Rules documents every rule the run evaluated, for reporters that describe them.
+	Rules []RuleDoc `json:"-"`
 }
 
 // Exit codes, documented in the README.

@@ -27,14 +27,25 @@ func Formats() []string {
 }
 
 var registry = map[string]func(Options) Reporter{
-	"text": func(o Options) Reporter { return Text{Color: o.Color} },
-	"json": func(Options) Reporter { return JSON{} },
+	"text":     func(o Options) Reporter { return Text{Color: o.Color} },
+	"json":     func(Options) Reporter { return JSON{} },
+	"sarif":    func(Options) Reporter { return SARIF{InformationURI: InformationURI} },
+	"github":   func(Options) Reporter { return GitHub{} },
+	"junit":    func(Options) Reporter { return JUnit{} },
+	"markdown": func(o Options) Reporter { return Markdown{LinkBase: o.LinkBase, Chart: o.Chart} },
 }
+
+// InformationURI is eni-lint's home page, named in SARIF output.
+const InformationURI = "https://github.com/eni-lint/eni-lint"
 
 // Options tune reporters that have choices.
 type Options struct {
 	// Color turns on ANSI colors in the text format.
 	Color bool
+	// LinkBase makes Markdown locations links (see Markdown.LinkBase).
+	LinkBase string
+	// Chart adds a Mermaid chart to Markdown.
+	Chart bool
 }
 
 // New returns the reporter for a format name.

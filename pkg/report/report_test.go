@@ -104,10 +104,10 @@ func TestJSONRoundTrip(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	if _, err := New("sarif-not-yet", Options{}); err == nil {
+	if _, err := New("xml", Options{}); err == nil {
 		t.Error("unknown format accepted")
 	}
-	if got := strings.Join(Formats(), ","); got != "json,text" {
+	if got := strings.Join(Formats(), ","); got != "github,json,junit,markdown,sarif,text" {
 		t.Errorf("formats %s", got)
 	}
 }

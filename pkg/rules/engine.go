@@ -54,17 +54,7 @@ func Capabilities() *ast.Capabilities {
 }
 
 // Rule is one rule's documentation, read from its METADATA.
-type Rule struct {
-	ID          string            `json:"id"`
-	Title       string            `json:"title"`
-	Severity    findings.Severity `json:"severity"`
-	Description string            `json:"description"`
-	Numbers     string            `json:"numbers"`
-	Remediation string            `json:"remediation"`
-	OtherModel  string            `json:"otherModel"`
-	Package     string            `json:"package"`
-	File        string            `json:"file"`
-}
+type Rule = findings.RuleDoc
 
 // Engine holds the compiled policies and the prepared report query. It is safe for
 // concurrent use.

@@ -1,0 +1,151 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// withRules gives the sample report two documented rules and a finding with details and an
+// object, as analysis fills them.
+func withRules() *findings.Report {
+	r := sample()
+	r.Rules = []findings.RuleDoc{
+		{ID: "ENI001", Title: "Branch ENIs can be exceeded on a node", Severity: findings.Error, Description: "Why it matters.", Numbers: "B, hidden, active.", Remediation: "Set a TTL.", OtherModel: "Churn instead."},
+		{ID: "ENI002", Title: "SGP-selected Job or CronJob without ttlSecondsAfterFinished", Severity: findings.Warning, Description: "Finished pods stay.", Remediation: "Set a TTL."},
+	}
+	for i := range r.Findings {
+		if f := &r.Findings[i]; f.Rule == "ENI002" {
+			f.Object = &findings.ObjectRef{Kind: "CronJob", Namespace: "billing", Name: "db-report"}
+			f.Details = map[string]any{"T": 7}
+			f.Message = "35 branch ENIs, where 9 exist: 100% | over\nnext line, with a comma: yes"
+		}
+	}
+	return r
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./pkg/report -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file; got:\n%s", name, got)
+	}
+}
+
+func render(t *testing.T, r Reporter, rep *findings.Report) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := r.Write(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestSARIF(t *testing.T) {
+	got := render(t, SARIF{InformationURI: InformationURI}, withRules())
+	golden(t, "report.sarif", got)
+	var log map[string]any
+	if err := json.Unmarshal(got, &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log["runs"].([]any)[0].(map[string]any)
+	results := run["results"].([]any)
+	// The finding from a flag has no file: no location rather than a made-up line.
+	for _, r := range results {
+		res := r.(map[string]any)
+		if res["ruleId"] == "ENI006" {
+			if _, has := res["locations"]; has {
+				t.Error("a finding without a file got a location")
+			}
+			continue
+		}
+		loc := res["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)
+		if loc["region"].(map[string]any)["startLine"].(float64) < 1 {
+			t.Error("region without a line")
+		}
+	}
+	if inv := run["invocations"].([]any)[0].(map[string]any); inv["executionSuccessful"] != false {
+		t.Error("a run with unreadable input is marked successful")
+	}
+}
+
+func TestGitHubAnnotations(t *testing.T) {
+	got := string(render(t, GitHub{}, withRules()))
+	want := "::error file=bad.yaml,line=4,title=eni-lint%3A unreadable input::YAML syntax error: x\n" +
+		"::warning title=ENI006::--node-group g=z9.large: unknown type\n" +
+		"::error file=a.yaml,line=10,col=5,title=ENI001::too many\n" +
+		"::warning file=a.yaml,line=10,col=5,title=ENI002::35 branch ENIs, where 9 exist: 100%25 | over%0Anext line, with a comma: yes\n"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if strings.Contains(got, "line=1,") || strings.Contains(got, "line=0") {
+		t.Error("placeholder line in an annotation")
+	}
+}
+
+func TestGitHubEscapesProperties(t *testing.T) {
+	if got := escapeProperty("a,b:c%d\ne"); got != "a%2Cb%3Ac%25d%0Ae" {
+		t.Errorf("escapeProperty = %q", got)
+	}
+}
+
+func TestJUnit(t *testing.T) {
+	got := render(t, JUnit{}, withRules())
+	golden(t, "report.junit.xml", got)
+	var suites junitSuites
+	if err := xml.Unmarshal(got, &suites); err != nil {
+		t.Fatal(err)
+	}
+	// ENI001 fails (error), ENI002 and ENI006 are below --fail-on (skipped), one input errs.
+	if suites.Tests != 4 || suites.Failures != 1 || suites.Skipped != 2 || suites.Errors != 1 {
+		t.Errorf("counts %+v", suites)
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	got := render(t, Markdown{LinkBase: "https://github.com/org/repo/blob/abc123/", Chart: true}, withRules())
+	golden(t, "report.md", got)
+	for _, want := range []string{
+		"## eni-lint: 1 error, 2 warnings, 0 info findings, 1 unreadable input",
+		"[a.yaml:10:5](https://github.com/org/repo/blob/abc123/a.yaml#L10)",
+		`100% \| over next line`,
+		"```mermaid\nxychart-beta",
+		`x-axis ["g m5.large"]`,
+	} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+}
+
+func TestMarkdownWithoutLinks(t *testing.T) {
+	got := string(render(t, Markdown{}, withRules()))
+	if !strings.Contains(got, "`a.yaml:10:5`") || strings.Contains(got, "mermaid") {
+		t.Errorf("markdown without link base or chart:\n%s", got)
+	}
+}
+
+func TestHeadline(t *testing.T) {
+	if got := Headline(&findings.Report{}); got != "eni-lint: no findings" {
+		t.Errorf("clean headline %q", got)
+	}
+}

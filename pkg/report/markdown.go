@@ -1,0 +1,126 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+)
+
+// Markdown is the report a person reads in a pull request or a job summary: the verdict, the
+// release model, the per-instance-type table, and the findings with links to their lines.
+type Markdown struct {
+	// LinkBase, when set, turns locations into links: LinkBase + path + "#L" + line, for
+	// example "https://github.com/org/repo/blob/<sha>/".
+	LinkBase string
+	// Chart adds a Mermaid chart of demand against branch capacity per instance type.
+	Chart bool
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+func (m Markdown) link(p inventory.Position) string {
+	if !p.Known() {
+		if p.File == "" {
+			return "-"
+		}
+		return "`" + mdEscape(p.File) + "`"
+	}
+	text := fmt.Sprintf("%s:%s", p.File, place(p))
+	clean := filepath.ToSlash(filepath.Clean(p.File))
+	// Only paths inside the checkout can be linked to the commit.
+	if m.LinkBase == "" || artifactURI(p) == "" || strings.HasPrefix(clean, "../") || filepath.IsAbs(p.File) {
+		return "`" + mdEscape(text) + "`"
+	}
+	u := url.URL{Path: clean}
+	return fmt.Sprintf("[%s](%s%s#L%d)", mdEscape(text), m.LinkBase, u.EscapedPath(), p.Line)
+}
+
+// Headline is the one-line verdict used as the Markdown title and in PR comments.
+func Headline(r *findings.Report) string {
+	s := r.Summary
+	if s.Errors+s.Warnings+s.Info+s.LoadErrors == 0 {
+		return "eni-lint: no findings"
+	}
+	parts := []string{count(s.Errors, "error"), count(s.Warnings, "warning"), count(s.Info, "info finding")}
+	if s.LoadErrors > 0 {
+		parts = append(parts, count(s.LoadErrors, "unreadable input"))
+	}
+	return "eni-lint: " + strings.Join(parts, ", ")
+}
+
+func (m Markdown) Write(w io.Writer, r *findings.Report) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s\n\n", Headline(r))
+	fmt.Fprintf(&b, "**Release model:** %s\n\n", mdEscape(r.Model.Description))
+	if !r.CapacityKnown {
+		b.WriteString("No node groups were given, so branch-ENI capacity is unknown; the rules that need it did not run.\n\n")
+	}
+	if len(r.InstanceTypes) > 0 {
+		b.WriteString("### Branch ENIs per instance type (worst case on one node)\n\n")
+		b.WriteString("| Node group | Instance type | Branch ENIs | Hidden | Active | Demand | Verdict |\n")
+		b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | --- |\n")
+		for _, row := range r.InstanceTypes {
+			branch := fmt.Sprint(row.BranchInterfaces)
+			if !row.Known {
+				branch = "?"
+			}
+			demand := fmt.Sprint(row.Demand)
+			if row.AtLeast {
+				demand = "≥ " + demand
+			}
+			verdict := row.Verdict
+			if verdict == "exceeds" || verdict == "no-trunking" {
+				verdict = "**" + verdict + "**"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s |\n", mdEscape(row.NodeGroup), mdEscape(row.InstanceType), branch, row.Hidden, row.Active, demand, verdict)
+		}
+		b.WriteString("\n_Hidden: terminated pods that still hold branch ENIs but that the scheduler no longer counts. Demand = hidden + min(active, branch ENIs)._\n\n")
+		if m.Chart {
+			m.chart(&b, r)
+		}
+	}
+	if len(r.Findings) > 0 {
+		b.WriteString("### Findings\n\n| Severity | Rule | Where | Message |\n| --- | --- | --- | --- |\n")
+		for _, f := range r.Findings {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", f.Severity, f.Rule, m.link(f.Location), mdEscape(f.Message))
+		}
+		b.WriteString("\n`eni-lint explain RULE` tells what a rule checks, the numbers it uses and how to fix it.\n\n")
+	}
+	if len(r.Errors) > 0 {
+		b.WriteString("### Inputs that could not be read\n\n| Where | Problem |\n| --- | --- |\n")
+		for _, e := range r.Errors {
+			fmt.Fprintf(&b, "| %s | %s |\n", m.link(e.Position), mdEscape(e.Message))
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "<sub>eni-lint %s · %s · %s (%s) · fail-on %s · exit %d</sub>\n",
+		mdEscape(r.Version), r.Model.ENIRelease, count(r.Inputs.Files, "file"), count(r.Inputs.Documents, "document"), r.FailOn, r.ExitCode())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// chart draws demand (bars) against branch ENIs (line) for every known trunking type.
+func (m Markdown) chart(b *strings.Builder, r *findings.Report) {
+	var labels, demand, capacity []string
+	for _, row := range r.InstanceTypes {
+		if !row.Known || !row.Trunking {
+			continue
+		}
+		labels = append(labels, fmt.Sprintf("%q", row.NodeGroup+" "+row.InstanceType))
+		demand = append(demand, fmt.Sprint(row.Demand))
+		capacity = append(capacity, fmt.Sprint(row.BranchInterfaces))
+	}
+	if len(labels) == 0 {
+		return
+	}
+	b.WriteString("```mermaid\nxychart-beta\n  title \"Branch ENIs per node: demand (bars) and capacity (line)\"\n")
+	fmt.Fprintf(b, "  x-axis [%s]\n  y-axis \"branch ENIs\"\n  bar [%s]\n  line [%s]\n```\n\n",
+		strings.Join(labels, ", "), strings.Join(demand, ", "), strings.Join(capacity, ", "))
+}

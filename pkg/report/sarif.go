@@ -1,0 +1,233 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+)
+
+// SARIF writes a SARIF 2.1.0 log: one rules[] entry per rule with its documentation, one result
+// per finding with its exact region, and unreadable inputs as tool execution notifications.
+// Findings whose position comes from the command line have no file to point at and carry no
+// location.
+type SARIF struct {
+	// InformationURI is the tool's home page, shown by SARIF viewers.
+	InformationURI string
+}
+
+const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations"`
+	Results     []sarifResult     `json:"results"`
+	Properties  map[string]any    `json:"properties,omitempty"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri,omitempty"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifRule struct {
+	ID                   string          `json:"id"`
+	Name                 string          `json:"name"`
+	ShortDescription     sarifText       `json:"shortDescription"`
+	FullDescription      sarifText       `json:"fullDescription"`
+	Help                 sarifText       `json:"help"`
+	DefaultConfiguration sarifRuleConfig `json:"defaultConfiguration"`
+	Properties           map[string]any  `json:"properties"`
+}
+
+type sarifRuleConfig struct {
+	Level string `json:"level"`
+}
+
+type sarifResult struct {
+	RuleID     string          `json:"ruleId"`
+	RuleIndex  int             `json:"ruleIndex"`
+	Level      string          `json:"level"`
+	Message    sarifText       `json:"message"`
+	Locations  []sarifLocation `json:"locations,omitempty"`
+	Properties map[string]any  `json:"properties,omitempty"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           *sarifRegion  `json:"region,omitempty"`
+}
+
+type sarifArtifact struct {
+	URI string `json:"uri"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level     string          `json:"level"`
+	Message   sarifText       `json:"message"`
+	Locations []sarifLocation `json:"locations,omitempty"`
+}
+
+// sarifLevel maps severities to SARIF levels.
+func sarifLevel(s findings.Severity) string {
+	switch s {
+	case findings.Error:
+		return "error"
+	case findings.Warning:
+		return "warning"
+	default:
+		return "note"
+	}
+}
+
+// artifactURI turns a report path into a relative URI reference, or "" when the position is
+// not in a file (a flag, standard input).
+func artifactURI(p inventory.Position) string {
+	if !p.Known() || strings.HasPrefix(p.File, "<") || strings.HasPrefix(p.File, "--") {
+		return ""
+	}
+	u := url.URL{Path: filepath.ToSlash(p.File)}
+	return u.String()
+}
+
+func sarifLocations(p inventory.Position) []sarifLocation {
+	uri := artifactURI(p)
+	if uri == "" {
+		return nil
+	}
+	return []sarifLocation{{PhysicalLocation: sarifPhysical{
+		ArtifactLocation: sarifArtifact{URI: uri},
+		Region:           &sarifRegion{StartLine: p.Line, StartColumn: p.Column},
+	}}}
+}
+
+func (s SARIF) Write(w io.Writer, r *findings.Report) error {
+	run := sarifRun{
+		Tool:       sarifTool{Driver: sarifDriver{Name: "eni-lint", Version: r.Version, InformationURI: s.InformationURI, Rules: []sarifRule{}}},
+		Results:    []sarifResult{},
+		Properties: map[string]any{"eniRelease": r.Model.ENIRelease, "model": r.Model.Description},
+	}
+	index := map[string]int{}
+	for i, rule := range r.Rules {
+		index[rule.ID] = i
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
+			ID:               rule.ID,
+			Name:             ruleName(rule.Title),
+			ShortDescription: sarifText{Text: rule.Title},
+			FullDescription:  sarifText{Text: rule.Description},
+			Help: sarifText{
+				Text:     HelpText(rule),
+				Markdown: HelpMarkdown(rule),
+			},
+			DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(rule.Severity)},
+			Properties:           map[string]any{"severity": string(rule.Severity), "tags": []string{"eks", "security-groups-for-pods", "branch-eni"}},
+		})
+	}
+	for _, f := range r.Findings {
+		res := sarifResult{
+			RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity),
+			Message:   sarifText{Text: f.Message},
+			Locations: sarifLocations(f.Location),
+			Properties: map[string]any{
+				"severity": string(f.Severity),
+			},
+		}
+		if f.Details != nil {
+			res.Properties["details"] = f.Details
+		}
+		if f.Object != nil {
+			res.Properties["object"] = f.Object
+		}
+		run.Results = append(run.Results, res)
+	}
+	inv := sarifInvocation{ExecutionSuccessful: len(r.Errors) == 0}
+	for _, e := range r.Errors {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
+			Level: "error", Message: sarifText{Text: e.Message}, Locations: sarifLocations(e.Position),
+		})
+	}
+	run.Invocations = []sarifInvocation{inv}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// ruleName turns a title into the PascalCase name SARIF viewers show next to the ID.
+func ruleName(title string) string {
+	var b strings.Builder
+	for _, word := range strings.FieldsFunc(title, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		b.WriteString(strings.ToUpper(word[:1]) + word[1:])
+	}
+	return b.String()
+}
+
+// HelpText is a rule's documentation as plain text: what and why, the numbers, the fix and
+// the other release model. `eni-lint explain` prints the same sections.
+func HelpText(r findings.RuleDoc) string {
+	var b strings.Builder
+	for _, s := range ruleSections(r) {
+		if s.body != "" {
+			b.WriteString(s.title + "\n" + s.body + "\n\n")
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// HelpMarkdown is HelpText with headings.
+func HelpMarkdown(r findings.RuleDoc) string {
+	var b strings.Builder
+	for _, s := range ruleSections(r) {
+		if s.body != "" {
+			b.WriteString("**" + s.title + "**\n\n" + s.body + "\n\n")
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+type section struct{ title, body string }
+
+func ruleSections(r findings.RuleDoc) []section {
+	return []section{
+		{"What and why", r.Description},
+		{"The numbers it uses", r.Numbers},
+		{"How to fix", r.Remediation},
+		{"Under the other release model", r.OtherModel},
+	}
+}
