@@ -10,6 +10,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/analysis"
 	"github.com/eni-lint/eni-lint/pkg/config"
 	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/github"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/report"
 	"github.com/spf13/cobra"
@@ -27,6 +28,9 @@ type checkFlags struct {
 	workers    int
 	timings    bool
 	outputs    []string
+	github     bool
+	comment    bool
+	review     bool
 }
 
 func newCheck(stdio IO) *cobra.Command {
@@ -62,6 +66,9 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 	fl.StringVar(&f.failOn, "fail-on", "", "lowest severity that makes the exit code 1: info, warning, error (default) or none")
 	fl.BoolVar(&f.noColor, "no-color", false, "no colors in text output (NO_COLOR is honoured too)")
 	fl.IntVar(&f.workers, "workers", 0, "files parsed at once (default: one per CPU)")
+	fl.BoolVar(&f.github, "github", false, "GitHub Actions mode: annotations, job summary and a sticky pull request comment (reads GITHUB_* variables)")
+	fl.BoolVar(&f.comment, "comment", true, "with --github: keep one pull request comment up to date")
+	fl.BoolVar(&f.review, "review", false, "with --github: add review comments on changed lines that have findings")
 	fl.BoolVar(&f.timings, "timings", false, "print how long loading, evaluation and reporting took to stderr")
 	return cmd
 }
@@ -197,6 +204,15 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 	}
 	for _, o := range files {
 		if err := writeFile(o.path, o.reporter, rep); err != nil {
+			return err
+		}
+	}
+	if f.github {
+		// Publishing never changes the exit code: that depends on the findings only.
+		err := github.Publish(ctx, github.EnvFrom(stdio.Getenv), github.Options{
+			Comment: f.comment, Review: f.review, Out: stdio.Out, Log: stdio.Err, Transport: stdio.Transport,
+		}, rep)
+		if err != nil {
 			return err
 		}
 	}

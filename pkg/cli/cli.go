@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 
 	"github.com/eni-lint/eni-lint/pkg/findings"
@@ -25,6 +26,8 @@ type IO struct {
 	Getenv func(string) string
 	// IsTerminal reports whether Out is a terminal (for colors).
 	IsTerminal func() bool
+	// Transport carries GitHub API calls in --github mode; nil means the default.
+	Transport http.RoundTripper
 }
 
 // exitError carries an exit code through cobra without printing anything more.

@@ -1,0 +1,301 @@
+// Package github publishes a report where a pull request is reviewed: workflow-command
+// annotations on the exact lines, the Markdown report in the job summary, one sticky pull
+// request comment (found again by a hidden marker, updated on reruns, marked resolved when the
+// findings are gone), and optionally review comments on changed lines.
+//
+// Nothing here changes the exit code: a failing API only produces a message, once, and the
+// annotations and the job summary still carry the report. The token never appears in output.
+package github
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	gh "github.com/google/go-github/v60/github"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/report"
+)
+
+// Marker identifies eni-lint's sticky comment among a pull request's comments.
+const Marker = "<!-- eni-lint:sticky-comment -->"
+
+// Env is what a GitHub Actions runner tells a step.
+type Env struct {
+	EventName   string // GITHUB_EVENT_NAME
+	EventPath   string // GITHUB_EVENT_PATH
+	Repository  string // GITHUB_REPOSITORY, owner/name
+	SHA         string // GITHUB_SHA
+	Token       string // GITHUB_TOKEN
+	StepSummary string // GITHUB_STEP_SUMMARY
+	APIURL      string // GITHUB_API_URL
+	ServerURL   string // GITHUB_SERVER_URL
+}
+
+// EnvFrom reads the runner's variables.
+func EnvFrom(getenv func(string) string) Env {
+	return Env{
+		EventName: getenv("GITHUB_EVENT_NAME"), EventPath: getenv("GITHUB_EVENT_PATH"),
+		Repository: getenv("GITHUB_REPOSITORY"), SHA: getenv("GITHUB_SHA"),
+		Token: getenv("GITHUB_TOKEN"), StepSummary: getenv("GITHUB_STEP_SUMMARY"),
+		APIURL: getenv("GITHUB_API_URL"), ServerURL: getenv("GITHUB_SERVER_URL"),
+	}
+}
+
+// Options choose what to publish.
+type Options struct {
+	// Comment keeps one sticky comment on the pull request up to date.
+	Comment bool
+	// Review adds review comments on changed lines that have findings.
+	Review bool
+	// Out receives the annotations (workflow commands go to standard output).
+	Out io.Writer
+	// Log receives messages about publishing (standard error).
+	Log io.Writer
+	// Transport and Sleep are replaced in tests.
+	Transport http.RoundTripper
+	Sleep     func(time.Duration)
+}
+
+// event is the part of the webhook payload eni-lint reads.
+type event struct {
+	PullRequest *struct {
+		Number int `json:"number"`
+		Head   struct {
+			SHA  string `json:"sha"`
+			Repo struct {
+				FullName string `json:"full_name"`
+			} `json:"repo"`
+		} `json:"head"`
+		Base struct {
+			Repo struct {
+				FullName string `json:"full_name"`
+			} `json:"repo"`
+		} `json:"base"`
+	} `json:"pull_request"`
+}
+
+type publisher struct {
+	env     Env
+	headSHA string // the pull request's head commit: where review comments and links point
+	opts    Options
+	client  *gh.Client
+	owner   string
+	repo    string
+	said    map[string]bool
+}
+
+// say writes a message once, with the token removed should it ever appear.
+func (p *publisher) say(key, format string, args ...any) {
+	if p.said[key] {
+		return
+	}
+	p.said[key] = true
+	msg := fmt.Sprintf(format, args...)
+	if p.env.Token != "" {
+		msg = strings.ReplaceAll(msg, p.env.Token, "***")
+	}
+	fmt.Fprintf(p.opts.Log, "eni-lint: %s\n", msg)
+}
+
+// Publish writes annotations and the job summary, then the pull request comment and review
+// when asked for and possible. It returns an error only when it cannot write annotations or
+// the summary file.
+func Publish(ctx context.Context, env Env, opts Options, rep *findings.Report) error {
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = time.Sleep
+	}
+	p := &publisher{env: env, opts: opts, said: map[string]bool{}}
+	if err := (report.GitHub{}).Write(opts.Out, rep); err != nil {
+		return err
+	}
+	pr, fork := p.pullRequest()
+	if p.headSHA != "" {
+		// On pull_request events GITHUB_SHA is a merge commit that disappears; link the head.
+		env.SHA = p.headSHA
+		p.env.SHA = p.headSHA
+	}
+	md := report.Markdown{LinkBase: linkBase(env), Chart: true}
+	if env.StepSummary != "" {
+		f, err := os.OpenFile(env.StepSummary, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return fmt.Errorf("job summary: %w", err)
+		}
+		werr := md.Write(f, rep)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return fmt.Errorf("job summary: %w", werr)
+		}
+	}
+	if !opts.Comment && !opts.Review {
+		return nil
+	}
+	switch {
+	case pr == 0:
+		p.say("no-pr", "not a pull request event (%s): no pull request comment", orNone(env.EventName))
+		return nil
+	case env.Token == "":
+		p.say("no-token", "GITHUB_TOKEN is not set: no pull request comment; the annotations and the job summary carry the report")
+		return nil
+	case fork:
+		p.say("fork", "pull request from a fork: its token cannot comment; the annotations and the job summary carry the report")
+		return nil
+	}
+	if err := p.connect(); err != nil {
+		p.say("connect", "cannot use the GitHub API: %v", err)
+		return nil
+	}
+	if opts.Comment {
+		p.stickyComment(ctx, pr, rep, md)
+	}
+	if opts.Review {
+		p.review(ctx, pr, rep)
+	}
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func linkBase(env Env) string {
+	if env.ServerURL == "" || env.Repository == "" || env.SHA == "" {
+		return ""
+	}
+	return strings.TrimSuffix(env.ServerURL, "/") + "/" + env.Repository + "/blob/" + env.SHA + "/"
+}
+
+// pullRequest reads the pull request number from the event, and whether it comes from a fork.
+func (p *publisher) pullRequest() (number int, fork bool) {
+	if p.env.EventPath == "" {
+		return 0, false
+	}
+	b, err := os.ReadFile(p.env.EventPath)
+	if err != nil {
+		p.say("event", "cannot read GITHUB_EVENT_PATH: %v", err)
+		return 0, false
+	}
+	var ev event
+	if err := json.Unmarshal(b, &ev); err != nil || ev.PullRequest == nil {
+		return 0, false
+	}
+	p.headSHA = ev.PullRequest.Head.SHA
+	head, base := ev.PullRequest.Head.Repo.FullName, ev.PullRequest.Base.Repo.FullName
+	// pull_request_target runs with the base repository's token, which may write.
+	fork = head != "" && base != "" && head != base && p.env.EventName != "pull_request_target"
+	return ev.PullRequest.Number, fork
+}
+
+func (p *publisher) connect() error {
+	owner, repo, ok := strings.Cut(p.env.Repository, "/")
+	if !ok || owner == "" || repo == "" {
+		return fmt.Errorf("GITHUB_REPOSITORY %q is not owner/name", p.env.Repository)
+	}
+	p.owner, p.repo = owner, repo
+	base := p.opts.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	httpClient := &http.Client{Transport: &retryTransport{base: base, sleep: p.opts.Sleep, attempts: 4}, Timeout: 30 * time.Second}
+	p.client = gh.NewClient(httpClient).WithAuthToken(p.env.Token)
+	if p.env.APIURL != "" {
+		u, err := url.Parse(strings.TrimSuffix(p.env.APIURL, "/") + "/")
+		if err != nil {
+			return fmt.Errorf("GITHUB_API_URL: %v", err)
+		}
+		p.client.BaseURL = u
+	}
+	return nil
+}
+
+// apiFailed reports an API error once; a 403 means the token may not write here.
+func (p *publisher) apiFailed(what string, err error) {
+	var ge *gh.ErrorResponse
+	if errors.As(err, &ge) && ge.Response != nil && ge.Response.StatusCode == http.StatusForbidden {
+		p.say("forbidden", "the token may not write to this pull request (403 on %s): the annotations and the job summary carry the report; grant pull-requests: write to comment", what)
+		return
+	}
+	p.say("api-"+what, "GitHub API error on %s: %v", what, err)
+}
+
+func (p *publisher) stickyComment(ctx context.Context, pr int, rep *findings.Report, md report.Markdown) {
+	existing, err := p.findComment(ctx, pr)
+	if err != nil {
+		p.apiFailed("listing comments", err)
+		return
+	}
+	clean := len(rep.Findings) == 0 && len(rep.Errors) == 0
+	var body strings.Builder
+	body.WriteString(Marker + "\n")
+	if clean {
+		if existing == nil {
+			return // nothing to say, and nothing said before
+		}
+		fmt.Fprintf(&body, "## eni-lint: resolved\n\nThe findings reported here earlier are gone as of %s. %s\n", shortSHA(p.env.SHA), rep.Model.Description)
+	} else if err := md.Write(&body, rep); err != nil {
+		p.say("render", "cannot render the comment: %v", err)
+		return
+	}
+	text := body.String()
+	if existing == nil {
+		if _, _, err := p.client.Issues.CreateComment(ctx, p.owner, p.repo, pr, &gh.IssueComment{Body: &text}); err != nil {
+			p.apiFailed("creating the comment", err)
+			return
+		}
+		p.say("created", "created the pull request comment")
+		return
+	}
+	if existing.GetBody() == text {
+		return
+	}
+	if _, _, err := p.client.Issues.EditComment(ctx, p.owner, p.repo, existing.GetID(), &gh.IssueComment{Body: &text}); err != nil {
+		p.apiFailed("updating the comment", err)
+		return
+	}
+	p.say("updated", "updated the pull request comment")
+}
+
+func shortSHA(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	if sha == "" {
+		return "this run"
+	}
+	return sha
+}
+
+func (p *publisher) findComment(ctx context.Context, pr int) (*gh.IssueComment, error) {
+	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
+	for {
+		comments, resp, err := p.client.Issues.ListComments(ctx, p.owner, p.repo, pr, opts)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range comments {
+			if strings.HasPrefix(c.GetBody(), Marker) {
+				return c, nil
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			return nil, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}

@@ -1,0 +1,108 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	gh "github.com/google/go-github/v60/github"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+)
+
+// reviewMarker tags each review comment with what it is about, so a rerun does not post it
+// twice.
+func reviewMarker(f findings.Finding) string {
+	return fmt.Sprintf("<!-- eni-lint:%s:%s:%d -->", f.Rule, filepath.ToSlash(filepath.Clean(f.Location.File)), f.Location.Line)
+}
+
+var hunkHeader = regexp.MustCompile(`^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@`)
+
+// changedLines returns the lines of the new file that a unified-diff patch adds or keeps as
+// context: the lines GitHub accepts review comments on.
+func changedLines(patch string) map[int]bool {
+	lines := map[int]bool{}
+	n := 0
+	for _, l := range strings.Split(patch, "\n") {
+		if m := hunkHeader.FindStringSubmatch(l); m != nil {
+			n, _ = strconv.Atoi(m[1])
+			continue
+		}
+		if n == 0 || l == "" {
+			continue
+		}
+		switch l[0] {
+		case '+', ' ':
+			lines[n] = true
+			n++
+		case '-', '\\':
+		}
+	}
+	return lines
+}
+
+func (p *publisher) review(ctx context.Context, pr int, rep *findings.Report) {
+	files := map[string]map[int]bool{}
+	opts := &gh.ListOptions{PerPage: 100}
+	for {
+		page, resp, err := p.client.PullRequests.ListFiles(ctx, p.owner, p.repo, pr, opts)
+		if err != nil {
+			p.apiFailed("listing changed files", err)
+			return
+		}
+		for _, f := range page {
+			files[f.GetFilename()] = changedLines(f.GetPatch())
+		}
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	posted := map[string]bool{}
+	copts := &gh.PullRequestListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
+	for {
+		page, resp, err := p.client.PullRequests.ListComments(ctx, p.owner, p.repo, pr, copts)
+		if err != nil {
+			p.apiFailed("listing review comments", err)
+			return
+		}
+		for _, c := range page {
+			if i := strings.Index(c.GetBody(), "<!-- eni-lint:"); i >= 0 {
+				posted[c.GetBody()[i:]] = true
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		copts.Page = resp.NextPage
+	}
+	var comments []*gh.DraftReviewComment
+	for _, f := range rep.Findings {
+		path := filepath.ToSlash(filepath.Clean(f.Location.File))
+		marker := reviewMarker(f)
+		if !files[path][f.Location.Line] || posted[marker] {
+			continue
+		}
+		body := fmt.Sprintf("**%s** (%s): %s\n\n`eni-lint explain %s` tells how to fix it.\n%s", f.Rule, f.Severity, f.Message, f.Rule, marker)
+		comments = append(comments, &gh.DraftReviewComment{Path: gh.String(path), Line: gh.Int(f.Location.Line), Side: gh.String("RIGHT"), Body: gh.String(body)})
+	}
+	if len(comments) == 0 {
+		return
+	}
+	review := &gh.PullRequestReviewRequest{
+		CommitID: gh.String(p.env.SHA), Event: gh.String("COMMENT"),
+		Body:     gh.String(fmt.Sprintf("eni-lint: %d finding(s) on lines this pull request changes.", len(comments))),
+		Comments: comments,
+	}
+	if p.env.SHA == "" {
+		review.CommitID = nil
+	}
+	if _, _, err := p.client.PullRequests.CreateReview(ctx, p.owner, p.repo, pr, review); err != nil {
+		p.apiFailed("creating the review", err)
+		return
+	}
+	p.say("reviewed", "posted %d review comment(s)", len(comments))
+}
