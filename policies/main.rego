@@ -11,6 +11,8 @@ report := {
 	"findings": findings,
 	"rows": model.rows,
 	"workloads": workloads,
+	"ignores": model.active_ignores,
+	"configIgnores": model.active_config_ignores,
 }
 
 # Every package under eni.rules contributes its `finding` set.

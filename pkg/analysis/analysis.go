@@ -14,6 +14,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/limits"
 	"github.com/eni-lint/eni-lint/pkg/loaders"
 	"github.com/eni-lint/eni-lint/pkg/rules"
+	"github.com/eni-lint/eni-lint/pkg/suppress"
 )
 
 // Options are the settings of one run, already merged from flags and config.
@@ -30,6 +31,36 @@ type Options struct {
 	Workers          int
 	// Timings, when set, receives how long each step took (--timings).
 	Timings io.Writer
+	// Exclude are path globs of files not to read.
+	Exclude []string
+	// Today is the date ignore expiry is checked against (YYYY-MM-DD); empty means today.
+	Today string
+	// InlineIgnores says whether eni-lint.io/ignore annotations may suppress, per rule.
+	InlineIgnores inventory.InlineIgnores
+	// Rules tunes rules: severity overrides and disabled rules.
+	Rules map[string]RuleOverride
+	// Ignores are the config file's ignores entries.
+	Ignores []Ignore
+	// Baseline, when set, marks the findings it records as suppressed.
+	Baseline     *suppress.Baseline
+	BaselineFile string
+	// EvalTimeout bounds the policy evaluation (custom policies included); 0 means none.
+	EvalTimeout time.Duration
+	// ChangedFiles, when set, narrows the report to findings related to these files.
+	ChangedFiles map[string]bool
+	ChangedSince string
+}
+
+// RuleOverride is one rule's config.
+type RuleOverride struct {
+	Severity findings.Severity
+	Disabled bool
+}
+
+// Ignore is a config-file ignore: what the policies validate and what the engine matches.
+type Ignore struct {
+	suppress.ConfigIgnore
+	Location inventory.Position
 }
 
 // Check runs the analysis. An error means the run itself could not happen (bad settings,
@@ -60,14 +91,37 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	}
 	frags, stats := loaders.Load(ctx, opts.Paths, loaders.Options{
 		DefaultNamespace: opts.DefaultNamespace, Workers: opts.Workers, Stdin: opts.Stdin,
+		Exclude: opts.Exclude,
 	})
+	today := opts.Today
+	if today == "" {
+		today = time.Now().UTC().Format("2006-01-02")
+	}
+	var ruleIDs []string
+	for _, r := range engine.Rules() {
+		ruleIDs = append(ruleIDs, r.ID)
+	}
+	inlineIgnores := opts.InlineIgnores
+	if inlineIgnores.Rules == nil {
+		inlineIgnores.Rules = map[string]bool{}
+	}
 	inv := &inventory.Inventory{
 		Settings: inventory.Settings{
 			ENIRelease:       opts.ENIRelease,
 			CooldownSeconds:  opts.CooldownSeconds,
 			WindowSeconds:    opts.CooldownSeconds + inventory.DeleteQueueTickSeconds,
 			DefaultNamespace: opts.DefaultNamespace,
+			Today:            today,
+			InlineIgnores:    inlineIgnores,
+			RuleIDs:          ruleIDs,
 		},
+		ConfigIgnores: []inventory.ConfigIgnore{},
+	}
+	for i, ig := range opts.Ignores {
+		inv.ConfigIgnores = append(inv.ConfigIgnores, inventory.ConfigIgnore{
+			Index: i, Rules: []string{ig.Rule}, Reason: ig.Reason, Expires: ig.Expires,
+			Location: ig.Location, Text: fmt.Sprintf("%s: %s", ig.Rule, ig.Reason),
+		})
 	}
 	loadErrors, _ := inventory.Merge(inv, frags)
 	for _, spec := range opts.NodeGroups {
@@ -78,11 +132,39 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	ensureSlices(inv)
 	step("load")
 
-	res, err := engine.Evaluate(ctx, inv)
+	evalCtx := ctx
+	if opts.EvalTimeout > 0 {
+		var cancel context.CancelFunc
+		evalCtx, cancel = context.WithTimeout(ctx, opts.EvalTimeout)
+		defer cancel()
+	}
+	res, err := engine.Evaluate(evalCtx, inv)
 	if err != nil {
+		if evalCtx.Err() == context.DeadlineExceeded {
+			return nil, fmt.Errorf("policy evaluation took longer than %v (--policy-timeout)", opts.EvalTimeout)
+		}
 		return nil, err
 	}
 	step("evaluate")
+	res.Findings = tune(res.Findings, opts.Rules)
+	suppress.Inline(res.Findings, res.Ignores)
+	var accepted []suppress.ConfigIgnore
+	for _, i := range res.ConfigIgnores {
+		if i >= 0 && i < len(opts.Ignores) {
+			accepted = append(accepted, opts.Ignores[i].ConfigIgnore)
+		}
+	}
+	suppress.Config(res.Findings, accepted)
+	var baseline *findings.BaselineStatus
+	if opts.Baseline != nil {
+		baseline = &findings.BaselineStatus{File: opts.BaselineFile, Stale: opts.Baseline.Apply(res.Findings)}
+		if baseline.Stale == nil {
+			baseline.Stale = []findings.BaselineEntry{}
+		}
+	}
+	if opts.ChangedFiles != nil {
+		res.Findings = suppress.ChangedOnly(res.Findings, opts.ChangedFiles)
+	}
 	report := &findings.Report{
 		SchemaVersion: findings.SchemaVersion,
 		Version:       opts.Version,
@@ -105,6 +187,8 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		InstanceTypes: res.InstanceTypes,
 		Workloads:     res.Workloads,
 		Rules:         engine.Rules(),
+		Baseline:      baseline,
+		ChangedSince:  opts.ChangedSince,
 	}
 	if report.Errors == nil {
 		report.Errors = []inventory.LoadError{}
@@ -161,4 +245,24 @@ func ensureSlices(inv *inventory.Inventory) {
 			inv.SecurityGroupPolicies[i].GroupIDs = []string{}
 		}
 	}
+}
+
+// tune applies the config's per-rule settings: disabled rules' findings are dropped, and a
+// severity override replaces every severity the rule gives.
+func tune(fs []findings.Finding, rules map[string]RuleOverride) []findings.Finding {
+	if len(rules) == 0 {
+		return fs
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		o, ok := rules[f.Rule]
+		if ok && o.Disabled {
+			continue
+		}
+		if ok && o.Severity != "" {
+			f.Severity = o.Severity
+		}
+		out = append(out, f)
+	}
+	return out
 }

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,24 +16,30 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/github"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/report"
+	"github.com/eni-lint/eni-lint/pkg/suppress"
 	"github.com/spf13/cobra"
 )
 
 type checkFlags struct {
-	config     string
-	nodeGroups []string
-	eniRelease string
-	cooldown   time.Duration
-	namespace  string
-	format     string
-	failOn     string
-	noColor    bool
-	workers    int
-	timings    bool
-	outputs    []string
-	github     bool
-	comment    bool
-	review     bool
+	config        string
+	nodeGroups    []string
+	eniRelease    string
+	cooldown      time.Duration
+	namespace     string
+	format        string
+	failOn        string
+	noColor       bool
+	workers       int
+	timings       bool
+	outputs       []string
+	baseline      string
+	writeBaseline string
+	changedSince  string
+	policies      []string
+	policyTimeout time.Duration
+	github        bool
+	comment       bool
+	review        bool
 }
 
 func newCheck(stdio IO) *cobra.Command {
@@ -66,6 +75,11 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 	fl.StringVar(&f.failOn, "fail-on", "", "lowest severity that makes the exit code 1: info, warning, error (default) or none")
 	fl.BoolVar(&f.noColor, "no-color", false, "no colors in text output (NO_COLOR is honoured too)")
 	fl.IntVar(&f.workers, "workers", 0, "files parsed at once (default: one per CPU)")
+	fl.StringVar(&f.baseline, "baseline", "", "report only findings not recorded in this baseline file (and list stale entries)")
+	fl.StringVar(&f.writeBaseline, "write-baseline", "", "record the current findings in this baseline file")
+	fl.StringVar(&f.changedSince, "changed-since", "", "report only findings related to files changed since this git ref (the whole tree is still read)")
+	fl.StringArrayVar(&f.policies, "policy", nil, "folder of custom Rego rules to evaluate too (repeatable)")
+	fl.DurationVar(&f.policyTimeout, "policy-timeout", 5*time.Minute, "give up when policy evaluation takes longer (exit 2)")
 	fl.BoolVar(&f.github, "github", false, "GitHub Actions mode: annotations, job summary and a sticky pull request comment (reads GITHUB_* variables)")
 	fl.BoolVar(&f.comment, "comment", true, "with --github: keep one pull request comment up to date")
 	fl.BoolVar(&f.review, "review", false, "with --github: add review comments on changed lines that have findings")
@@ -75,93 +89,66 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 
 func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 	ctx := cmd.Context()
-	opts := analysis.Options{
-		Paths: args, Stdin: stdio.In, Version: Version, Workers: f.workers,
-		ENIRelease: inventory.ReleaseOnDelete, CooldownSeconds: 60, DefaultNamespace: "default", FailOn: findings.Error,
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
 	}
-	if len(opts.Paths) == 0 {
-		opts.Paths = []string{"."}
-	}
-
-	// Config file: explicit, or found from the current folder upwards.
-	cfgPath := f.config
-	if cfgPath == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return err
-		}
-		if cfgPath, err = config.Find(wd); err != nil {
-			return err
-		}
-		// Findings name files relative to where eni-lint runs, the config file too.
-		if rel, err := filepath.Rel(wd, cfgPath); err == nil && cfgPath != "" {
-			cfgPath = rel
-		}
-	}
-	if cfgPath != "" {
-		cfg, err := config.Load(cfgPath)
-		if err != nil {
-			return usageError{err}
-		}
-		if cfg.ENIRelease != "" {
-			opts.ENIRelease = cfg.ENIRelease
-		}
-		if cfg.Cooldown != "" {
-			d, err := time.ParseDuration(cfg.Cooldown)
-			if err != nil {
-				return usageError{fmt.Errorf("%s: cooldown %q is not a duration such as 60s", cfgPath, cfg.Cooldown)}
-			}
-			opts.CooldownSeconds = int(d / time.Second)
-		}
-		if cfg.Namespace != "" {
-			opts.DefaultNamespace = cfg.Namespace
-		}
-		if cfg.FailOn != "" {
-			sev, err := findings.ParseSeverity(cfg.FailOn)
-			if err != nil {
-				return usageError{fmt.Errorf("%s: failOn: %v", cfgPath, err)}
-			}
-			opts.FailOn = sev
-		}
-		opts.Limits = cfg.Limits
-		for _, ng := range cfg.NodeGroups {
-			opts.NodeGroups = append(opts.NodeGroups, ng.Spec())
-		}
-	}
-
-	// Flags win over the config file.
-	if len(f.nodeGroups) > 0 {
-		opts.NodeGroups = nil
-		for _, v := range f.nodeGroups {
-			spec, err := config.ParseNodeGroupFlag(v)
-			if err != nil {
-				return usageError{err}
-			}
-			opts.NodeGroups = append(opts.NodeGroups, spec)
-		}
-	}
-	if f.eniRelease != "" {
-		opts.ENIRelease = f.eniRelease
-	}
-	if opts.ENIRelease != inventory.ReleaseOnDelete && opts.ENIRelease != inventory.ReleaseOnCompletion {
-		return usageError{fmt.Errorf("--eni-release %q: want onDelete or onCompletion", opts.ENIRelease)}
-	}
+	cooldown := ""
 	if f.cooldown != 0 {
-		opts.CooldownSeconds = int(f.cooldown / time.Second)
+		cooldown = f.cooldown.String()
+	}
+	eff, err := config.Resolve(config.Flags{
+		Config: f.config, Paths: args, NodeGroups: f.nodeGroups, ENIRelease: f.eniRelease,
+		Cooldown: cooldown, Namespace: f.namespace, FailOn: f.failOn, Baseline: f.baseline, Policies: f.policies,
+	}, stdio.Getenv, wd)
+	if err != nil {
+		return usageError{err}
+	}
+	failOn, err := findings.ParseSeverity(eff.FailOn)
+	if err != nil {
+		return usageError{err}
+	}
+	opts := analysis.Options{
+		Paths: eff.Paths, Stdin: stdio.In, Version: Version, Workers: f.workers,
+		NodeGroups: eff.NodeGroups, Limits: eff.Limits, ENIRelease: eff.ENIRelease,
+		CooldownSeconds: eff.CooldownSeconds, DefaultNamespace: eff.Namespace, FailOn: failOn,
+		Exclude: eff.Exclude, Today: stdio.Getenv("ENI_LINT_TODAY"),
+		InlineIgnores: inventory.InlineIgnores{Default: eff.AllowInlineIgnores, Rules: map[string]bool{}},
+		Rules:         map[string]analysis.RuleOverride{},
+		EvalTimeout:   f.policyTimeout,
+	}
+	for id, rc := range eff.Rules {
+		id = strings.ToUpper(id)
+		opts.Rules[id] = analysis.RuleOverride{Severity: findings.Severity(rc.Severity), Disabled: rc.Disabled}
+		if rc.AllowInlineIgnores != nil {
+			opts.InlineIgnores.Rules[id] = *rc.AllowInlineIgnores
+		}
+	}
+	for _, ig := range eff.Ignores {
+		ci := analysis.Ignore{Location: ig.Location()}
+		ci.Rule, ci.Paths, ci.Reason, ci.Expires = strings.ToUpper(ig.Rule), ig.Paths, ig.Reason, ig.Expires
+		if ig.Object != nil {
+			ci.Kind, ci.NS, ci.Name = ig.Object.Kind, ig.Object.Namespace, ig.Object.Name
+		}
+		opts.Ignores = append(opts.Ignores, ci)
 	}
 	if opts.CooldownSeconds < inventory.MinCooldownSeconds {
 		fmt.Fprintf(stdio.Err, "eni-lint: cool-down %ds is below the controller's minimum; using %ds as the controller does\n", opts.CooldownSeconds, inventory.MinCooldownSeconds)
 		opts.CooldownSeconds = inventory.MinCooldownSeconds
 	}
-	if f.namespace != "" {
-		opts.DefaultNamespace = f.namespace
-	}
-	if f.failOn != "" {
-		sev, err := findings.ParseSeverity(f.failOn)
+	if eff.Baseline != "" && f.writeBaseline == "" {
+		b, err := suppress.ReadBaseline(eff.Baseline)
 		if err != nil {
-			return usageError{fmt.Errorf("--fail-on: %v", err)}
+			return usageError{err}
 		}
-		opts.FailOn = sev
+		opts.Baseline, opts.BaselineFile = &b, eff.Baseline
+	}
+	if f.changedSince != "" {
+		changed, err := changedFiles(ctx, f.changedSince)
+		if err != nil {
+			return usageError{err}
+		}
+		opts.ChangedFiles, opts.ChangedSince = changed, f.changedSince
 	}
 	color := !f.noColor && stdio.Getenv("NO_COLOR") == "" && stdio.IsTerminal != nil && stdio.IsTerminal()
 	ropts := report.Options{Color: color, LinkBase: linkBase(stdio.Getenv)}
@@ -188,7 +175,7 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		files = append(files, fileOutput{path, r})
 	}
 
-	eng, err := engine(ctx)
+	eng, err := engine(ctx, eff.Policies)
 	if err != nil {
 		return err
 	}
@@ -216,6 +203,13 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 			return err
 		}
 	}
+	if f.writeBaseline != "" {
+		b := suppress.NewBaseline(rep.Findings)
+		if err := b.Write(f.writeBaseline); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdio.Err, "eni-lint: wrote %d baseline entries to %s\n", len(b.Entries), f.writeBaseline)
+	}
 	if code := rep.ExitCode(); code != findings.ExitClean {
 		return exitError{code}
 	}
@@ -242,4 +236,28 @@ func linkBase(getenv func(string) string) string {
 		return ""
 	}
 	return strings.TrimSuffix(server, "/") + "/" + repo + "/blob/" + sha + "/"
+}
+
+// changedFiles asks git which files differ from ref, committed or not, plus untracked files,
+// as paths relative to the current folder.
+func changedFiles(ctx context.Context, ref string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, args := range [][]string{
+		{"diff", "--name-only", "--relative", ref, "--"},
+		{"ls-files", "--others", "--exclude-standard"},
+	} {
+		cmd := exec.CommandContext(ctx, "git", args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		b, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("--changed-since %s: git %s: %v %s", ref, args[0], err, strings.TrimSpace(stderr.String()))
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				out[filepath.ToSlash(filepath.Clean(line))] = true
+			}
+		}
+	}
+	return out, nil
 }

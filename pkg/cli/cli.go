@@ -71,15 +71,16 @@ finished Job pods keep their ENIs while kube-scheduler no longer counts them.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%v (see %s --help)", err, c.CommandPath())}
 	})
-	root.AddCommand(newCheck(stdio), newRules(stdio), newExplain(stdio), newLimits(stdio), newVersion(stdio))
+	root.AddCommand(newCheck(stdio), newRules(stdio), newExplain(stdio), newLimits(stdio), newVersion(stdio), newConfig(stdio))
 	return root
 }
 
-// engine compiles the policies; every command that needs them calls it once.
-func engine(ctx context.Context) (*rules.Engine, error) {
-	e, err := rules.New(ctx)
+// engine compiles the built-in policies and any custom policy folders; every command that
+// needs them calls it once.
+func engine(ctx context.Context, policyDirs []string) (*rules.Engine, error) {
+	e, err := rules.New(ctx, policyDirs...)
 	if err != nil {
-		return nil, fmt.Errorf("loading the built-in policies: %w", err)
+		return nil, fmt.Errorf("loading policies: %w", err)
 	}
 	return e, nil
 }

@@ -3,23 +3,47 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/eni-lint/eni-lint/pkg/config"
 	"github.com/eni-lint/eni-lint/pkg/limits"
+	"github.com/eni-lint/eni-lint/pkg/report"
 	"github.com/eni-lint/eni-lint/pkg/rules"
 	"github.com/spf13/cobra"
 )
 
+// policyDirs are the custom policy folders of --policy, else of the config file.
+func policyDirs(stdio IO, flags []string) ([]string, error) {
+	if len(flags) > 0 {
+		return flags, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	eff, err := config.Resolve(config.Flags{}, stdio.Getenv, wd)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return eff.Policies, nil
+}
+
 func newRules(stdio IO) *cobra.Command {
-	var format string
+	var format, outDir string
+	var policies []string
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List the rules: ID, default severity, title",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			eng, err := engine(cmd.Context())
+			dirs, err := policyDirs(stdio, policies)
+			if err != nil {
+				return err
+			}
+			eng, err := engine(cmd.Context(), dirs)
 			if err != nil {
 				return err
 			}
@@ -35,11 +59,19 @@ func newRules(stdio IO) *cobra.Command {
 				enc := json.NewEncoder(stdio.Out)
 				enc.SetIndent("", "  ")
 				return enc.Encode(eng.Rules())
+			case "markdown":
+				if outDir != "" {
+					return report.WriteRuleDocs(outDir, eng.Rules())
+				}
+				_, err := fmt.Fprint(stdio.Out, report.RuleIndexMarkdown(eng.Rules()))
+				return err
 			}
-			return usageError{fmt.Errorf("--format %q: want text or json", format)}
+			return usageError{fmt.Errorf("--format %q: want text, json or markdown", format)}
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "text or json")
+	cmd.Flags().StringVar(&format, "format", "text", "text, json or markdown")
+	cmd.Flags().StringVar(&outDir, "out-dir", "", "with --format markdown: write README.md and one page per rule into this folder")
+	cmd.Flags().StringArrayVar(&policies, "policy", nil, "folder of custom Rego rules (repeatable)")
 	return cmd
 }
 
@@ -70,13 +102,18 @@ func indent(s string) string {
 }
 
 func newExplain(stdio IO) *cobra.Command {
-	return &cobra.Command{
+	var policies []string
+	cmd := &cobra.Command{
 		Use:     "explain RULE",
 		Short:   "Show a rule's full documentation: what, why, the numbers, how to fix, the other model",
 		Example: "  eni-lint explain ENI001",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			eng, err := engine(cmd.Context())
+			dirs, err := policyDirs(stdio, policies)
+			if err != nil {
+				return err
+			}
+			eng, err := engine(cmd.Context(), dirs)
 			if err != nil {
 				return err
 			}
@@ -92,6 +129,8 @@ func newExplain(stdio IO) *cobra.Command {
 			return err
 		},
 	}
+	cmd.Flags().StringArrayVar(&policies, "policy", nil, "folder of custom Rego rules (repeatable)")
+	return cmd
 }
 
 func newLimits(stdio IO) *cobra.Command {

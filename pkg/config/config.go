@@ -24,13 +24,57 @@ const FileName = ".eni-lint.yaml"
 // File is the content of .eni-lint.yaml.
 type File struct {
 	Path       string                     `yaml:"-"`
+	Paths      []string                   `yaml:"paths"`
+	Exclude    []string                   `yaml:"exclude"`
 	NodeGroups []NodeGroup                `yaml:"nodeGroups"`
 	Limits     map[string]limits.Override `yaml:"limits"`
 	ENIRelease string                     `yaml:"eniRelease"`
 	Cooldown   string                     `yaml:"cooldown"`
 	Namespace  string                     `yaml:"namespace"`
 	FailOn     string                     `yaml:"failOn"`
+	Baseline   string                     `yaml:"baseline"`
+	Policies   []string                   `yaml:"policies"`
+	// AllowInlineIgnores lets eni-lint.io/ignore annotations suppress findings (default true);
+	// rules.<ID>.allowInlineIgnores overrides it per rule.
+	AllowInlineIgnores *bool                 `yaml:"allowInlineIgnores"`
+	Rules              map[string]RuleConfig `yaml:"rules"`
+	Ignores            []Ignore              `yaml:"ignores"`
+
+	// lines are where top-level keys are, for `eni-lint config show`.
+	lines map[string]int
 }
+
+// RuleConfig tunes one rule.
+type RuleConfig struct {
+	Severity           string `yaml:"severity"`
+	Disabled           bool   `yaml:"disabled"`
+	AllowInlineIgnores *bool  `yaml:"allowInlineIgnores"`
+}
+
+// Ignore suppresses findings the team cannot fix where they are (vendored charts): by rule,
+// path globs and object. A reason is required.
+type Ignore struct {
+	Rule    string       `yaml:"rule"`
+	Paths   []string     `yaml:"paths"`
+	Object  *ObjectMatch `yaml:"object"`
+	Reason  string       `yaml:"reason"`
+	Expires string       `yaml:"expires"`
+
+	location inventory.Position
+}
+
+// ObjectMatch selects objects by kind, namespace and name; each is a glob, empty matches all.
+type ObjectMatch struct {
+	Kind      string `yaml:"kind"`
+	Namespace string `yaml:"namespace"`
+	Name      string `yaml:"name"`
+}
+
+// Location is where the ignore entry is written.
+func (ig Ignore) Location() inventory.Position { return ig.location }
+
+// Line returns the line of a top-level key, 0 when the file does not set it.
+func (f *File) Line(key string) int { return f.lines[key] }
 
 // NodeGroup is one entry of nodeGroups.
 type NodeGroup struct {
@@ -127,6 +171,31 @@ func Parse(path string, data []byte) (*File, error) {
 		return nil, &Error{Position: inventory.Position{File: path}, Message: msg}
 	}
 	f.Path = path
+	f.lines = map[string]int{}
+	if docs[0].Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(docs[0].Content); i += 2 {
+			f.lines[docs[0].Content[i].Value] = docs[0].Content[i].Line
+		}
+	}
+	if _, igs := yamlpos.Lookup(docs[0], "ignores"); igs != nil && igs.Kind == yaml.SequenceNode {
+		for i, item := range igs.Content {
+			if i < len(f.Ignores) {
+				f.Ignores[i].location = inventory.Position{File: path, Line: item.Line, Column: item.Column}
+			}
+		}
+	}
+	for i, ig := range f.Ignores {
+		if ig.Rule == "" {
+			return nil, &Error{Position: ig.location, Message: fmt.Sprintf("ignores[%d]: rule is required (a rule ID, or * for every rule)", i)}
+		}
+	}
+	for id, rc := range f.Rules {
+		if rc.Severity != "" {
+			if _, err := findingsSeverity(rc.Severity); err != nil {
+				return nil, &Error{Position: inventory.Position{File: path, Line: f.lines["rules"]}, Message: fmt.Sprintf("rules.%s.severity: %v", id, err)}
+			}
+		}
+	}
 	// Positions of each node group and each of its instance types, for findings.
 	_, groups := yamlpos.Lookup(docs[0], "nodeGroups")
 	if groups != nil && groups.Kind == yaml.SequenceNode {
@@ -172,6 +241,14 @@ func checkNodeGroup(name string, types []string, taints []Taint) error {
 		}
 	}
 	return nil
+}
+
+// relocate renames the file of the group's positions (the config path as the user named it).
+func (ng *NodeGroup) relocate(path string) {
+	ng.location.File = path
+	for i := range ng.typeLocations {
+		ng.typeLocations[i].File = path
+	}
 }
 
 // Spec turns a config node group into the inventory's form.
@@ -249,4 +326,12 @@ func ParseNodeGroupFlag(value string) (inventory.NodeGroupSpec, error) {
 		spec.Taints = append(spec.Taints, inventory.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
 	}
 	return spec, nil
+}
+
+func findingsSeverity(s string) (string, error) {
+	switch s {
+	case "info", "warning", "error":
+		return s, nil
+	}
+	return "", fmt.Errorf("%q is not info, warning or error", s)
 }

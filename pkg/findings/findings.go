@@ -76,6 +76,20 @@ type Finding struct {
 	Object   *ObjectRef         `json:"object,omitempty"`
 	// Details carry the numbers behind the verdict; their keys are documented per rule.
 	Details map[string]any `json:"details,omitempty"`
+	// Suppressed is set when an ignore or the baseline covers the finding: it stays in the
+	// report but no longer counts for the exit code.
+	Suppressed *Suppression `json:"suppressed,omitempty"`
+	// ObjectID identifies the object within the run, for matching ignores.
+	ObjectID string `json:"-"`
+}
+
+// Suppression says what covers a suppressed finding.
+type Suppression struct {
+	// Kind is inline (an eni-lint.io/ignore annotation), config (an ignores entry) or
+	// baseline.
+	Kind    string `json:"kind"`
+	Reason  string `json:"reason"`
+	Expires string `json:"expires,omitempty"`
 }
 
 // Contributor is one workload's share of an instance type's demand.
@@ -152,6 +166,9 @@ type Summary struct {
 	Info     int `json:"info"`
 	// LoadErrors counts inputs that could not be read.
 	LoadErrors int `json:"loadErrors"`
+	// Suppressed counts findings an ignore or the baseline covers; they are not in the
+	// other counts.
+	Suppressed int `json:"suppressed"`
 }
 
 // SchemaVersion names the JSON report format; it changes only with incompatible changes.
@@ -170,8 +187,32 @@ type Report struct {
 	InstanceTypes []InstanceTypeRow     `json:"instanceTypes"`
 	Workloads     []WorkloadNumbers     `json:"workloads"`
 	Summary       Summary               `json:"summary"`
+	// Baseline is set when a baseline was applied: its file and the entries that no longer
+	// occur.
+	Baseline *BaselineStatus `json:"baseline,omitempty"`
+	// ChangedSince is set when the report was narrowed to what changed since a git ref.
+	ChangedSince string `json:"changedSince,omitempty"`
 	// Rules documents every rule the run evaluated, for reporters that describe them.
 	Rules []RuleDoc `json:"-"`
+}
+
+// BaselineEntry identifies one finding in a baseline: rule, file and object (or, for
+// findings about no object, a subject such as nodeGroup/instanceType), not the line.
+type BaselineEntry struct {
+	Rule      string `json:"rule"`
+	File      string `json:"file"`
+	Kind      string `json:"kind,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Subject   string `json:"subject,omitempty"`
+	// Count is how many findings share this identity.
+	Count int `json:"count"`
+}
+
+// BaselineStatus reports how a baseline was used.
+type BaselineStatus struct {
+	File  string          `json:"file"`
+	Stale []BaselineEntry `json:"stale"`
 }
 
 // Exit codes, documented in the README.
@@ -191,7 +232,7 @@ func (r *Report) ExitCode() int {
 		return ExitClean
 	}
 	for _, f := range r.Findings {
-		if f.Severity.Rank() >= r.FailOn.Rank() {
+		if f.Suppressed == nil && f.Severity.Rank() >= r.FailOn.Rank() {
 			return ExitFindings
 		}
 	}
@@ -229,6 +270,10 @@ func (r *Report) Sort() {
 func (r *Report) Count() {
 	r.Summary = Summary{LoadErrors: len(r.Errors)}
 	for _, f := range r.Findings {
+		if f.Suppressed != nil {
+			r.Summary.Suppressed++
+			continue
+		}
 		switch f.Severity {
 		case Error:
 			r.Summary.Errors++

@@ -240,7 +240,12 @@ func (p *publisher) stickyComment(ctx context.Context, pr int, rep *findings.Rep
 		p.apiFailed("listing comments", err)
 		return
 	}
-	clean := len(rep.Findings) == 0 && len(rep.Errors) == 0
+	clean := len(rep.Errors) == 0
+	for _, f := range rep.Findings {
+		if f.Suppressed == nil {
+			clean = false
+		}
+	}
 	var body strings.Builder
 	body.WriteString(Marker + "\n")
 	if clean {

@@ -83,7 +83,7 @@ func (p *publisher) review(ctx context.Context, pr int, rep *findings.Report) {
 	for _, f := range rep.Findings {
 		path := filepath.ToSlash(filepath.Clean(f.Location.File))
 		marker := reviewMarker(f)
-		if !files[path][f.Location.Line] || posted[marker] {
+		if f.Suppressed != nil || !files[path][f.Location.Line] || posted[marker] {
 			continue
 		}
 		body := fmt.Sprintf("**%s** (%s): %s\n\n`eni-lint explain %s` tells how to fix it.\n%s", f.Rule, f.Severity, f.Message, f.Rule, marker)

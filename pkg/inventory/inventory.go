@@ -59,6 +59,9 @@ type Object struct {
 	// to where they are. They stay out of the policy input: rules name paths, and the engine
 	// turns the first path a manifest has into a position (Locate).
 	Locations map[string]Position `json:"-"`
+	// Ignores are the entries of eni-lint.io/ignore annotations on the object and on its pod
+	// template.
+	Ignores []Ignore `json:"ignores"`
 }
 
 // Inventory is the whole input of one evaluation.
@@ -70,6 +73,19 @@ type Inventory struct {
 	Namespaces            []Namespace             `json:"namespaces"`
 	NodeGroups            []NodeGroup             `json:"nodeGroups"`
 	InstanceFamilies      map[string][]FamilyStep `json:"instanceFamilies"`
+	// ConfigIgnores are the config file's ignores entries, for the policies to validate.
+	ConfigIgnores []ConfigIgnore `json:"configIgnores"`
+}
+
+// ConfigIgnore is what the policies see of a config-file ignore: enough to decide whether it
+// may suppress (reason, rules, expiry). The engine matches its paths and objects.
+type ConfigIgnore struct {
+	Index    int      `json:"index"`
+	Rules    []string `json:"rules"`
+	Reason   string   `json:"reason"`
+	Expires  string   `json:"expires"`
+	Location Position `json:"location"`
+	Text     string   `json:"text"`
 }
 
 // Release models: when a terminated SGP pod gives its branch ENI back.
@@ -94,6 +110,18 @@ type Settings struct {
 	CooldownSeconds  int    `json:"cooldownSeconds"`
 	WindowSeconds    int    `json:"windowSeconds"`
 	DefaultNamespace string `json:"defaultNamespace"`
+	// Today is the run's date (YYYY-MM-DD), for ignore expiry; policies have no clock.
+	Today string `json:"today"`
+	// InlineIgnores says whether annotations may suppress findings: Default, and per rule.
+	InlineIgnores InlineIgnores `json:"inlineIgnores"`
+	// RuleIDs are the rules this run evaluates, built-in and custom.
+	RuleIDs []string `json:"ruleIds"`
+}
+
+// InlineIgnores is the config's allowInlineIgnores, globally and per rule.
+type InlineIgnores struct {
+	Default bool            `json:"default"`
+	Rules   map[string]bool `json:"rules"`
 }
 
 // Workload is anything that creates pods from a template.

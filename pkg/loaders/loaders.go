@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
@@ -26,6 +28,9 @@ type Options struct {
 	Workers int
 	// Stdin is read when a path is "-".
 	Stdin io.Reader
+	// Exclude are globs (with **) of files and folders not to read, matched against paths as
+	// walked.
+	Exclude []string
 }
 
 // Stats describe what a load looked at.
@@ -92,6 +97,12 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 			if err != nil {
 				frags = append(frags, failed(path, "cannot read: "+plainError(err)))
 				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if path != p && excluded(path, opts.Exclude) {
+				if d.IsDir() {
 					return fs.SkipDir
 				}
 				return nil
@@ -177,4 +188,14 @@ func plainError(err error) string {
 func fileExists(p string) bool {
 	info, err := os.Stat(p)
 	return err == nil && !info.IsDir()
+}
+
+func excluded(path string, globs []string) bool {
+	p := filepath.ToSlash(filepath.Clean(path))
+	for _, g := range globs {
+		if m, _ := doublestar.Match(filepath.ToSlash(filepath.Clean(g)), p); m {
+			return true
+		}
+	}
+	return false
 }

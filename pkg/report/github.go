@@ -54,6 +54,9 @@ func (GitHub) Write(w io.Writer, r *findings.Report) error {
 		b.WriteString(annotation("error", e.Position, "eni-lint: unreadable input", e.Message))
 	}
 	for _, f := range r.Findings {
+		if f.Suppressed != nil {
+			continue // accepted: no annotation in the diff
+		}
 		b.WriteString(annotation(githubCommand(f.Severity), f.Location, f.Rule, f.Message))
 	}
 	_, err := io.WriteString(w, b.String())

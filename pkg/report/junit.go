@@ -72,7 +72,11 @@ func (JUnit) Write(w io.Writer, r *findings.Report) error {
 				Classname: id, File: f.Location.File, Line: f.Location.Line,
 			}
 			problem := &junitProblem{Message: f.Message, Type: string(f.Severity), Text: f.Message}
-			if r.FailOn != findings.None && f.Severity.Rank() >= r.FailOn.Rank() {
+			if f.Suppressed != nil {
+				problem.Message = "suppressed (" + f.Suppressed.Kind + "): " + f.Suppressed.Reason
+				c.Skipped = problem
+				suite.Skipped++
+			} else if r.FailOn != findings.None && f.Severity.Rank() >= r.FailOn.Rank() {
 				c.Failure = problem
 				suite.Failures++
 			} else {

@@ -86,12 +86,27 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 			m.chart(&b, r)
 		}
 	}
-	if len(r.Findings) > 0 {
+	var open, suppressed []findings.Finding
+	for _, f := range r.Findings {
+		if f.Suppressed != nil {
+			suppressed = append(suppressed, f)
+		} else {
+			open = append(open, f)
+		}
+	}
+	if len(open) > 0 {
 		b.WriteString("### Findings\n\n| Severity | Rule | Where | Message |\n| --- | --- | --- | --- |\n")
-		for _, f := range r.Findings {
+		for _, f := range open {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", f.Severity, f.Rule, m.link(f.Location), mdEscape(f.Message))
 		}
 		b.WriteString("\n`eni-lint explain RULE` tells what a rule checks, the numbers it uses and how to fix it.\n\n")
+	}
+	if len(suppressed) > 0 {
+		fmt.Fprintf(&b, "<details><summary>%s (not counted)</summary>\n\n| Rule | Where | Why |\n| --- | --- | --- |\n", count(len(suppressed), "suppressed finding"))
+		for _, f := range suppressed {
+			fmt.Fprintf(&b, "| %s | %s | %s: %s |\n", f.Rule, m.link(f.Location), f.Suppressed.Kind, mdEscape(f.Suppressed.Reason))
+		}
+		b.WriteString("\n</details>\n\n")
 	}
 	if len(r.Errors) > 0 {
 		b.WriteString("### Inputs that could not be read\n\n| Where | Problem |\n| --- | --- |\n")

@@ -66,12 +66,20 @@ type sarifRuleConfig struct {
 }
 
 type sarifResult struct {
-	RuleID     string          `json:"ruleId"`
-	RuleIndex  int             `json:"ruleIndex"`
-	Level      string          `json:"level"`
-	Message    sarifText       `json:"message"`
-	Locations  []sarifLocation `json:"locations,omitempty"`
-	Properties map[string]any  `json:"properties,omitempty"`
+	RuleID       string             `json:"ruleId"`
+	Suppressions []sarifSuppression `json:"suppressions,omitempty"`
+	RuleIndex    int                `json:"ruleIndex"`
+	Level        string             `json:"level"`
+	Message      sarifText          `json:"message"`
+	Locations    []sarifLocation    `json:"locations,omitempty"`
+	Properties   map[string]any     `json:"properties,omitempty"`
+}
+
+// sarifSuppression: inSource for an ignore annotation in the manifest, external for a config
+// ignore or the baseline.
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Justification string `json:"justification"`
 }
 
 type sarifLocation struct {
@@ -169,6 +177,13 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 		}
 		if f.Details != nil {
 			res.Properties["details"] = f.Details
+		}
+		if f.Suppressed != nil {
+			kind := "external"
+			if f.Suppressed.Kind == "inline" {
+				kind = "inSource"
+			}
+			res.Suppressions = []sarifSuppression{{Kind: kind, Justification: f.Suppressed.Reason}}
 		}
 		if f.Object != nil {
 			res.Properties["object"] = f.Object

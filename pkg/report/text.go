@@ -77,7 +77,12 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 	}
 
 	file := "\x00"
+	var suppressed []findings.Finding
 	for _, f := range r.Findings {
+		if f.Suppressed != nil {
+			suppressed = append(suppressed, f)
+			continue
+		}
 		if f.Location.File != file {
 			file = f.Location.File
 			fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, file))
@@ -125,11 +130,38 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		tw.Flush()
 	}
 
+	if len(suppressed) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Suppressed (not counted)"))
+		for _, f := range suppressed {
+			why := f.Suppressed.Kind + ": " + f.Suppressed.Reason
+			if f.Suppressed.Expires != "" {
+				why += ", until " + f.Suppressed.Expires
+			}
+			fmt.Fprintf(&b, "  %s:%s %s  %s\n", f.Location.File, place(f.Location), f.Rule, t.paint(ansiDim, why))
+		}
+	}
+	if r.Baseline != nil && len(r.Baseline.Stale) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, fmt.Sprintf("Baseline entries that no longer occur (prune them from %s)", r.Baseline.File)))
+		for _, e := range r.Baseline.Stale {
+			what := e.Subject
+			if e.Name != "" {
+				what = e.Kind + " " + e.Namespace + "/" + e.Name
+			}
+			fmt.Fprintf(&b, "  %s %s %s\n", e.Rule, e.File, what)
+		}
+	}
+	if r.ChangedSince != "" {
+		fmt.Fprintf(&b, "\nOnly findings related to files changed since %s are shown.\n", r.ChangedSince)
+	}
+
 	s := r.Summary
 	exit := r.ExitCode()
 	fmt.Fprintf(&b, "\n%s %s, %s, %s", t.paint(ansiBold, "Summary:"), count(s.Errors, "error"), count(s.Warnings, "warning"), count(s.Info, "info finding"))
 	if s.LoadErrors > 0 {
 		fmt.Fprintf(&b, ", %s", count(s.LoadErrors, "unreadable input"))
+	}
+	if s.Suppressed > 0 {
+		fmt.Fprintf(&b, ", %d suppressed", s.Suppressed)
 	}
 	fmt.Fprintf(&b, " in %s (%s); exit %d (fail-on %s)\n", count(r.Inputs.Files, "file"), count(r.Inputs.Documents, "document"), exit, r.FailOn)
 	_, err := io.WriteString(w, b.String())

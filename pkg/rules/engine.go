@@ -10,7 +10,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -89,21 +91,77 @@ func Modules(withTests bool) (map[string]*ast.Module, error) {
 	return modules, err
 }
 
-// Compile compiles modules with the restricted capabilities.
+// CustomModules parses the .rego files of a folder (and its subfolders), tests excluded.
+func CustomModules(dir string) (map[string]*ast.Module, error) {
+	modules := map[string]*ast.Module{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".rego" || strings.HasSuffix(p, "_test.rego") {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		m, err := ast.ParseModuleWithOpts(p, string(src), ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
+		if err != nil {
+			return err
+		}
+		modules[p] = m
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("custom policies %s: %w", dir, err)
+	}
+	if len(modules) == 0 {
+		return nil, fmt.Errorf("custom policies %s: no .rego files", dir)
+	}
+	return modules, nil
+}
+
+// Compile compiles modules with the restricted capabilities. A policy that calls a builtin
+// eni-lint denies is refused here, at load, with a message that says why.
 func Compile(modules map[string]*ast.Module) (*ast.Compiler, error) {
 	c := ast.NewCompiler().WithCapabilities(Capabilities()).WithStrict(true)
 	c.Compile(modules)
 	if c.Failed() {
+		for _, e := range c.Errors {
+			for name := range deniedBuiltins {
+				if strings.Contains(e.Message, "undefined function "+name) {
+					return nil, fmt.Errorf("%s: %s is not allowed: eni-lint policies have no network, environment, clock or randomness (%v)", e.Location, name, c.Errors)
+				}
+			}
+		}
 		return nil, fmt.Errorf("compiling policies: %v", c.Errors)
 	}
 	return c, nil
 }
 
-// New compiles the embedded policies and prepares the report query.
-func New(ctx context.Context) (*Engine, error) {
+// New compiles the embedded policies, plus the custom policies in policyDirs, and prepares the
+// report query. Custom policies get the same capabilities as the built-in ones.
+func New(ctx context.Context, policyDirs ...string) (*Engine, error) {
 	modules, err := Modules(false)
 	if err != nil {
 		return nil, err
+	}
+	builtin := map[string]bool{}
+	for _, m := range modules {
+		builtin[m.Package.Path.String()] = true
+	}
+	for _, dir := range policyDirs {
+		custom, err := CustomModules(dir)
+		if err != nil {
+			return nil, err
+		}
+		for file, m := range custom {
+			pkg := m.Package.Path.String()
+			if !strings.HasPrefix(pkg, RulePackagePrefix) && !strings.HasPrefix(pkg, "data.eni.lib.") {
+				return nil, fmt.Errorf("%s: package %s: custom rules live under package eni.rules.<name> (helpers under eni.lib.<name>)", file, strings.TrimPrefix(pkg, "data."))
+			}
+			if builtin[pkg] {
+				return nil, fmt.Errorf("%s: package %s is a built-in rule's", file, strings.TrimPrefix(pkg, "data."))
+			}
+			modules[file] = m
+		}
 	}
 	compiler, err := Compile(modules)
 	if err != nil {
@@ -182,6 +240,9 @@ type Result struct {
 	Findings      []findings.Finding
 	InstanceTypes []findings.InstanceTypeRow
 	Workloads     []findings.WorkloadNumbers
+	Ignores       []ActiveIgnore
+	// ConfigIgnores are the indexes of the config ignores the policies accepted.
+	ConfigIgnores []int
 }
 
 // policyFinding is a finding as a policy returns it: the object it is about (by ID) and the
@@ -203,6 +264,17 @@ type policyReport struct {
 	Findings      []policyFinding            `json:"findings"`
 	InstanceTypes []findings.InstanceTypeRow `json:"rows"`
 	Workloads     []findings.WorkloadNumbers `json:"workloads"`
+	Ignores       []ActiveIgnore             `json:"ignores"`
+	ConfigIgnores []int                      `json:"configIgnores"`
+}
+
+// ActiveIgnore is an ignore entry the policies accepted: it suppresses the findings of its
+// rules on its object.
+type ActiveIgnore struct {
+	Object  string   `json:"object"`
+	Rules   []string `json:"rules"`
+	Reason  string   `json:"reason"`
+	Expires string   `json:"expires"`
 }
 
 // InputValue converts an inventory to the Rego input value. It goes through JSON so that the
@@ -243,7 +315,7 @@ func (e *Engine) Evaluate(ctx context.Context, inv *inventory.Inventory) (*Resul
 		}
 		return inventory.Position{}
 	}
-	res := &Result{InstanceTypes: out.InstanceTypes, Workloads: out.Workloads}
+	res := &Result{InstanceTypes: out.InstanceTypes, Workloads: out.Workloads, Ignores: out.Ignores, ConfigIgnores: out.ConfigIgnores}
 	for _, pf := range out.Findings {
 		rule, ok := e.byID[pf.Rule]
 		if !ok {
@@ -259,6 +331,7 @@ func (e *Engine) Evaluate(ctx context.Context, inv *inventory.Inventory) (*Resul
 		if pf.Object != nil {
 			ref := pf.Object.ObjectRef
 			f.Object = &ref
+			f.ObjectID = pf.Object.ID
 			if !f.Location.Known() {
 				f.Location = locate(pf.Object.ID, pf.Paths)
 			}

@@ -3,6 +3,8 @@ package rules
 import (
 	"context"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -52,8 +54,8 @@ func TestEveryRuleHasMetadataAndTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(e.Rules()) != 8 {
-		t.Errorf("%d rules, want ENI001-ENI008", len(e.Rules()))
+	if len(e.Rules()) != 9 {
+		t.Errorf("%d rules, want ENI001-ENI009", len(e.Rules()))
 	}
 	for _, r := range e.Rules() {
 		if r.Remediation == "" || r.Description == "" || r.Numbers == "" || r.OtherModel == "" {
@@ -90,5 +92,51 @@ r := time.now_ns()`,
 		if _, err := Compile(map[string]*ast.Module{"x.rego": m}); err == nil || !strings.Contains(err.Error(), "undefined function") {
 			t.Errorf("policy %q compiled: %v", src, err)
 		}
+	}
+}
+
+// TestExampleCustomPolicy runs the example custom policy's own tests with the built-in
+// policies, as a user's CI would, and checks the engine accepts it.
+func TestExampleCustomPolicy(t *testing.T) {
+	dir := filepath.Join("..", "..", "examples", "custom-policy")
+	modules, err := Modules(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		src, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ast.ParseModuleWithOpts(e.Name(), string(src), ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		modules["example/"+e.Name()] = m
+	}
+	ch, err := tester.NewRunner().SetCompiler(ast.NewCompiler().WithCapabilities(Capabilities())).SetModules(modules).Filter("org001").RunTests(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for r := range ch {
+		n++
+		if r.Error != nil || r.Fail {
+			t.Errorf("%s: failed (%v)", r.Name, r.Error)
+		}
+	}
+	if n != 2 {
+		t.Errorf("ran %d example tests, want 2", n)
+	}
+	e, err := New(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := e.Rule("ORG001"); !ok {
+		t.Error("ORG001 not loaded")
 	}
 }

@@ -4,9 +4,14 @@ package eni.fixtures
 
 loc(line) := {"file": "test.yaml", "line": line, "column": 3}
 
-settings_on_delete := {"eniRelease": "onDelete", "cooldownSeconds": 60, "windowSeconds": 90, "defaultNamespace": "default"}
+rule_ids := ["ENI001", "ENI002", "ENI003", "ENI004", "ENI005", "ENI006", "ENI007", "ENI008", "ENI009"]
 
-settings_on_completion := {"eniRelease": "onCompletion", "cooldownSeconds": 60, "windowSeconds": 90, "defaultNamespace": "default"}
+settings_on_delete := {
+	"eniRelease": "onDelete", "cooldownSeconds": 60, "windowSeconds": 90, "defaultNamespace": "default",
+	"today": "2026-06-01", "inlineIgnores": {"default": true, "rules": {}}, "ruleIds": rule_ids,
+}
+
+settings_on_completion := object.union(settings_on_delete, {"eniRelease": "onCompletion"})
 
 base_job := {
 	"parallelism": 1, "completions": 1, "backoffLimit": 6, "backoffLimitPerIndex": null,

@@ -426,3 +426,55 @@ plural(n, word) := sprintf("%d %s", [n, word]) if {
 } else := sprintf("%d %ss", [n, word])
 
 describe(w) := sprintf("%s %s/%s", [w.kind, w.namespace, w.name])
+
+# ---------------------------------------------------------------------------------------
+# Ignore annotations (eni-lint.io/ignore): which entries suppress, and why others do not
+
+ignore_entries := [[obj, ig] |
+	some obj in array.concat(input.workloads, input.securityGroupPolicies)
+	some ig in obj.ignores
+]
+
+# Why an entry suppresses nothing; undefined when it is valid.
+ignore_problem(ig) := sprintf("cannot be read: %s", [ig.error]) if {
+	ig.error != ""
+} else := "has no reason, so it suppresses nothing; write RULE: reason" if {
+	ig.reason == ""
+} else := sprintf("is not allowed: the config forbids inline ignores for %s", [concat(", ", forbidden)]) if {
+	forbidden := [r | some r in ig.rules; not inline_allowed(r)]
+	count(forbidden) > 0
+} else := entry_problem(ig)
+
+# Problems any ignore entry can have, inline or in the config file.
+entry_problem(ig) := sprintf("names %s, which is not a rule of this run", [concat(", ", unknown)]) if {
+	unknown := [r | some r in ig.rules; r != "*"; not r in settings.ruleIds]
+	count(unknown) > 0
+} else := sprintf("expired on %s and no longer suppresses anything", [ig.expires]) if {
+	ig.expires != ""
+	ig.expires < settings.today
+}
+
+inline_allowed(rule) if settings.inlineIgnores.rules[rule] == true
+
+inline_allowed(rule) if {
+	not has_rule_setting(rule)
+	settings.inlineIgnores["default"] == true
+}
+
+has_rule_setting(rule) if _ = settings.inlineIgnores.rules[rule]
+
+# Config-file ignores that suppress (by index); the engine matches their paths and objects.
+config_ignore_problem(ig) := "has no reason, so it suppresses nothing" if {
+	ig.reason == ""
+} else := entry_problem(ig)
+
+active_config_ignores := [ig.index |
+	some ig in object.get(input, "configIgnores", [])
+	not config_ignore_problem(ig)
+]
+
+# The entries that suppress: the engine marks the findings they cover.
+active_ignores := [{"object": obj.id, "rules": ig.rules, "reason": ig.reason, "expires": ig.expires} |
+	some [obj, ig] in ignore_entries
+	not ignore_problem(ig)
+]

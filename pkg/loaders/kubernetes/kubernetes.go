@@ -90,6 +90,7 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		job := readJobSpec(r, spec, "spec")
 		w.Job = &job
 		w.Pod = readPodTemplate(r, spec, "spec.template")
+		w.Ignores = append(w.Ignores, templateIgnores(r, doc, w.PodPath)...)
 		w.Object.Locations = r.locs
 		frag.Workloads = append(frag.Workloads, w)
 	case g == "batch" && kind == "CronJob":
@@ -112,6 +113,7 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		job := readJobSpec(r, jobSpec, "spec.jobTemplate.spec")
 		w.Job = &job
 		w.Pod = readPodTemplate(r, jobSpec, "spec.jobTemplate.spec.template")
+		w.Ignores = append(w.Ignores, templateIgnores(r, doc, w.PodPath)...)
 		w.Object.Locations = r.locs
 		frag.Workloads = append(frag.Workloads, w)
 	case g == "apps" && (kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet"):
@@ -140,6 +142,7 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 			w.MaxSurge = &surge
 		}
 		w.Pod = readPodTemplate(r, spec, "spec.template")
+		w.Ignores = append(w.Ignores, templateIgnores(r, doc, w.PodPath)...)
 		w.Object.Locations = r.locs
 		frag.Workloads = append(frag.Workloads, w)
 	case g == "" && kind == "Pod":
@@ -195,11 +198,39 @@ func readObjectMeta(r *fieldReader, doc *yaml.Node, apiVersion, kind string, opt
 		obj.Namespace = opts.DefaultNamespace
 		obj.NamespaceDefaulted = true
 	}
+	obj.Ignores = readIgnores(r, meta, "metadata")
 	obj.ID = objectID(obj)
 	obj.Locations = r.locs
 	// The ID must stay unique when two files declare the same object: add where it starts.
 	obj.ID = fmt.Sprintf("%s@%s:%d", obj.ID, r.file, doc.Line)
 	return obj
+}
+
+// templateIgnores reads the ignore annotation of the pod template at podPath.
+func templateIgnores(r *fieldReader, doc *yaml.Node, podPath string) []inventory.Ignore {
+	node := doc
+	for _, part := range strings.Split(podPath, ".") {
+		_, node = yamlpos.Lookup(node, part)
+	}
+	_, meta := yamlpos.Lookup(node, "metadata")
+	return readIgnores(r, meta, podPath+".metadata")
+}
+
+// readIgnores reads the eni-lint.io/ignore annotation of the metadata at path.
+func readIgnores(r *fieldReader, meta *yaml.Node, path string) []inventory.Ignore {
+	annotations := r.mapping(meta, path, "annotations")
+	_, v := yamlpos.Lookup(annotations, inventory.IgnoreAnnotation)
+	if v == nil {
+		return []inventory.Ignore{}
+	}
+	p := path + ".annotations." + inventory.IgnoreAnnotation
+	k, _ := yamlpos.Lookup(annotations, inventory.IgnoreAnnotation)
+	r.locs[p] = r.pos(k)
+	if v.Kind != yaml.ScalarNode {
+		r.errorf(v, "%s must be a string", p)
+		return []inventory.Ignore{}
+	}
+	return inventory.ParseIgnores(v.Value, p)
 }
 
 func objectID(o inventory.Object) string {

@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func jsonReport(t *testing.T, stdout string) map[string]any {
+	t.Helper()
+	var r map[string]any
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	return r
+}
+
+func openRules(r map[string]any) []string {
+	var out []string
+	for _, f := range r["findings"].([]any) {
+		m := f.(map[string]any)
+		if m["suppressed"] == nil {
+			out = append(out, m["rule"].(string)+" "+m["location"].(map[string]any)["file"].(string))
+		}
+	}
+	return out
+}
+
+func TestBaselineWriteThenRead(t *testing.T) {
+	dir := t.TempDir()
+	example := filepath.Join("..", "..", "examples", "quickstart")
+	copyFile(t, filepath.Join(example, "sgp.yaml"), filepath.Join(dir, "sgp.yaml"))
+	copyFile(t, filepath.Join(example, "db-migrate-cronjob.yaml"), filepath.Join(dir, "old.yaml"))
+	t.Chdir(dir)
+	code, _, stderr := run(t, "", nil, "check", ".", "--node-group", "default=m5.large", "--write-baseline", "baseline.json", "--format", "json")
+	if code != 1 || !strings.Contains(stderr, "wrote 2 baseline entries") {
+		t.Fatalf("write: exit %d %s", code, stderr)
+	}
+	// Lines move above the old finding, a new Job appears: only the new finding counts.
+	old, _ := os.ReadFile("old.yaml")
+	if err := os.WriteFile("old.yaml", append([]byte("# a comment that moves every line\n\n"), old...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	job := "apiVersion: batch/v1\nkind: Job\nmetadata: {name: fresh, namespace: billing}\nspec:\n  ttlSecondsAfterFinished: 60\n  completions: 4\n  template:\n    metadata: {labels: {rds-access: \"true\"}}\n    spec: {containers: [{name: c, image: x}]}\n"
+	if err := os.WriteFile("new.yaml", []byte(job), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := run(t, "", nil, "check", ".", "--node-group", "default=m5.large", "--baseline", "baseline.json", "--format", "json")
+	r := jsonReport(t, stdout)
+	if got := strings.Join(openRules(r), ","); got != "ENI003 new.yaml" || code != 1 {
+		t.Errorf("exit %d, open findings %s", code, got)
+	}
+	if s := r["summary"].(map[string]any)["suppressed"].(float64); s != 2 {
+		t.Errorf("suppressed %v", s)
+	}
+	// The old CronJob is fixed: its entries are stale and listed.
+	if err := os.Remove("old.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, _ = run(t, "", nil, "check", ".", "--node-group", "default=m5.large", "--baseline", "baseline.json", "--no-color")
+	if !strings.Contains(stdout, "Baseline entries that no longer occur") || !strings.Contains(stdout, "ENI001 old.yaml CronJob billing/db-report") {
+		t.Errorf("stale entries not listed:\n%s", stdout)
+	}
+	if code, _, stderr := run(t, "", nil, "check", ".", "--baseline", "missing.json"); code != 2 || !strings.Contains(stderr, "baseline") {
+		t.Errorf("missing baseline: exit %d %s", code, stderr)
+	}
+}
+
+func TestChangedSince(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	example := filepath.Join("..", "..", "examples", "quickstart")
+	copyFile(t, filepath.Join(example, "sgp.yaml"), filepath.Join(dir, "policies", "sgp.yaml"))
+	copyFile(t, filepath.Join(example, "db-migrate-cronjob.yaml"), filepath.Join(dir, "jobs", "report.yaml"))
+	t.Chdir(dir)
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "base")
+	// A new Job in its own file: its own finding is reported, and so is the CronJob's ENI001,
+	// because the new Job is one of its contributors; the CronJob's ENI002, about a file the
+	// change did not touch, is not. The whole tree is read either way.
+	job := "apiVersion: batch/v1\nkind: Job\nmetadata: {name: fresh, namespace: billing}\nspec:\n  completions: 2\n  template:\n    metadata: {labels: {rds-access: \"true\"}}\n    spec: {containers: [{name: c, image: x}]}\n"
+	if err := os.WriteFile(filepath.Join("jobs", "new.yaml"), []byte(job), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, stderr := run(t, "", nil, "check", ".", "--node-group", "default=m5.large", "--changed-since", "HEAD", "--format", "json")
+	r := jsonReport(t, stdout)
+	got := strings.Join(openRules(r), ",")
+	if got != "ENI002 jobs/new.yaml,ENI001 jobs/report.yaml" || r["changedSince"] != "HEAD" {
+		t.Errorf("changed-since HEAD: %s (%s)", got, stderr)
+	}
+	// Touching only the CronJob's file: its findings, not the new Job's.
+	git("add", ".")
+	git("commit", "-qm", "new job")
+	report, _ := os.ReadFile(filepath.Join("jobs", "report.yaml"))
+	if err := os.WriteFile(filepath.Join("jobs", "report.yaml"), append(report, []byte("# touched\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, _ = run(t, "", nil, "check", ".", "--node-group", "default=m5.large", "--changed-since", "HEAD", "--format", "json")
+	got = strings.Join(openRules(jsonReport(t, stdout)), ",")
+	if got != "ENI001 jobs/report.yaml,ENI002 jobs/report.yaml" {
+		t.Errorf("after touching the CronJob: %s", got)
+	}
+	if code, _, stderr := run(t, "", nil, "check", ".", "--changed-since", "no-such-ref"); code != 2 || !strings.Contains(stderr, "no-such-ref") {
+		t.Errorf("bad ref: exit %d %s", code, stderr)
+	}
+}
+
+func TestCustomPolicies(t *testing.T) {
+	custom := filepath.Join("..", "..", "examples", "custom-policy")
+	code, stdout, _ := run(t, "", nil, "check", quickstart, "--policy", custom, "--format", "sarif")
+	if code != 0 || !strings.Contains(stdout, `"id": "ORG001"`) || !strings.Contains(stdout, `"ruleId": "ORG001"`) {
+		t.Errorf("custom rule in SARIF: exit %d\n%.2000s", code, stdout)
+	}
+	_, stdout, _ = run(t, "", nil, "rules", "--policy", custom)
+	if !strings.Contains(strings.Join(strings.Fields(stdout), " "), "ORG001 warning SGP workloads must name an owning team") {
+		t.Errorf("rules:\n%s", stdout)
+	}
+	_, stdout, _ = run(t, "", nil, "explain", "ORG001", "--policy", custom)
+	if !strings.Contains(stdout, "Add `team: <name>`") {
+		t.Errorf("explain:\n%s", stdout)
+	}
+	code, _, stderr := run(t, "", nil, "check", quickstart, "--policy", filepath.Join("..", "..", "testdata", "policies", "network"))
+	if code != 2 || !strings.Contains(stderr, "http.send is not allowed") {
+		t.Errorf("http.send: exit %d %s", code, stderr)
+	}
+	if code, _, stderr := run(t, "", nil, "check", quickstart, "--policy", t.TempDir()); code != 2 || !strings.Contains(stderr, "no .rego files") {
+		t.Errorf("empty policy folder: exit %d %s", code, stderr)
+	}
+}
+
+func TestConfigShowAndPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	cfg := "eniRelease: onCompletion\nfailOn: warning\nnamespace: apps\ncooldown: 90s\n"
+	if err := os.WriteFile(filepath.Join(dir, ".eni-lint.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	example, err := filepath.Abs(quickstart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	env := map[string]string{"ENI_LINT_FAIL_ON": "error", "ENI_LINT_NAMESPACE": "from-env"}
+	_, stdout, _ := run(t, "", env, "config", "show")
+	var rows []string
+	for _, line := range strings.Split(stdout, "\n") {
+		rows = append(rows, strings.Join(strings.Fields(line), " "))
+	}
+	shown := strings.Join(rows, "\n")
+	for _, want := range []string{
+		"config ../../.eni-lint.yaml found",
+		"eniRelease onCompletion ../../.eni-lint.yaml:1",
+		"failOn error env ENI_LINT_FAIL_ON",
+		"namespace from-env env ENI_LINT_NAMESPACE",
+		"cooldown 90s ../../.eni-lint.yaml:4",
+		"allowInlineIgnores true default",
+	} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("config show lacks %q:\n%s", want, stdout)
+		}
+	}
+	// A flag wins over the environment and the file.
+	code, stdout, _ := run(t, "", env, "check", example, "--eni-release", "onDelete", "--fail-on", "warning", "--no-color")
+	if code != 1 || !strings.Contains(stdout, "Release model: onDelete") {
+		t.Errorf("flags: exit %d\n%s", code, stdout)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".eni-lint.yaml"), []byte("eniRelease: onDelete\nnodeGroupz: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "", nil, "config", "show"); code != 2 || !strings.Contains(stderr, ".eni-lint.yaml:2: unknown key \"nodeGroupz\"") {
+		t.Errorf("unknown key: exit %d %s", code, stderr)
+	}
+}

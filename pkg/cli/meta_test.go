@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/eni-lint/eni-lint/pkg/report"
+	"github.com/eni-lint/eni-lint/pkg/rules"
+)
+
+// TestRuleDocsAreGenerated fails when docs/rules differs from what the METADATA generates:
+// run `go run ./cmd/eni-lint rules --format markdown --out-dir docs/rules`.
+func TestRuleDocsAreGenerated(t *testing.T) {
+	eng, err := rules.New(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := report.WriteRuleDocs(dir, eng.Rules()); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := filepath.Join("..", "..", "docs", "rules")
+	committed, err := os.ReadDir(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(committed) != len(entries) {
+		t.Errorf("docs/rules has %d files, the rules generate %d", len(committed), len(entries))
+	}
+	for _, e := range entries {
+		want, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		got, err := os.ReadFile(filepath.Join(docs, e.Name()))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("docs/rules/%s is stale: run go run ./cmd/eni-lint rules --format markdown --out-dir docs/rules", e.Name())
+		}
+	}
+}
+
+// TestEveryRuleFiresAndStaysQuietInAScenario: each built-in rule has a golden scenario where
+// it fires and one where it does not.
+func TestEveryRuleFiresAndStaysQuietInAScenario(t *testing.T) {
+	eng, err := rules.New(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join("..", "..", "testdata", "scenarios")
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fires, quiet := map[string]int{}, map[string]int{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(root, e.Name(), "expected.json"))
+		if err != nil {
+			continue
+		}
+		var s struct {
+			Report *struct {
+				Findings []struct {
+					Rule string `json:"rule"`
+				} `json:"findings"`
+			} `json:"report"`
+		}
+		if err := json.Unmarshal(b, &s); err != nil || s.Report == nil {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, f := range s.Report.Findings {
+			seen[f.Rule] = true
+		}
+		for _, r := range eng.Rules() {
+			if seen[r.ID] {
+				fires[r.ID]++
+			} else {
+				quiet[r.ID]++
+			}
+		}
+	}
+	for _, r := range eng.Rules() {
+		if fires[r.ID] == 0 || quiet[r.ID] == 0 {
+			t.Errorf("%s: fires in %d scenarios, quiet in %d; each rule needs both", r.ID, fires[r.ID], quiet[r.ID])
+		}
+	}
+}

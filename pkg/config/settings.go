@@ -1,0 +1,309 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/limits"
+)
+
+// Flags are the command-line values that override the config file; empty means not given.
+type Flags struct {
+	Config     string
+	Paths      []string
+	NodeGroups []string
+	ENIRelease string
+	Cooldown   string
+	Namespace  string
+	FailOn     string
+	Baseline   string
+	Policies   []string
+}
+
+// Effective is every setting of a run after precedence: flags, then ENI_LINT_* environment
+// variables, then the config file, then defaults. Sources says where each came from.
+type Effective struct {
+	ConfigFile         string
+	Paths              []string
+	Exclude            []string
+	NodeGroups         []inventory.NodeGroupSpec
+	Limits             map[string]limits.Override
+	ENIRelease         string
+	CooldownSeconds    int
+	Namespace          string
+	FailOn             string
+	Baseline           string
+	Policies           []string
+	AllowInlineIgnores bool
+	Rules              map[string]RuleConfig
+	Ignores            []Ignore
+	Sources            map[string]string
+}
+
+// Env lists the environment variables eni-lint reads, by setting.
+var Env = map[string]string{
+	"config":     "ENI_LINT_CONFIG",
+	"eniRelease": "ENI_LINT_ENI_RELEASE",
+	"cooldown":   "ENI_LINT_COOLDOWN",
+	"namespace":  "ENI_LINT_NAMESPACE",
+	"failOn":     "ENI_LINT_FAIL_ON",
+	"baseline":   "ENI_LINT_BASELINE",
+	"nodeGroups": "ENI_LINT_NODE_GROUPS", // space-separated --node-group values
+	"policies":   "ENI_LINT_POLICY",      // a path list, like PATH
+}
+
+// Resolve finds and reads the config file and applies precedence. cwd is where the run
+// starts; relative paths in the config file are relative to the file's folder.
+func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, error) {
+	e := &Effective{
+		ENIRelease: inventory.ReleaseOnDelete, CooldownSeconds: 60, Namespace: "default", FailOn: "error",
+		AllowInlineIgnores: true, Rules: map[string]RuleConfig{}, Sources: map[string]string{},
+	}
+	for _, k := range []string{"paths", "eniRelease", "cooldown", "namespace", "failOn", "allowInlineIgnores"} {
+		e.Sources[k] = "default"
+	}
+	pick := func(key, flag string) (string, string) {
+		if flag != "" {
+			return flag, "flag"
+		}
+		if v := getenv(Env[key]); v != "" {
+			return v, "env " + Env[key]
+		}
+		return "", ""
+	}
+
+	// The config file.
+	path, src := pick("config", fl.Config)
+	if path == "" {
+		found, err := Find(cwd)
+		if err != nil {
+			return nil, err
+		}
+		if found != "" {
+			path, src = found, "found"
+			if rel, err := filepath.Rel(cwd, found); err == nil {
+				path = rel // findings name files relative to where eni-lint runs
+			}
+		}
+	}
+	var f *File
+	if path != "" {
+		abs := path
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(cwd, path)
+		}
+		var err error
+		if f, err = Load(abs); err != nil {
+			if ce, ok := err.(*Error); ok {
+				ce.Position.File = path
+			}
+			return nil, err
+		}
+		f.Path = path
+		for i := range f.NodeGroups {
+			f.NodeGroups[i].relocate(path)
+		}
+		for i := range f.Ignores {
+			f.Ignores[i].location.File = path
+		}
+		e.ConfigFile = path
+		e.Sources["config"] = src
+	}
+	fileSrc := func(key string) string { return fmt.Sprintf("%s:%d", path, f.Line(key)) }
+	baseDir := "."
+	if path != "" {
+		baseDir = filepath.Dir(path)
+	}
+	rel := func(p string) string { // a config path is relative to the config file's folder
+		if filepath.IsAbs(p) || baseDir == "." {
+			return p
+		}
+		return filepath.Join(baseDir, p)
+	}
+
+	// Scalars: flag > env > file > default.
+	scalar := func(key, flag, fromFile string, set func(string)) {
+		if v, s := pick(key, flag); v != "" {
+			set(v)
+			e.Sources[key] = s
+		} else if fromFile != "" {
+			set(fromFile)
+			e.Sources[key] = fileSrc(key)
+		}
+	}
+	var fileRelease, fileCooldown, fileNamespace, fileFailOn, fileBaseline string
+	if f != nil {
+		fileRelease, fileCooldown, fileNamespace, fileFailOn = f.ENIRelease, f.Cooldown, f.Namespace, f.FailOn
+		if f.Baseline != "" {
+			fileBaseline = rel(f.Baseline)
+		}
+	}
+	scalar("eniRelease", fl.ENIRelease, fileRelease, func(v string) { e.ENIRelease = v })
+	scalar("namespace", fl.Namespace, fileNamespace, func(v string) { e.Namespace = v })
+	scalar("failOn", fl.FailOn, fileFailOn, func(v string) { e.FailOn = v })
+	scalar("baseline", fl.Baseline, fileBaseline, func(v string) { e.Baseline = v })
+	var cooldownErr error
+	scalar("cooldown", fl.Cooldown, fileCooldown, func(v string) {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			if n, nerr := strconv.Atoi(v); nerr == nil {
+				d, err = time.Duration(n)*time.Second, nil // plain seconds, as the ConfigMap writes it
+			}
+		}
+		if err != nil || d <= 0 {
+			cooldownErr = fmt.Errorf("cooldown %q (%s) is not a duration such as 60s", v, e.Sources["cooldown"])
+			return
+		}
+		e.CooldownSeconds = int(d / time.Second)
+	})
+	if cooldownErr != nil {
+		return nil, cooldownErr
+	}
+	if e.ENIRelease != inventory.ReleaseOnDelete && e.ENIRelease != inventory.ReleaseOnCompletion {
+		return nil, fmt.Errorf("eniRelease %q (%s): want onDelete or onCompletion", e.ENIRelease, e.Sources["eniRelease"])
+	}
+	if _, err := findingsSeverity(e.FailOn); err != nil && e.FailOn != "none" {
+		return nil, fmt.Errorf("failOn (%s): %q is not info, warning, error or none", e.Sources["failOn"], e.FailOn)
+	}
+
+	// Lists.
+	switch {
+	case len(fl.Paths) > 0:
+		e.Paths, e.Sources["paths"] = fl.Paths, "arguments"
+	case f != nil && len(f.Paths) > 0:
+		for _, p := range f.Paths {
+			e.Paths = append(e.Paths, rel(p))
+		}
+		e.Sources["paths"] = fileSrc("paths")
+	default:
+		e.Paths = []string{"."}
+	}
+	nodeGroups, ngSrc := fl.NodeGroups, "flag"
+	if len(nodeGroups) == 0 {
+		if v := getenv(Env["nodeGroups"]); v != "" {
+			nodeGroups, ngSrc = strings.Fields(v), "env "+Env["nodeGroups"]
+		}
+	}
+	if len(nodeGroups) > 0 {
+		for _, v := range nodeGroups {
+			spec, err := ParseNodeGroupFlag(v)
+			if err != nil {
+				return nil, err
+			}
+			e.NodeGroups = append(e.NodeGroups, spec)
+		}
+		e.Sources["nodeGroups"] = ngSrc
+	} else if f != nil && len(f.NodeGroups) > 0 {
+		for _, ng := range f.NodeGroups {
+			e.NodeGroups = append(e.NodeGroups, ng.Spec())
+		}
+		e.Sources["nodeGroups"] = fileSrc("nodeGroups")
+	}
+	policies, polSrc := fl.Policies, "flag"
+	if len(policies) == 0 {
+		if v := getenv(Env["policies"]); v != "" {
+			policies, polSrc = filepath.SplitList(v), "env "+Env["policies"]
+		}
+	}
+	if len(policies) > 0 {
+		e.Policies, e.Sources["policies"] = policies, polSrc
+	} else if f != nil && len(f.Policies) > 0 {
+		for _, p := range f.Policies {
+			e.Policies = append(e.Policies, rel(p))
+		}
+		e.Sources["policies"] = fileSrc("policies")
+	}
+	if f != nil {
+		e.Limits = f.Limits
+		if len(f.Limits) > 0 {
+			e.Sources["limits"] = fileSrc("limits")
+		}
+		e.Exclude = f.Exclude
+		if len(f.Exclude) > 0 {
+			e.Sources["exclude"] = fileSrc("exclude")
+		}
+		if f.AllowInlineIgnores != nil {
+			e.AllowInlineIgnores = *f.AllowInlineIgnores
+			e.Sources["allowInlineIgnores"] = fileSrc("allowInlineIgnores")
+		}
+		if len(f.Rules) > 0 {
+			e.Rules = f.Rules
+			e.Sources["rules"] = fileSrc("rules")
+		}
+		if len(f.Ignores) > 0 {
+			e.Ignores = f.Ignores
+			e.Sources["ignores"] = fileSrc("ignores")
+		}
+	}
+	return e, nil
+}
+
+// Show lists every effective setting with its value and source, for `eni-lint config show`.
+func (e *Effective) Show() [][3]string {
+	row := func(k, v string) [3]string {
+		src := e.Sources[k]
+		if src == "" {
+			src = "default"
+		}
+		return [3]string{k, v, src}
+	}
+	ngs := []string{}
+	for _, ng := range e.NodeGroups {
+		ngs = append(ngs, ng.Name+"="+strings.Join(ng.InstanceTypes, ","))
+	}
+	limitsList := []string{}
+	for k, v := range e.Limits {
+		limitsList = append(limitsList, fmt.Sprintf("%s=%d", k, v.BranchInterfaces))
+	}
+	sort.Strings(limitsList)
+	rules := []string{}
+	for id, rc := range e.Rules {
+		var parts []string
+		if rc.Severity != "" {
+			parts = append(parts, "severity "+rc.Severity)
+		}
+		if rc.Disabled {
+			parts = append(parts, "disabled")
+		}
+		if rc.AllowInlineIgnores != nil {
+			parts = append(parts, fmt.Sprintf("allowInlineIgnores %v", *rc.AllowInlineIgnores))
+		}
+		rules = append(rules, id+": "+strings.Join(parts, ", "))
+	}
+	sort.Strings(rules)
+	or := func(list []string) string {
+		if len(list) == 0 {
+			return "(none)"
+		}
+		return strings.Join(list, " ")
+	}
+	config := e.ConfigFile
+	if config == "" {
+		config = "(none found)"
+	}
+	baseline := e.Baseline
+	if baseline == "" {
+		baseline = "(none)"
+	}
+	return [][3]string{
+		row("config", config),
+		row("paths", or(e.Paths)),
+		row("exclude", or(e.Exclude)),
+		row("nodeGroups", or(ngs)),
+		row("limits", or(limitsList)),
+		row("eniRelease", e.ENIRelease),
+		row("cooldown", fmt.Sprintf("%ds", e.CooldownSeconds)),
+		row("namespace", e.Namespace),
+		row("failOn", e.FailOn),
+		row("baseline", baseline),
+		row("policies", or(e.Policies)),
+		row("allowInlineIgnores", fmt.Sprint(e.AllowInlineIgnores)),
+		row("rules", strings.Join(append([]string{}, or(rules)), "; ")),
+		row("ignores", fmt.Sprintf("%d", len(e.Ignores))),
+	}
+}

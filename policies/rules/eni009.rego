@@ -1,0 +1,44 @@
+# METADATA
+# title: An ignore annotation that does not suppress
+# description: |
+#   An eni-lint.io/ignore annotation suppresses findings of the rules it names on its object
+#   (or pod template) only when it gives a reason, names known rules, has not expired, and the
+#   config allows inline ignores for those rules. An `ignores:` entry of the config file needs a
+#   reason, known rules and a date not passed. Otherwise an entry suppresses nothing, and this
+#   finding says why, so a typo or an old exception never hides a problem silently.
+# custom:
+#   id: ENI009
+#   severity: warning
+#   numbers: |
+#     The expiry date against the run's date.
+#   remediation: |
+#     Write each entry as `RULE[,RULE...]: reason[; expires=YYYY-MM-DD]`, one per line. Renew or
+#     remove expired entries. Where the config sets allowInlineIgnores to false, use an
+#     `ignores:` entry in .eni-lint.yaml instead, if the organisation allows it.
+#   otherModel: |
+#     The same under both release models.
+package eni.rules.eni009
+
+import data.eni.model
+
+finding contains f if {
+	some [obj, ig] in model.ignore_entries
+	reason := model.ignore_problem(ig)
+	f := model.finding(
+		"ENI009", "",
+		sprintf("%s: ignore %q %s", [model.describe(obj), ig.text, reason]),
+		obj, [ig.path],
+		{"entry": ig.text, "problem": reason},
+	)
+}
+
+finding contains f if {
+	some ig in object.get(input, "configIgnores", [])
+	reason := model.config_ignore_problem(ig)
+	f := model.finding_at(
+		"ENI009", "",
+		sprintf("config ignore of %s %s", [concat(", ", ig.rules), reason]),
+		ig.location,
+		{"entry": ig.text, "problem": reason},
+	)
+}
