@@ -13,6 +13,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/limits"
 	"github.com/eni-lint/eni-lint/pkg/loaders"
+	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
 	"github.com/eni-lint/eni-lint/pkg/rules"
 	"github.com/eni-lint/eni-lint/pkg/suppress"
 )
@@ -33,6 +34,8 @@ type Options struct {
 	Timings io.Writer
 	// Exclude are path globs of files not to read.
 	Exclude []string
+	// Terraform holds --var-file and --var for Terraform root modules.
+	Terraform terraform.Options
 	// Today is the date ignore expiry is checked against (YYYY-MM-DD); empty means today.
 	Today string
 	// InlineIgnores says whether eni-lint.io/ignore annotations may suppress, per rule.
@@ -91,7 +94,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	}
 	frags, stats := loaders.Load(ctx, opts.Paths, loaders.Options{
 		DefaultNamespace: opts.DefaultNamespace, Workers: opts.Workers, Stdin: opts.Stdin,
-		Exclude: opts.Exclude,
+		Exclude: opts.Exclude, Terraform: opts.Terraform,
 	})
 	today := opts.Today
 	if today == "" {
@@ -123,8 +126,8 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 			Location: ig.Location, Text: fmt.Sprintf("%s: %s", ig.Rule, ig.Reason),
 		})
 	}
-	loadErrors, _ := inventory.Merge(inv, frags)
-	for _, spec := range opts.NodeGroups {
+	loadErrors, _, declared := inventory.Merge(inv, frags)
+	for _, spec := range append(append([]inventory.NodeGroupSpec{}, opts.NodeGroups...), declared...) {
 		inv.NodeGroups = append(inv.NodeGroups, inventory.BuildNodeGroup(spec, table))
 	}
 	inventory.SortNodeGroups(inv.NodeGroups)
@@ -178,8 +181,9 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 			Paths: opts.Paths, Files: stats.Files, Documents: stats.Documents,
 			Workloads: len(inv.Workloads), SecurityGroupPolicies: len(inv.SecurityGroupPolicies),
 			ServiceAccounts: len(inv.ServiceAccounts), NodeGroups: len(inv.NodeGroups),
-			SkippedChartTemplates: stats.SkippedChartTemplates,
+			SkippedChartTemplates: stats.SkippedChartTemplates, TerraformModules: stats.TerraformModules,
 		},
+		NodeGroups:    inv.NodeGroups,
 		CapacityKnown: len(inv.NodeGroups) > 0,
 		FailOn:        opts.FailOn,
 		Errors:        loadErrors,

@@ -15,6 +15,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/github"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
 	"github.com/eni-lint/eni-lint/pkg/report"
 	"github.com/eni-lint/eni-lint/pkg/suppress"
 	"github.com/spf13/cobra"
@@ -36,6 +37,8 @@ type checkFlags struct {
 	writeBaseline string
 	changedSince  string
 	policies      []string
+	varFiles      []string
+	vars          []string
 	policyTimeout time.Duration
 	github        bool
 	comment       bool
@@ -79,6 +82,8 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 	fl.StringVar(&f.writeBaseline, "write-baseline", "", "record the current findings in this baseline file")
 	fl.StringVar(&f.changedSince, "changed-since", "", "report only findings related to files changed since this git ref (the whole tree is still read)")
 	fl.StringArrayVar(&f.policies, "policy", nil, "folder of custom Rego rules to evaluate too (repeatable)")
+	fl.StringArrayVar(&f.varFiles, "var-file", nil, "Terraform variable file for root modules, after terraform.tfvars and *.auto.tfvars (repeatable, in order)")
+	fl.StringArrayVar(&f.vars, "var", nil, "Terraform variable NAME=VALUE for root modules, after the var files (repeatable, in order)")
 	fl.DurationVar(&f.policyTimeout, "policy-timeout", 5*time.Minute, "give up when policy evaluation takes longer (exit 2)")
 	fl.BoolVar(&f.github, "github", false, "GitHub Actions mode: annotations, job summary and a sticky pull request comment (reads GITHUB_* variables)")
 	fl.BoolVar(&f.comment, "comment", true, "with --github: keep one pull request comment up to date")
@@ -116,6 +121,7 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		InlineIgnores: inventory.InlineIgnores{Default: eff.AllowInlineIgnores, Rules: map[string]bool{}},
 		Rules:         map[string]analysis.RuleOverride{},
 		EvalTimeout:   f.policyTimeout,
+		Terraform:     terraform.Options{VarFiles: f.varFiles, Vars: f.vars},
 	}
 	for id, rc := range eff.Rules {
 		id = strings.ToUpper(id)

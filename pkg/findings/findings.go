@@ -157,6 +157,7 @@ type Inputs struct {
 	ServiceAccounts       int      `json:"serviceAccounts"`
 	NodeGroups            int      `json:"nodeGroups"`
 	SkippedChartTemplates []string `json:"skippedChartTemplates,omitempty"`
+	TerraformModules      int      `json:"terraformModules,omitempty"`
 }
 
 // Summary counts findings by severity.
@@ -184,6 +185,9 @@ type Report struct {
 	FailOn        Severity              `json:"failOn"`
 	Errors        []inventory.LoadError `json:"errors"`
 	Findings      []Finding             `json:"findings"`
+	// NodeGroups are the node groups the run used, from flags, config or Terraform, with
+	// their resolved instance types, labels, taints and positions.
+	NodeGroups    []inventory.NodeGroup `json:"nodeGroups"`
 	InstanceTypes []InstanceTypeRow     `json:"instanceTypes"`
 	Workloads     []WorkloadNumbers     `json:"workloads"`
 	Summary       Summary               `json:"summary"`

@@ -21,22 +21,24 @@ type Fragment struct {
 	SecurityGroupPolicies []SecurityGroupPolicy
 	ServiceAccounts       []ServiceAccount
 	Namespaces            []Namespace
-	NodeGroups            []NodeGroup
-	Errors                []LoadError
+	// NodeGroups are declared by infrastructure code (Terraform); the run resolves their
+	// instance types against the limits table.
+	NodeGroups []NodeGroupSpec
+	Errors     []LoadError
 }
 
 // Merge appends fragments in file order, so that an inventory does not depend on which worker
 // finished first.
-func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents int) {
+func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents int, nodeGroups []NodeGroupSpec) {
 	slices.SortStableFunc(fragments, func(a, b Fragment) int { return cmp.Compare(a.File, b.File) })
 	for _, f := range fragments {
 		inv.Workloads = append(inv.Workloads, f.Workloads...)
 		inv.SecurityGroupPolicies = append(inv.SecurityGroupPolicies, f.SecurityGroupPolicies...)
 		inv.ServiceAccounts = append(inv.ServiceAccounts, f.ServiceAccounts...)
 		inv.Namespaces = append(inv.Namespaces, f.Namespaces...)
-		inv.NodeGroups = append(inv.NodeGroups, f.NodeGroups...)
+		nodeGroups = append(nodeGroups, f.NodeGroups...)
 		errs = append(errs, f.Errors...)
 		documents += f.Documents
 	}
-	return errs, documents
+	return errs, documents, nodeGroups
 }

@@ -262,13 +262,19 @@ type NodeGroup struct {
 	// MaxPods is the kubelet max-pods setting when the group sets one.
 	MaxPods       *int                `json:"maxPods"`
 	InstanceTypes []NodeGroupInstance `json:"instanceTypes"`
+	MinSize       *int                `json:"minSize,omitempty"`
+	MaxSize       *int                `json:"maxSize,omitempty"`
+	SelfManaged   bool                `json:"selfManaged,omitempty"`
+	Windows       bool                `json:"windows,omitempty"`
 }
 
 // NodeGroupInstance is one instance type of a node group, resolved against the limits table.
 type NodeGroupInstance struct {
 	Name string `json:"name"`
 	// Known is false when the limits table has no figures for the type (ENI006).
-	Known            bool   `json:"known"`
+	Known bool `json:"known"`
+	// UnknownReason says which input would decide a type that cannot be known statically.
+	UnknownReason    string `json:"unknownReason,omitempty"`
 	Trunking         bool   `json:"trunking"`
 	BranchInterfaces int    `json:"branchInterfaces"`
 	Source           string `json:"source,omitempty"`

@@ -19,7 +19,23 @@ type NodeGroupSpec struct {
 	Labels        map[string]string
 	Taints        []Taint
 	MaxPods       *int
+	// UnknownTypes, when set, says why the instance types cannot be known (a data source, a
+	// variable without value); the group gets one unknown type carrying the reason.
+	UnknownTypes string
+	// SelfManaged groups (Auto Scaling groups) carry no EKS managed node group labels.
+	SelfManaged bool
+	// Windows nodes never get branch ENIs.
+	Windows bool
+	// Arch overrides the instance table's architecture (from an AMI type); CapacityType is
+	// ON_DEMAND or SPOT for managed groups.
+	Arch         string
+	CapacityType string
+	MinSize      *int
+	MaxSize      *int
 }
+
+// UnknownInstanceType stands for instance types that cannot be known statically.
+const UnknownInstanceType = "(unknown)"
 
 // Labels every EKS node carries, set by kubelet and by EKS for managed node groups. User
 // labels win over them, so a group can say it is Windows or SPOT.
@@ -48,23 +64,51 @@ func BuildNodeGroup(spec NodeGroupSpec, table *limits.Table) NodeGroup {
 	for k, v := range spec.Labels {
 		g.Labels[k] = v
 	}
-	for i, name := range spec.InstanceTypes {
+	g.MinSize, g.MaxSize, g.SelfManaged, g.Windows = spec.MinSize, spec.MaxSize, spec.SelfManaged, spec.Windows
+	names := spec.InstanceTypes
+	if spec.UnknownTypes != "" {
+		names = append(append([]string{}, names...), UnknownInstanceType)
+	}
+	for i, name := range names {
 		it, known := table.Lookup(name)
 		inst := NodeGroupInstance{Name: name, Known: known, Trunking: it.Trunking, BranchInterfaces: it.BranchInterfaces, Source: it.Source}
+		if name == UnknownInstanceType {
+			inst.Known, inst.UnknownReason = false, spec.UnknownTypes
+		}
+		if spec.Windows {
+			// Security groups for Pods cannot be used with Windows nodes.
+			inst.Trunking, inst.BranchInterfaces = false, 0
+		}
 		if i < len(spec.TypeLocations) {
 			inst.Location = spec.TypeLocations[i]
+		} else if len(spec.TypeLocations) > 0 {
+			inst.Location = spec.TypeLocations[0]
+		}
+		os := "linux"
+		if spec.Windows {
+			os = "windows"
 		}
 		labels := map[string]string{
 			LabelInstanceType:     name,
 			LabelInstanceTypeBeta: name,
-			LabelOS:               "linux",
-			LabelOSBeta:           "linux",
-			LabelNodeGroup:        spec.Name,
-			LabelCapacityType:     "ON_DEMAND",
+			LabelOS:               os,
+			LabelOSBeta:           os,
 		}
-		if it.Arch != "" {
-			labels[LabelArch] = it.Arch
-			labels[LabelArchBeta] = it.Arch
+		if !spec.SelfManaged {
+			capacity := spec.CapacityType
+			if capacity == "" {
+				capacity = "ON_DEMAND"
+			}
+			labels[LabelNodeGroup] = spec.Name
+			labels[LabelCapacityType] = capacity
+		}
+		arch := it.Arch
+		if spec.Arch != "" {
+			arch = spec.Arch
+		}
+		if arch != "" {
+			labels[LabelArch] = arch
+			labels[LabelArchBeta] = arch
 		}
 		for k, v := range spec.Labels {
 			labels[k] = v

@@ -19,6 +19,7 @@ import (
 
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
+	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
 )
 
 // Options configure a load.
@@ -31,6 +32,8 @@ type Options struct {
 	// Exclude are globs (with **) of files and folders not to read, matched against paths as
 	// walked.
 	Exclude []string
+	// Terraform holds the variable inputs of Terraform root modules.
+	Terraform terraform.Options
 }
 
 // Stats describe what a load looked at.
@@ -40,6 +43,8 @@ type Stats struct {
 	// SkippedChartTemplates are Helm chart template folders: they are Go templates, not
 	// manifests, and must be rendered first (helm template … | eni-lint check -).
 	SkippedChartTemplates []string `json:"skippedChartTemplates,omitempty"`
+	// TerraformModules counts folders with Terraform files.
+	TerraformModules int `json:"terraformModules,omitempty"`
 }
 
 // StdinName is the file name findings use for input read from standard input.
@@ -47,6 +52,10 @@ const StdinName = "<stdin>"
 
 // skipDirs are never walked into: version control, dependency and tool caches.
 var skipDirs = map[string]bool{".git": true, "node_modules": true, ".terraform": true}
+
+func terraformFile(name string) bool {
+	return strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")
+}
 
 func manifestFile(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
@@ -62,6 +71,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 	var files []string
 	var frags []inventory.Fragment
 	seen := map[string]bool{}
+	tfDirs := map[string]bool{}
 	add := func(f string) {
 		if !seen[f] {
 			seen[f] = true
@@ -90,6 +100,10 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 			continue
 		}
 		if !info.IsDir() {
+			if terraformFile(p) {
+				tfDirs[filepath.Dir(filepath.Clean(p))] = true
+				continue
+			}
 			add(filepath.Clean(p)) // a file named explicitly is read whatever its extension
 			continue
 		}
@@ -117,8 +131,11 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 				}
 				return nil
 			}
-			if d.Type().IsRegular() && manifestFile(path) {
+			if d.Type().IsRegular() && manifestFile(path) && !terraformFile(path) {
 				add(path)
+			}
+			if d.Type().IsRegular() && terraformFile(path) {
+				tfDirs[filepath.Dir(path)] = true
 			}
 			return nil
 		})
@@ -129,6 +146,15 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 	sort.Strings(files)
 	stats.Files += len(files)
 	frags = append(frags, parseAll(ctx, files, opts)...)
+	if len(tfDirs) > 0 {
+		dirs := make([]string, 0, len(tfDirs))
+		for d := range tfDirs {
+			dirs = append(dirs, d)
+		}
+		sort.Strings(dirs)
+		stats.TerraformModules = len(dirs)
+		frags = append(frags, terraform.Load(dirs, opts.Terraform)...)
+	}
 	for _, f := range frags {
 		stats.Documents += f.Documents
 	}

@@ -22,11 +22,27 @@ package eni.rules.eni006
 
 import data.eni.model
 
+# Instance types that cannot be known statically (Terraform: a data source, a variable
+# without value), with the input that would decide them.
+finding contains f if {
+	some g in input.nodeGroups
+	some t in g.instanceTypes
+	not t.known
+	t.unknownReason
+	f := model.finding_at(
+		"ENI006", "",
+		sprintf("the instance types of node group %q cannot be known from the code: %s. They are left out of the checks; set the value (tfvars, --var) or declare the node group in .eni-lint.yaml", [g.name, t.unknownReason]),
+		type_location(g, t),
+		{"nodeGroup": g.name, "instanceType": t.name, "unknown": t.unknownReason},
+	)
+}
+
 # An instance type the limits table does not know.
 finding contains f if {
 	some g in input.nodeGroups
 	some t in g.instanceTypes
 	not t.known
+	not t.unknownReason
 	f := model.finding_at(
 		"ENI006", "",
 		sprintf("instance type %q of node group %q is not in eni-lint's instance table: its branch-ENI capacity is unknown and it is left out of the checks. Add it under limits: in .eni-lint.yaml (branchInterfaces, trunking)", [t.name, g.name]),

@@ -1,0 +1,418 @@
+package terraform
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// instance is the per-instance context of a resource or module call with count or for_each.
+type instance struct {
+	countIndex *cty.Value
+	eachKey    *cty.Value
+	eachValue  *cty.Value
+	// extra holds block iterators (dynamic blocks).
+	extra map[string]cty.Value
+}
+
+// evaluator evaluates one module instance: its variables, locals, resources and calls, on
+// demand and once each, as Terraform would plan what it can know without providers.
+type evaluator struct {
+	mod      *module
+	loader   *loader
+	vars     map[string]cty.Value
+	missing  map[string]bool // variables without any value
+	locals   map[string]cty.Value
+	inLocal  map[string]bool
+	res      map[string]cty.Value
+	inRes    map[string]bool
+	calls    map[string]cty.Value
+	inCall   map[string]bool
+	diags    hcl.Diagnostics
+	depth    int
+	callPath string // module.x.module.y, for names
+}
+
+func newEvaluator(l *loader, m *module, inputs map[string]cty.Value, callPath string, depth int) *evaluator {
+	e := &evaluator{
+		mod: m, loader: l, vars: map[string]cty.Value{}, missing: map[string]bool{},
+		locals: map[string]cty.Value{}, inLocal: map[string]bool{},
+		res: map[string]cty.Value{}, inRes: map[string]bool{},
+		calls: map[string]cty.Value{}, inCall: map[string]bool{}, callPath: callPath, depth: depth,
+	}
+	for name, v := range m.variables {
+		val, ok := inputs[name]
+		if !ok && v.def != nil {
+			def, d := v.def.Value(nil)
+			e.diags = append(e.diags, d...)
+			val, ok = def, !d.HasErrors()
+		}
+		if !ok {
+			e.vars[name] = cty.DynamicVal
+			e.missing[name] = true
+			continue
+		}
+		if v.typ != nil && val.IsWhollyKnown() {
+			if ty, d := typeexpr.TypeConstraint(v.typ); !d.HasErrors() {
+				if conv, err := convert.Convert(val, ty); err == nil {
+					val = conv
+				}
+			}
+		}
+		e.vars[name] = val
+	}
+	return e
+}
+
+// value evaluates an expression in the module, with an optional instance context.
+func (e *evaluator) value(expr hcl.Expression, inst *instance) (cty.Value, hcl.Diagnostics) {
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: functions}
+	vars := map[string]cty.Value{}
+	locals := map[string]cty.Value{}
+	resources := map[string]map[string]cty.Value{}
+	calls := map[string]cty.Value{}
+	data := map[string]map[string]cty.Value{}
+	for _, tr := range expr.Variables() {
+		root := tr.RootName()
+		attr := ""
+		if len(tr) > 1 {
+			if a, ok := tr[1].(hcl.TraverseAttr); ok {
+				attr = a.Name
+			}
+		}
+		switch root {
+		case "var":
+			if v, ok := e.vars[attr]; ok {
+				vars[attr] = v
+			}
+		case "local":
+			if attr != "" {
+				locals[attr] = e.local(attr)
+			}
+		case "module":
+			if attr != "" {
+				calls[attr] = e.call(attr)
+			}
+		case "data":
+			if len(tr) > 2 {
+				if n, ok := tr[2].(hcl.TraverseAttr); ok {
+					if data[attr] == nil {
+						data[attr] = map[string]cty.Value{}
+					}
+					data[attr][n.Name] = cty.DynamicVal // data sources are read by providers at plan time
+				}
+			}
+		case "count":
+			if inst != nil && inst.countIndex != nil {
+				ctx.Variables["count"] = cty.ObjectVal(map[string]cty.Value{"index": *inst.countIndex})
+			}
+		case "each":
+			if inst != nil && inst.eachKey != nil {
+				ctx.Variables["each"] = cty.ObjectVal(map[string]cty.Value{"key": *inst.eachKey, "value": *inst.eachValue})
+			}
+		case "path":
+			ctx.Variables["path"] = cty.ObjectVal(map[string]cty.Value{
+				"module": cty.StringVal(e.mod.dir), "root": cty.StringVal(e.loader.root), "cwd": cty.StringVal("."),
+			})
+		case "terraform":
+			ctx.Variables["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})
+		default:
+			if attr != "" {
+				if _, ok := e.mod.resources[root+"."+attr]; ok {
+					if resources[root] == nil {
+						resources[root] = map[string]cty.Value{}
+					}
+					resources[root][attr] = e.resource(root, attr)
+				}
+			}
+		}
+	}
+	if inst != nil {
+		for k, v := range inst.extra {
+			ctx.Variables[k] = v
+		}
+	}
+	ctx.Variables["var"] = cty.ObjectVal(vars)
+	ctx.Variables["local"] = cty.ObjectVal(locals)
+	ctx.Variables["module"] = cty.ObjectVal(calls)
+	dataObj := map[string]cty.Value{}
+	for typ, names := range data {
+		dataObj[typ] = cty.ObjectVal(names)
+	}
+	ctx.Variables["data"] = cty.ObjectVal(dataObj)
+	for typ, names := range resources {
+		ctx.Variables[typ] = cty.ObjectVal(names)
+	}
+	return expr.Value(ctx)
+}
+
+// known evaluates an expression and says why it is unknown when it is.
+func (e *evaluator) known(expr hcl.Expression, inst *instance) (cty.Value, string) {
+	v, d := e.value(expr, inst)
+	if d.HasErrors() {
+		return cty.DynamicVal, fmt.Sprintf("%s cannot be evaluated: %s", describeRange(expr.Range()), d.Errs()[0].Error())
+	}
+	if v.IsWhollyKnown() {
+		return v, ""
+	}
+	return v, e.unknownReason(expr)
+}
+
+// unknownReason names the inputs that make an expression unknown: data sources, variables
+// without a value, remote modules, resource attributes only a provider knows.
+func (e *evaluator) unknownReason(expr hcl.Expression) string {
+	return e.unknownReasonVisiting(expr, map[string]bool{})
+}
+
+func (e *evaluator) unknownReasonVisiting(expr hcl.Expression, visiting map[string]bool) string {
+	seen := map[string]bool{}
+	var why []string
+	for _, tr := range expr.Variables() {
+		name := traversalString(tr)
+		root := tr.RootName()
+		attr := ""
+		if len(tr) > 1 {
+			if a, ok := tr[1].(hcl.TraverseAttr); ok {
+				attr = a.Name
+			}
+		}
+		var reason string
+		switch {
+		case root == "data":
+			reason = name + " (a data source, read only when Terraform runs)"
+		case root == "var" && e.missing[attr]:
+			reason = "var." + attr + " (no default, and no value in tfvars or --var)"
+		case root == "module":
+			if c := e.mod.calls[attr]; c != nil && !localSource(c.source) {
+				reason = fmt.Sprintf("%s (module %q is not evaluated)", name, c.source)
+			} else {
+				reason = name
+			}
+		case root == "local":
+			if v := e.local(attr); !v.IsWhollyKnown() {
+				if visiting[attr] {
+					reason = "local." + attr + " (it depends on itself)"
+				} else if inner := e.mod.locals[attr]; inner != nil {
+					visiting[attr] = true
+					reason = e.unknownReasonVisiting(inner.Expr, visiting)
+				}
+			}
+		case root == "var":
+			if v, ok := e.vars[attr]; ok && !v.IsWhollyKnown() {
+				reason = "var." + attr + " (its value is not known statically)"
+			}
+		default:
+			if _, ok := e.mod.resources[root+"."+attr]; ok {
+				reason = name + " (set by the provider when Terraform applies)"
+			}
+		}
+		if reason != "" && !seen[reason] {
+			seen[reason] = true
+			why = append(why, reason)
+		}
+	}
+	if len(why) == 0 {
+		return fmt.Sprintf("the expression at %s is not known statically", describeRange(expr.Range()))
+	}
+	sort.Strings(why)
+	return strings.Join(why, "; ")
+}
+
+func traversalString(tr hcl.Traversal) string {
+	var b strings.Builder
+	for i, step := range tr {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+		case hcl.TraverseIndex:
+			if s.Key.Type() == cty.String {
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			} else if s.Key.Type() == cty.Number {
+				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().String())
+			}
+		case hcl.TraverseSplat:
+			b.WriteString("[*]")
+		}
+		if i > 3 {
+			break
+		}
+	}
+	return b.String()
+}
+
+// local evaluates a local value once; a cycle is reported and leaves the values unknown.
+func (e *evaluator) local(name string) cty.Value {
+	if v, ok := e.locals[name]; ok {
+		return v
+	}
+	a := e.mod.locals[name]
+	if a == nil {
+		return cty.DynamicVal
+	}
+	if e.inLocal[name] {
+		e.diags = append(e.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cycle in locals",
+			Detail: fmt.Sprintf("local.%s depends on itself; its value is unknown", name), Subject: a.Expr.Range().Ptr()})
+		e.locals[name] = cty.DynamicVal
+		return cty.DynamicVal
+	}
+	e.inLocal[name] = true
+	v, d := e.value(a.Expr, nil)
+	delete(e.inLocal, name)
+	if d.HasErrors() {
+		v = cty.DynamicVal
+	}
+	if _, done := e.locals[name]; !done { // a cycle may have set it meanwhile
+		e.locals[name] = v
+	}
+	return e.locals[name]
+}
+
+// resource evaluates a resource's top-level arguments into an object, or a tuple (count) or
+// object (for_each) of instance objects. Arguments only a provider knows stay unknown.
+func (e *evaluator) resource(typ, name string) cty.Value {
+	key := typ + "." + name
+	if v, ok := e.res[key]; ok {
+		return v
+	}
+	r := e.mod.resources[key]
+	if r == nil || e.inRes[key] {
+		return cty.DynamicVal
+	}
+	e.inRes[key] = true
+	defer delete(e.inRes, key)
+	insts, keys, ok := e.instances(r.count, r.forEach)
+	build := func(inst *instance, instKey string) cty.Value {
+		obj := map[string]cty.Value{}
+		// Attributes only the provider knows (id, arn, …) stand for a reference to this
+		// instance, so that a launch_template { id = aws_launch_template.x[k].id } can be
+		// followed back to the resource it names.
+		ref := cty.StringVal(refPrefix + key + instKey)
+		for _, computed := range []string{"id", "arn", "name", "latest_version", "default_version"} {
+			obj[computed] = ref
+		}
+		for n, a := range r.attrs {
+			if n == "count" || n == "for_each" {
+				continue
+			}
+			v, d := e.value(a.Expr, inst)
+			if d.HasErrors() {
+				v = cty.DynamicVal
+			}
+			obj[n] = v
+		}
+		return cty.ObjectVal(obj)
+	}
+	var v cty.Value
+	switch {
+	case !ok:
+		v = cty.DynamicVal
+	case r.count != nil:
+		var list []cty.Value
+		for i, inst := range insts {
+			list = append(list, build(inst, "["+keys[i]+"]"))
+		}
+		if len(list) == 0 {
+			v = cty.EmptyTupleVal
+		} else {
+			v = cty.TupleVal(list)
+		}
+	case r.forEach != nil:
+		m := map[string]cty.Value{}
+		for i, inst := range insts {
+			m[keys[i]] = build(inst, fmt.Sprintf("[%q]", keys[i]))
+		}
+		v = cty.ObjectVal(m)
+	default:
+		v = build(nil, "")
+	}
+	e.res[key] = v
+	return v
+}
+
+// refPrefix marks the stand-in value of a provider-computed attribute (id, arn, …).
+const refPrefix = "\x00ref:"
+
+// instances expands count or for_each. ok is false when they cannot be known.
+func (e *evaluator) instances(count, forEach hcl.Expression) (insts []*instance, keys []string, ok bool) {
+	switch {
+	case count != nil:
+		v, why := e.known(count, nil)
+		if why != "" || v.Type() != cty.Number {
+			return nil, nil, false
+		}
+		n, _ := v.AsBigFloat().Int64()
+		for i := int64(0); i < n; i++ {
+			idx := cty.NumberIntVal(i)
+			insts = append(insts, &instance{countIndex: &idx})
+			keys = append(keys, fmt.Sprint(i))
+		}
+		return insts, keys, true
+	case forEach != nil:
+		v, why := e.known(forEach, nil)
+		if why != "" || v.IsNull() {
+			return nil, nil, false
+		}
+		ty := v.Type()
+		switch {
+		case ty.IsMapType() || ty.IsObjectType():
+			for it := v.ElementIterator(); it.Next(); {
+				k, val := it.Element()
+				kk, vv := k, val
+				insts = append(insts, &instance{eachKey: &kk, eachValue: &vv})
+				keys = append(keys, k.AsString())
+			}
+		case ty.IsSetType() || ty.IsListType() || ty.IsTupleType():
+			for it := v.ElementIterator(); it.Next(); {
+				_, val := it.Element()
+				if val.Type() != cty.String {
+					return nil, nil, false
+				}
+				kk := val
+				insts = append(insts, &instance{eachKey: &kk, eachValue: &kk})
+				keys = append(keys, val.AsString())
+			}
+		default:
+			return nil, nil, false
+		}
+		return insts, keys, true
+	default:
+		return []*instance{nil}, []string{""}, true
+	}
+}
+
+// call evaluates a module call's outputs: local modules are evaluated with their inputs;
+// remote ones are unknown.
+func (e *evaluator) call(name string) cty.Value {
+	if v, ok := e.calls[name]; ok {
+		return v
+	}
+	c := e.mod.calls[name]
+	if c == nil || e.inCall[name] || !localSource(c.source) {
+		return cty.DynamicVal
+	}
+	e.inCall[name] = true
+	defer delete(e.inCall, name)
+	child := e.loader.child(e, c)
+	if child == nil {
+		e.calls[name] = cty.DynamicVal
+		return cty.DynamicVal
+	}
+	outs := map[string]cty.Value{}
+	for n, a := range child.mod.outputs {
+		v, d := child.value(a.Expr, nil)
+		if d.HasErrors() {
+			v = cty.DynamicVal
+		}
+		outs[n] = v
+	}
+	v := cty.ObjectVal(outs)
+	e.calls[name] = v
+	return v
+}

@@ -1,0 +1,214 @@
+package terraform
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// module is one directory of .tf and .tf.json files, parsed but not evaluated.
+type module struct {
+	dir       string
+	variables map[string]*variable
+	locals    map[string]*hcl.Attribute
+	resources map[string]*resource // "type.name"
+	order     []string             // resource keys in file order
+	data      map[string]hcl.Range // "type.name"
+	calls     map[string]*moduleCall
+	outputs   map[string]*hcl.Attribute
+}
+
+type variable struct {
+	name    string
+	def     hcl.Expression // nil without default
+	typ     hcl.Expression
+	declare hcl.Range
+}
+
+type resource struct {
+	typ, name string
+	body      hcl.Body
+	count     hcl.Expression
+	forEach   hcl.Expression
+	declare   hcl.Range
+	attrs     hcl.Attributes
+}
+
+type moduleCall struct {
+	name    string
+	source  string
+	version string
+	attrs   hcl.Attributes
+	count   hcl.Expression
+	forEach hcl.Expression
+	declare hcl.Range
+}
+
+var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "variable", LabelNames: []string{"name"}},
+	{Type: "locals"},
+	{Type: "resource", LabelNames: []string{"type", "name"}},
+	{Type: "data", LabelNames: []string{"type", "name"}},
+	{Type: "module", LabelNames: []string{"name"}},
+	{Type: "output", LabelNames: []string{"name"}},
+	{Type: "provider", LabelNames: []string{"name"}},
+	{Type: "terraform"},
+	{Type: "moved"},
+	{Type: "import"},
+	{Type: "removed"},
+	{Type: "check", LabelNames: []string{"name"}},
+	{Type: "ephemeral", LabelNames: []string{"type", "name"}},
+}}
+
+var variableSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "default"}, {Name: "type"}}}
+
+var metaSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}}}
+
+// isTerraformFile says whether a file belongs to a module's configuration.
+func isTerraformFile(name string) bool {
+	return strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")
+}
+
+// parseModule reads every .tf and .tf.json file of dir. Diagnostics are returned, never fatal:
+// what parses is kept.
+func parseModule(parser *hclparse.Parser, dir string) (*module, hcl.Diagnostics) {
+	m := &module{
+		dir: dir, variables: map[string]*variable{}, locals: map[string]*hcl.Attribute{},
+		resources: map[string]*resource{}, data: map[string]hcl.Range{},
+		calls: map[string]*moduleCall{}, outputs: map[string]*hcl.Attribute{},
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return m, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "cannot read module folder", Detail: err.Error(), Subject: &hcl.Range{Filename: dir}}}
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && isTerraformFile(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	var diags hcl.Diagnostics
+	for _, name := range names {
+		path := filepath.Join(dir, name)
+		var f *hcl.File
+		var d hcl.Diagnostics
+		if strings.HasSuffix(name, ".json") {
+			f, d = parser.ParseJSONFile(path)
+		} else {
+			f, d = parser.ParseHCLFile(path)
+		}
+		diags = append(diags, d...)
+		if f == nil || f.Body == nil {
+			continue
+		}
+		content, _, d := f.Body.PartialContent(fileSchema)
+		diags = append(diags, d...)
+		for _, b := range content.Blocks {
+			switch b.Type {
+			case "variable":
+				c, _, d := b.Body.PartialContent(variableSchema)
+				diags = append(diags, d...)
+				v := &variable{name: b.Labels[0], declare: b.DefRange}
+				if a := c.Attributes["default"]; a != nil {
+					v.def = a.Expr
+				}
+				if a := c.Attributes["type"]; a != nil {
+					v.typ = a.Expr
+				}
+				m.variables[v.name] = v
+			case "locals":
+				attrs, d := b.Body.JustAttributes()
+				diags = append(diags, d...)
+				for n, a := range attrs {
+					m.locals[n] = a
+				}
+			case "resource":
+				r := &resource{typ: b.Labels[0], name: b.Labels[1], body: b.Body, declare: b.DefRange}
+				meta, _, _ := b.Body.PartialContent(metaSchema)
+				if a := meta.Attributes["count"]; a != nil {
+					r.count = a.Expr
+				}
+				if a := meta.Attributes["for_each"]; a != nil {
+					r.forEach = a.Expr
+				}
+				r.attrs = attributesOf(b.Body)
+				key := r.typ + "." + r.name
+				m.resources[key] = r
+				m.order = append(m.order, key)
+			case "data":
+				m.data[b.Labels[0]+"."+b.Labels[1]] = b.DefRange
+			case "module":
+				c := &moduleCall{name: b.Labels[0], declare: b.DefRange, attrs: attributesOf(b.Body)}
+				if a := c.attrs["source"]; a != nil {
+					if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type().FriendlyName() == "string" && v.IsKnown() {
+						c.source = v.AsString()
+					}
+				}
+				if a := c.attrs["version"]; a != nil {
+					if v, d := a.Expr.Value(nil); !d.HasErrors() && v.IsKnown() && v.Type().FriendlyName() == "string" {
+						c.version = v.AsString()
+					}
+				}
+				c.count, c.forEach = exprOf(c.attrs["count"]), exprOf(c.attrs["for_each"])
+				m.calls[c.name] = c
+			case "output":
+				c, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "value"}}})
+				if a := c.Attributes["value"]; a != nil {
+					m.outputs[b.Labels[0]] = a
+				}
+			}
+		}
+	}
+	return m, diags
+}
+
+func exprOf(a *hcl.Attribute) hcl.Expression {
+	if a == nil {
+		return nil
+	}
+	return a.Expr
+}
+
+// attributesOf returns a body's attributes whatever its blocks; nested blocks are read
+// separately with their own schemas.
+func attributesOf(body hcl.Body) hcl.Attributes {
+	attrs, diags := body.JustAttributes()
+	if !diags.HasErrors() {
+		return attrs
+	}
+	// A native-syntax body with nested blocks: take its attributes directly.
+	out := hcl.Attributes{}
+	if syn, ok := body.(*hclsyntax.Body); ok {
+		for name, a := range syn.Attributes {
+			out[name] = a.AsHCLAttribute()
+		}
+	}
+	return out
+}
+
+// blocksOf returns the nested blocks of a type, in order: native syntax blocks, or, in JSON,
+// the object (or list of objects) under that key as a body.
+func blocksOf(body hcl.Body, typ string) []hcl.Body {
+	content, _, _ := body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: typ}}})
+	var out []hcl.Body
+	for _, b := range content.Blocks {
+		out = append(out, b.Body)
+	}
+	return out
+}
+
+// localSource reports whether a module source is a local path.
+func localSource(src string) bool {
+	return strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../")
+}
+
+func describeRange(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
+}

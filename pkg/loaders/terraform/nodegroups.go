@@ -1,0 +1,488 @@
+package terraform
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+)
+
+// eksDefaultInstanceType is what EKS gives a managed node group created without instance
+// types (and without a launch template that names one): the EKS API's documented default.
+const eksDefaultInstanceType = "t3.medium"
+
+// eksModule is the registry source of terraform-aws-modules/eks/aws.
+const eksModule = "terraform-aws-modules/eks/aws"
+
+// extract finds the node groups of a module instance and of the local modules it calls.
+func (l *loader) extract(e *evaluator) {
+	for _, key := range e.mod.order {
+		r := e.mod.resources[key]
+		switch r.typ {
+		case "aws_eks_node_group":
+			l.fromEachInstance(e, r, l.managedNodeGroup)
+		case "aws_autoscaling_group":
+			l.fromEachInstance(e, r, l.autoScalingGroup)
+		}
+	}
+	names := make([]string, 0, len(e.mod.calls))
+	for n := range e.mod.calls {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c := e.mod.calls[n]
+		switch {
+		case strings.HasPrefix(c.source, eksModule):
+			l.eksModule(e, c)
+		case localSource(c.source):
+			if child := l.child(e, c); child != nil {
+				l.extract(child)
+				e.diags = append(e.diags, child.diags...)
+			}
+		}
+	}
+}
+
+type instanceBuilder func(e *evaluator, r *resource, inst *instance, address string) *inventory.NodeGroupSpec
+
+func (l *loader) fromEachInstance(e *evaluator, r *resource, build instanceBuilder) {
+	insts, keys, ok := e.instances(r.count, r.forEach)
+	base := e.callPath + r.typ + "." + r.name
+	if !ok {
+		expr := r.count
+		if expr == nil {
+			expr = r.forEach
+		}
+		l.groups = append(l.groups, inventory.NodeGroupSpec{
+			Name: base, Source: "terraform:" + r.typ, Location: position(r.declare),
+			UnknownTypes: "how many node groups " + base + " creates depends on " + e.unknownReason(expr),
+		})
+		return
+	}
+	for i, inst := range insts {
+		address := base
+		switch {
+		case r.count != nil:
+			address = fmt.Sprintf("%s[%s]", base, keys[i])
+		case r.forEach != nil:
+			address = fmt.Sprintf("%s[%q]", base, keys[i])
+		}
+		if g := build(e, r, inst, address); g != nil {
+			l.groups = append(l.groups, *g)
+		}
+	}
+}
+
+func position(r hcl.Range) inventory.Position {
+	return inventory.Position{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column}
+}
+
+// attr evaluates a resource argument for an instance; ok is false when it is absent.
+func (e *evaluator) attr(attrs hcl.Attributes, name string, inst *instance) (v cty.Value, why string, rng hcl.Range, ok bool) {
+	a := attrs[name]
+	if a == nil {
+		return cty.NilVal, "", hcl.Range{}, false
+	}
+	v, why = e.known(a.Expr, inst)
+	return v, why, a.Expr.Range(), true
+}
+
+func asString(v cty.Value) (string, bool) {
+	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return "", false
+	}
+	return v.AsString(), true
+}
+
+// asStrings reads a list of known strings. A provider-computed attribute's stand-in is not a
+// value eni-lint knows.
+func asStrings(v cty.Value) ([]string, bool) {
+	list, ok := asStringsRaw(v)
+	for _, s := range list {
+		if strings.HasPrefix(s, refPrefix) {
+			return nil, false
+		}
+	}
+	return list, ok
+}
+
+func asStringsRaw(v cty.Value) ([]string, bool) {
+	if v == cty.NilVal || v.IsNull() || !v.IsWhollyKnown() {
+		return nil, false
+	}
+	ty := v.Type()
+	if !(ty.IsListType() || ty.IsSetType() || ty.IsTupleType()) {
+		if s, ok := asString(v); ok {
+			return []string{s}, true
+		}
+		return nil, false
+	}
+	var out []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, el := it.Element()
+		s, ok := asString(el)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+func asStringMap(v cty.Value) map[string]string {
+	out := map[string]string{}
+	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || !(v.Type().IsMapType() || v.Type().IsObjectType()) {
+		return out
+	}
+	for it := v.ElementIterator(); it.Next(); {
+		k, el := it.Element()
+		if s, ok := asString(el); ok {
+			out[k.AsString()] = s
+		} else if el.IsKnown() && !el.IsNull() && el.Type() == cty.Number {
+			out[k.AsString()] = el.AsBigFloat().String()
+		} else if el.IsKnown() && !el.IsNull() && el.Type() == cty.Bool {
+			out[k.AsString()] = fmt.Sprint(el.True())
+		}
+	}
+	return out
+}
+
+func asInt(v cty.Value) *int {
+	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || v.Type() != cty.Number {
+		return nil
+	}
+	n, _ := v.AsBigFloat().Int64()
+	i := int(n)
+	return &i
+}
+
+// taintEffect converts the EKS API spelling (NO_SCHEDULE) to Kubernetes' (NoSchedule).
+func taintEffect(s string) string {
+	switch strings.ToUpper(s) {
+	case "NO_SCHEDULE", "NOSCHEDULE":
+		return "NoSchedule"
+	case "NO_EXECUTE", "NOEXECUTE":
+		return "NoExecute"
+	case "PREFER_NO_SCHEDULE", "PREFERNOSCHEDULE":
+		return "PreferNoSchedule"
+	}
+	return s
+}
+
+// amiPlatform reads an EKS ami_type: ARM types run arm64 nodes, Windows types Windows nodes.
+func amiPlatform(amiType string) (arch string, windows bool) {
+	u := strings.ToUpper(amiType)
+	if strings.HasPrefix(u, "WINDOWS") {
+		windows = true
+	}
+	if strings.Contains(u, "ARM") {
+		arch = "arm64"
+	} else if strings.Contains(u, "X86_64") || strings.HasPrefix(u, "WINDOWS") {
+		arch = "amd64"
+	}
+	return arch, windows
+}
+
+// managedNodeGroup reads one aws_eks_node_group instance.
+func (l *loader) managedNodeGroup(e *evaluator, r *resource, inst *instance, address string) *inventory.NodeGroupSpec {
+	g := &inventory.NodeGroupSpec{Name: address, Source: "terraform:aws_eks_node_group", Location: position(r.declare)}
+	if v, _, _, ok := e.attr(r.attrs, "node_group_name", inst); ok {
+		if s, ok := asString(v); ok {
+			g.Name = s
+		}
+	} else if v, _, _, ok := e.attr(r.attrs, "node_group_name_prefix", inst); ok {
+		if s, ok := asString(v); ok {
+			g.Name = s + "*"
+		}
+	}
+	if v, _, _, ok := e.attr(r.attrs, "labels", inst); ok {
+		g.Labels = asStringMap(v)
+	}
+	if v, _, _, ok := e.attr(r.attrs, "capacity_type", inst); ok {
+		g.CapacityType, _ = asString(v)
+	}
+	if v, _, _, ok := e.attr(r.attrs, "ami_type", inst); ok {
+		if s, ok := asString(v); ok {
+			g.Arch, g.Windows = amiPlatform(s)
+		}
+	}
+	for _, b := range blocksOf(r.body, "scaling_config") {
+		attrs := attributesOf(b)
+		if v, _, _, ok := e.attr(attrs, "min_size", inst); ok {
+			g.MinSize = asInt(v)
+		}
+		if v, _, _, ok := e.attr(attrs, "max_size", inst); ok {
+			g.MaxSize = asInt(v)
+		}
+	}
+	g.Taints = e.taints(r.body, inst)
+
+	types, why, rng, ok := e.attr(r.attrs, "instance_types", inst)
+	switch {
+	case ok && why != "":
+		g.UnknownTypes = "instance_types depends on " + why
+		g.TypeLocations = []inventory.Position{position(rng)}
+	case ok:
+		list, good := asStrings(types)
+		if !good {
+			g.UnknownTypes = "instance_types is not a list of strings"
+		}
+		g.InstanceTypes = list
+		g.TypeLocations = elementPositions(r.attrs["instance_types"].Expr, len(list))
+	}
+	if len(g.InstanceTypes) == 0 && g.UnknownTypes == "" {
+		// No instance_types: the launch template's instance type, else the EKS default.
+		if lt := blocksOf(r.body, "launch_template"); len(lt) > 0 {
+			t, why, at := e.launchTemplateType(attributesOf(lt[0]), inst)
+			switch {
+			case why != "":
+				g.UnknownTypes = why
+				g.TypeLocations = []inventory.Position{position(at)}
+			case t != "":
+				g.InstanceTypes = []string{t}
+				g.TypeLocations = []inventory.Position{position(at)}
+			}
+		}
+		if len(g.InstanceTypes) == 0 && g.UnknownTypes == "" {
+			g.InstanceTypes = []string{eksDefaultInstanceType}
+			g.TypeLocations = []inventory.Position{position(r.declare)}
+		}
+	}
+	return g
+}
+
+// elementPositions returns where each element of a list literal is, or the expression's
+// start for every element when it is not a literal.
+func elementPositions(expr hcl.Expression, n int) []inventory.Position {
+	if tuple, ok := expr.(*hclsyntax.TupleConsExpr); ok && len(tuple.Exprs) == n {
+		out := make([]inventory.Position, n)
+		for i, el := range tuple.Exprs {
+			out[i] = position(el.Range())
+		}
+		return out
+	}
+	out := make([]inventory.Position, n)
+	for i := range out {
+		out[i] = position(expr.Range())
+	}
+	return out
+}
+
+// blockInstance is one nested block, static or generated by a `dynamic` block, with the
+// instance context its arguments are evaluated in (the dynamic block's iterator).
+type blockInstance struct {
+	attrs hcl.Attributes
+	body  hcl.Body
+	inst  *instance
+}
+
+// blocks returns the nested blocks of a type: static ones, then those `dynamic` blocks
+// generate from a for_each eni-lint can evaluate.
+func (e *evaluator) blocks(body hcl.Body, typ string, inst *instance) []blockInstance {
+	var out []blockInstance
+	for _, b := range blocksOf(body, typ) {
+		out = append(out, blockInstance{attrs: attributesOf(b), body: b, inst: inst})
+	}
+	content, _, _ := body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "dynamic", LabelNames: []string{"type"}}}})
+	for _, b := range content.Blocks {
+		if b.Labels[0] != typ {
+			continue
+		}
+		attrs := attributesOf(b.Body)
+		iterator := typ
+		if a := attrs["iterator"]; a != nil {
+			if tr, d := hcl.AbsTraversalForExpr(a.Expr); !d.HasErrors() {
+				iterator = tr.RootName()
+			}
+		}
+		fe := attrs["for_each"]
+		contents := blocksOf(b.Body, "content")
+		if fe == nil || len(contents) == 0 {
+			continue
+		}
+		coll, why := e.known(fe.Expr, inst)
+		if why != "" || coll.IsNull() || !coll.CanIterateElements() {
+			continue
+		}
+		for it := coll.ElementIterator(); it.Next(); {
+			k, v := it.Element()
+			in := &instance{}
+			if inst != nil {
+				*in = *inst
+			}
+			in.extra = map[string]cty.Value{}
+			for name, val := range in.extra {
+				in.extra[name] = val
+			}
+			in.extra[iterator] = cty.ObjectVal(map[string]cty.Value{"key": k, "value": v})
+			out = append(out, blockInstance{attrs: attributesOf(contents[0]), body: contents[0], inst: in})
+		}
+	}
+	return out
+}
+
+// taints reads `taint` blocks, static or dynamic.
+func (e *evaluator) taints(body hcl.Body, inst *instance) []inventory.Taint {
+	var out []inventory.Taint
+	for _, b := range e.blocks(body, "taint", inst) {
+		var t inventory.Taint
+		if v, _, _, ok := e.attr(b.attrs, "key", b.inst); ok {
+			t.Key, _ = asString(v)
+		}
+		if v, _, _, ok := e.attr(b.attrs, "value", b.inst); ok {
+			t.Value, _ = asString(v)
+		}
+		if v, _, _, ok := e.attr(b.attrs, "effect", b.inst); ok {
+			s, _ := asString(v)
+			t.Effect = taintEffect(s)
+		}
+		if t.Key != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// launchTemplateType follows a launch_template block's id or name to the aws_launch_template
+// resource (instance) it references and reads its instance_type.
+func (e *evaluator) launchTemplateType(attrs hcl.Attributes, inst *instance) (string, string, hcl.Range) {
+	for _, name := range []string{"id", "name", "launch_template_id", "launch_template_name"} {
+		a := attrs[name]
+		if a == nil {
+			continue
+		}
+		v, d := e.value(a.Expr, inst)
+		if d.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+			why := e.unknownReason(a.Expr)
+			return "", "the launch template's instance_type is unknown: " + why, a.Expr.Range()
+		}
+		s := v.AsString()
+		if ref, ok := strings.CutPrefix(s, refPrefix); ok {
+			return e.templateInstanceType(ref, a.Expr.Range())
+		}
+		// A literal name or id: a launch template of this module with that name.
+		for _, key := range e.mod.order {
+			r := e.mod.resources[key]
+			if r.typ != "aws_launch_template" || r.attrs["name"] == nil {
+				continue
+			}
+			if n, d := e.value(r.attrs["name"].Expr, nil); !d.HasErrors() && n.IsKnown() && n.Type() == cty.String && n.AsString() == s {
+				return e.templateInstanceType(key, a.Expr.Range())
+			}
+		}
+		return "", fmt.Sprintf("the launch template %q is not in this configuration, so its instance type is unknown", s), a.Expr.Range()
+	}
+	return "", "", hcl.Range{}
+}
+
+// templateInstanceType reads instance_type of a launch template reference such as
+// aws_launch_template.x or aws_launch_template.x["key"].
+func (e *evaluator) templateInstanceType(ref string, at hcl.Range) (string, string, hcl.Range) {
+	addr, index, _ := strings.Cut(ref, "[")
+	typ, name, _ := strings.Cut(addr, ".")
+	if typ != "aws_launch_template" {
+		return "", fmt.Sprintf("%s is not a launch template", addr), at
+	}
+	r := e.mod.resources[addr]
+	if r == nil {
+		return "", addr + " is not in this configuration", at
+	}
+	v := e.resource(typ, name)
+	if index != "" {
+		key := strings.TrimSuffix(index, "]")
+		switch {
+		case v.Type().IsTupleType():
+			var i int
+			fmt.Sscan(key, &i)
+			if i < 0 || i >= v.LengthInt() {
+				return "", "no instance " + ref, at
+			}
+			v = v.Index(cty.NumberIntVal(int64(i)))
+		case v.Type().IsObjectType():
+			if unq, err := strconv.Unquote(key); err == nil {
+				key = unq
+			}
+			if !v.Type().HasAttribute(key) {
+				return "", "no instance " + ref, at
+			}
+			v = v.GetAttr(key)
+		}
+	}
+	where := at
+	if a := r.attrs["instance_type"]; a != nil {
+		where = a.Expr.Range()
+	}
+	if !v.Type().IsObjectType() || !v.Type().HasAttribute("instance_type") {
+		return "", addr + " sets no instance_type", where
+	}
+	t := v.GetAttr("instance_type")
+	if s, ok := asString(t); ok {
+		return s, "", where
+	}
+	return "", "the launch template's instance_type depends on " + e.unknownReason(r.attrs["instance_type"].Expr), where
+}
+
+// autoScalingGroup reads a self-managed node group: an aws_autoscaling_group with a launch
+// template or a mixed instances policy.
+func (l *loader) autoScalingGroup(e *evaluator, r *resource, inst *instance, address string) *inventory.NodeGroupSpec {
+	g := &inventory.NodeGroupSpec{Name: address, Source: "terraform:aws_autoscaling_group", Location: position(r.declare), SelfManaged: true}
+	if v, _, _, ok := e.attr(r.attrs, "name", inst); ok {
+		if s, ok := asString(v); ok {
+			g.Name = s
+		}
+	}
+	if v, _, _, ok := e.attr(r.attrs, "min_size", inst); ok {
+		g.MinSize = asInt(v)
+	}
+	if v, _, _, ok := e.attr(r.attrs, "max_size", inst); ok {
+		g.MaxSize = asInt(v)
+	}
+	var spec hcl.Attributes
+	if lt := blocksOf(r.body, "launch_template"); len(lt) > 0 {
+		spec = attributesOf(lt[0])
+	}
+	for _, mip := range blocksOf(r.body, "mixed_instances_policy") {
+		for _, lt := range blocksOf(mip, "launch_template") {
+			for _, s := range blocksOf(lt, "launch_template_specification") {
+				spec = attributesOf(s)
+			}
+			for _, o := range e.blocks(lt, "override", inst) {
+				v, why, rng, ok := e.attr(o.attrs, "instance_type", o.inst)
+				switch {
+				case !ok:
+				case why != "":
+					g.UnknownTypes = "an override's instance_type depends on " + why
+				default:
+					if s, ok := asString(v); ok {
+						g.InstanceTypes = append(g.InstanceTypes, s)
+						g.TypeLocations = append(g.TypeLocations, position(rng))
+					}
+				}
+			}
+		}
+	}
+	if len(g.InstanceTypes) == 0 && g.UnknownTypes == "" {
+		if spec == nil {
+			return nil // not a node group eni-lint can tell (launch configuration)
+		}
+		t, why, at := e.launchTemplateType(spec, inst)
+		switch {
+		case why != "":
+			g.UnknownTypes = why
+			g.TypeLocations = []inventory.Position{position(at)}
+		case t != "":
+			g.InstanceTypes = []string{t}
+			g.TypeLocations = []inventory.Position{position(at)}
+		default:
+			g.UnknownTypes = "the launch template sets no instance_type"
+		}
+	}
+	return g
+}

@@ -1,0 +1,278 @@
+package terraform
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+)
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func groupsOf(t *testing.T, frags []inventory.Fragment) map[string]inventory.NodeGroupSpec {
+	t.Helper()
+	out := map[string]inventory.NodeGroupSpec{}
+	for _, f := range frags {
+		for _, g := range f.NodeGroups {
+			out[g.Name] = g
+		}
+	}
+	return out
+}
+
+const nodeGroup = `resource "aws_eks_node_group" "g" {
+  node_group_name = var.name
+  instance_types  = [var.type]
+}
+variable "name" { default = "g" }
+`
+
+func TestVariablePrecedence(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		opts  Options
+		want  string
+		why   string
+	}{
+		{"default", map[string]string{"main.tf": nodeGroup + `variable "type" { default = "m5.large" }`}, Options{}, "m5.large", ""},
+		{"terraform.tfvars beats the default", map[string]string{"main.tf": nodeGroup + `variable "type" { default = "m5.large" }`, "terraform.tfvars": `type = "m5.xlarge"`}, Options{}, "m5.xlarge", ""},
+		{"auto tfvars in lexical order beat terraform.tfvars", map[string]string{"main.tf": nodeGroup + `variable "type" {}`, "terraform.tfvars": `type = "a"`, "b.auto.tfvars": `type = "c"`, "a.auto.tfvars.json": `{"type": "b"}`}, Options{}, "c", ""},
+		{"var files then vars, in order", map[string]string{"main.tf": nodeGroup + `variable "type" {}`, "x.auto.tfvars": `type = "auto"`, "envs/prod.tfvars": `type = "prod"`}, Options{VarFiles: nil, Vars: []string{"type=cli"}}, "cli", ""},
+		{"other tfvars are not loaded", map[string]string{"main.tf": nodeGroup + `variable "type" {}`, "envs/prod.tfvars": `type = "prod"`}, Options{}, "", "var.type (no default"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeTree(t, tc.files)
+			frags := Load([]string{root}, tc.opts)
+			g := groupsOf(t, frags)["g"]
+			if tc.want != "" && (len(g.InstanceTypes) != 1 || g.InstanceTypes[0] != tc.want) {
+				t.Errorf("types %v (%s), want %s", g.InstanceTypes, g.UnknownTypes, tc.want)
+			}
+			if tc.why != "" && !strings.Contains(g.UnknownTypes, tc.why) {
+				t.Errorf("unknown reason %q, want it to mention %q", g.UnknownTypes, tc.why)
+			}
+		})
+	}
+	root := writeTree(t, map[string]string{"main.tf": nodeGroup + `variable "type" {}`, "envs/prod.tfvars": `type = "prod"`, "envs/dev.tfvars": `type = "dev"`})
+	frags := Load([]string{root}, Options{VarFiles: []string{filepath.Join(root, "envs/prod.tfvars"), filepath.Join(root, "envs/dev.tfvars")}})
+	if g := groupsOf(t, frags)["g"]; len(g.InstanceTypes) != 1 || g.InstanceTypes[0] != "dev" {
+		t.Errorf("later --var-file must win: %v", g.InstanceTypes)
+	}
+}
+
+func TestExpressions(t *testing.T) {
+	src := `
+locals {
+  base   = ["m5.large"]
+  extra  = { big = "m5.4xlarge" }
+  picked = lookup(local.extra, "big", "none")
+  all    = distinct(concat(local.base, [local.picked], tolist(toset(["m5.large"]))))
+  labels = merge({ a = "1" }, { b = format("%s-%d", "x", 2) })
+  n      = length(local.all)
+  maybe  = try(local.extra.missing, "fallback")
+  pick   = local.n > 1 ? coalesce("", "m6i.large") : "no"
+}
+resource "aws_eks_node_group" "exprs" {
+  node_group_name = "exprs-${local.maybe}"
+  instance_types  = [for t in local.all : t if t != ""]
+  labels          = local.labels
+}
+resource "aws_eks_node_group" "cond" {
+  node_group_name = "cond"
+  instance_types  = [local.pick]
+}
+resource "aws_eks_node_group" "counted" {
+  count           = 2
+  node_group_name = "counted-${count.index}"
+  instance_types  = ["c6i.large"]
+}
+resource "aws_eks_node_group" "each_set" {
+  for_each        = toset(["a", "b"])
+  node_group_name = "set-${each.key}"
+  instance_types  = ["r6i.large"]
+}
+`
+	root := writeTree(t, map[string]string{"main.tf": src})
+	groups := groupsOf(t, Load([]string{root}, Options{}))
+	if g := groups["exprs-fallback"]; strings.Join(g.InstanceTypes, ",") != "m5.large,m5.4xlarge" || g.Labels["b"] != "x-2" {
+		t.Errorf("exprs: %+v", g)
+	}
+	if g := groups["cond"]; strings.Join(g.InstanceTypes, ",") != "m6i.large" {
+		t.Errorf("cond: %+v", g)
+	}
+	for _, n := range []string{"counted-0", "counted-1", "set-a", "set-b"} {
+		if _, ok := groups[n]; !ok {
+			t.Errorf("missing %s in %v", n, groups)
+		}
+	}
+}
+
+func TestModulesAndUnknowns(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.tf": `
+module "nodes" {
+  source = "./modules/nodes"
+  types  = ["m6i.xlarge"]
+}
+module "remote" {
+  source  = "example/nodes/aws"
+  version = "1.0.0"
+}
+data "aws_ssm_parameter" "t" { name = "x" }
+resource "aws_eks_node_group" "from_remote" {
+  node_group_name = "from-remote"
+  instance_types  = module.remote.types
+}
+resource "aws_eks_node_group" "from_data" {
+  node_group_name = "from-data"
+  instance_types  = [data.aws_ssm_parameter.t.value]
+}
+resource "aws_eks_node_group" "many" {
+  for_each        = toset(data.aws_ssm_parameter.t.insecure_value)
+  node_group_name = each.key
+}
+resource "aws_eks_node_group" "uses_output" {
+  node_group_name = "uses-output"
+  instance_types  = [module.nodes.first]
+}
+`,
+		"modules/nodes/main.tf": `
+variable "types" {}
+resource "aws_eks_node_group" "inner" {
+  node_group_name = "inner"
+  instance_types  = var.types
+}
+output "first" { value = var.types[0] }
+`,
+	})
+	// The module folder is scanned too, but as a called module it is not a root.
+	groups := groupsOf(t, Load([]string{root, filepath.Join(root, "modules", "nodes")}, Options{}))
+	if len(groups) != 5 {
+		t.Errorf("groups %v", groups)
+	}
+	if g := groups["inner"]; strings.Join(g.InstanceTypes, ",") != "m6i.xlarge" {
+		t.Errorf("inner: %+v", g)
+	}
+	if g := groups["uses-output"]; strings.Join(g.InstanceTypes, ",") != "m6i.xlarge" {
+		t.Errorf("uses-output: %+v", g)
+	}
+	if g := groups["from-remote"]; !strings.Contains(g.UnknownTypes, `module "example/nodes/aws" is not evaluated`) {
+		t.Errorf("from-remote: %q", g.UnknownTypes)
+	}
+	if g := groups["from-data"]; !strings.Contains(g.UnknownTypes, "data.aws_ssm_parameter.t.value") {
+		t.Errorf("from-data: %q", g.UnknownTypes)
+	}
+	if g := groups["aws_eks_node_group.many"]; !strings.Contains(g.UnknownTypes, "how many node groups") {
+		t.Errorf("many: %q", g.UnknownTypes)
+	}
+}
+
+func TestNodeGroupDetails(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `
+resource "aws_launch_template" "lt" {
+  for_each      = { a = "m5.large", b = "c5.large" }
+  instance_type = each.value
+}
+resource "aws_eks_node_group" "via_lt" {
+  for_each        = toset(["a", "b"])
+  node_group_name = "lt-${each.key}"
+  capacity_type   = "SPOT"
+  ami_type        = "BOTTLEROCKET_ARM_64"
+  launch_template {
+    id      = aws_launch_template.lt[each.key].id
+    version = "$Latest"
+  }
+  dynamic "taint" {
+    for_each = { gpu = "true" }
+    content {
+      key    = taint.key
+      value  = taint.value
+      effect = "NO_EXECUTE"
+    }
+  }
+  scaling_config {
+    min_size = 1
+    max_size = 4
+  }
+}
+resource "aws_eks_node_group" "win" {
+  node_group_name = "win"
+  ami_type        = "WINDOWS_FULL_2022_x86_64"
+  instance_types  = ["m5.large"]
+}
+`})
+	groups := groupsOf(t, Load([]string{root}, Options{}))
+	a, b := groups["lt-a"], groups["lt-b"]
+	if strings.Join(a.InstanceTypes, ",") != "m5.large" || strings.Join(b.InstanceTypes, ",") != "c5.large" {
+		t.Errorf("launch template types: %v %v (%s)", a.InstanceTypes, b.InstanceTypes, a.UnknownTypes)
+	}
+	if a.CapacityType != "SPOT" || a.Arch != "arm64" || *a.MinSize != 1 || *a.MaxSize != 4 {
+		t.Errorf("details: %+v", a)
+	}
+	if len(a.Taints) != 1 || a.Taints[0] != (inventory.Taint{Key: "gpu", Value: "true", Effect: "NoExecute"}) {
+		t.Errorf("taints: %+v", a.Taints)
+	}
+	if !groups["win"].Windows {
+		t.Error("a Windows AMI type must mark the group Windows")
+	}
+}
+
+func TestMalformedHCLIsLocated(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"bad.tf":  "resource \"aws_eks_node_group\" \"x\" {\n  instance_types = [\n",
+		"good.tf": "resource \"aws_eks_node_group\" \"y\" {\n  node_group_name = \"y\"\n  instance_types = [\"m5.large\"]\n}\n",
+	})
+	frags := Load([]string{root}, Options{})
+	if len(frags) != 1 || len(frags[0].Errors) == 0 {
+		t.Fatalf("frags %+v", frags)
+	}
+	for _, e := range frags[0].Errors {
+		if e.Position.Line == 0 || !strings.HasSuffix(e.Position.File, "bad.tf") {
+			t.Errorf("unlocated error %+v", e)
+		}
+	}
+	if _, ok := groupsOf(t, frags)["y"]; !ok {
+		t.Error("the good file's node group is missing")
+	}
+}
+
+func FuzzLoad(f *testing.F) {
+	f.Add(nodeGroup + `variable "type" { default = "m5.large" }`)
+	f.Add(`locals { a = local.b
+ b = local.a }
+resource "aws_eks_node_group" "c" { instance_types = [local.a] }`)
+	f.Add(`module "eks" {
+  source = "terraform-aws-modules/eks/aws"
+  eks_managed_node_groups = { a = { instance_types = ["m5.large"], taints = [{ key = "k", effect = "NO_SCHEDULE" }] } }
+}`)
+	f.Add(`resource "aws_autoscaling_group" "a" { mixed_instances_policy { launch_template { override { instance_type = "m5.large" } } } }`)
+	f.Fuzz(func(t *testing.T, src string) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, frag := range Load([]string{dir}, Options{}) {
+			for _, e := range frag.Errors {
+				if strings.Contains(e.Message, "cannot evaluate this Terraform module") {
+					t.Fatalf("evaluation panicked: %s", e.Message)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,1 @@
+batch_types = ["m5.2xlarge"]

@@ -1,0 +1,2 @@
+env = "prod"
+node_type = "m5.2xlarge"

@@ -1,0 +1,1 @@
+env = "from-terraform-tfvars"
