@@ -184,6 +184,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 			SkippedChartTemplates: stats.SkippedChartTemplates, TerraformModules: stats.TerraformModules,
 		},
 		NodeGroups:    inv.NodeGroups,
+		CNISettings:   inv.CNISettings,
 		CapacityKnown: len(inv.NodeGroups) > 0,
 		FailOn:        opts.FailOn,
 		Errors:        loadErrors,
@@ -238,6 +239,9 @@ func ensureSlices(inv *inventory.Inventory) {
 	}
 	if inv.NodeGroups == nil {
 		inv.NodeGroups = []inventory.NodeGroup{}
+	}
+	if inv.CNISettings == nil {
+		inv.CNISettings = []inventory.CNISetting{}
 	}
 	for i := range inv.NodeGroups {
 		if inv.NodeGroups[i].Taints == nil {

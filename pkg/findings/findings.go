@@ -188,6 +188,9 @@ type Report struct {
 	// NodeGroups are the node groups the run used, from flags, config or Terraform, with
 	// their resolved instance types, labels, taints and positions.
 	NodeGroups    []inventory.NodeGroup `json:"nodeGroups"`
+	// CNISettings are the VPC CNI settings found in the scanned code (ENABLE_POD_ENI,
+	// branch-eni-cooldown).
+	CNISettings []inventory.CNISetting `json:"cniSettings"`
 	InstanceTypes []InstanceTypeRow     `json:"instanceTypes"`
 	Workloads     []WorkloadNumbers     `json:"workloads"`
 	Summary       Summary               `json:"summary"`

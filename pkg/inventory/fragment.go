@@ -24,6 +24,8 @@ type Fragment struct {
 	// NodeGroups are declared by infrastructure code (Terraform); the run resolves their
 	// instance types against the limits table.
 	NodeGroups []NodeGroupSpec
+	// CNISettings configure the VPC CNI.
+	CNISettings []CNISetting
 	Errors     []LoadError
 }
 
@@ -37,6 +39,7 @@ func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents in
 		inv.ServiceAccounts = append(inv.ServiceAccounts, f.ServiceAccounts...)
 		inv.Namespaces = append(inv.Namespaces, f.Namespaces...)
 		nodeGroups = append(nodeGroups, f.NodeGroups...)
+		inv.CNISettings = append(inv.CNISettings, f.CNISettings...)
 		errs = append(errs, f.Errors...)
 		documents += f.Documents
 	}

@@ -75,6 +75,19 @@ type Inventory struct {
 	InstanceFamilies      map[string][]FamilyStep `json:"instanceFamilies"`
 	// ConfigIgnores are the config file's ignores entries, for the policies to validate.
 	ConfigIgnores []ConfigIgnore `json:"configIgnores"`
+	// CNISettings are the VPC CNI settings the scanned code makes visible.
+	CNISettings []CNISetting `json:"cniSettings"`
+}
+
+// CNISetting is a place that configures the Amazon VPC CNI: an aws_eks_addon for vpc-cni (or
+// the EKS module's cluster_addons entry), or the kube-system/amazon-vpc-cni ConfigMap.
+type CNISetting struct {
+	Source   string   `json:"source"`
+	Location Position `json:"location"`
+	// EnablePodENI is ENABLE_POD_ENI when the setting states it; nil when it does not.
+	EnablePodENI *bool `json:"enablePodEni"`
+	// BranchENICooldownSeconds is branch-eni-cooldown when set.
+	BranchENICooldownSeconds *int `json:"branchEniCooldownSeconds"`
 }
 
 // ConfigIgnore is what the policies see of a config-file ignore: enough to decide whether it

@@ -153,7 +153,9 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		}
 		sort.Strings(dirs)
 		stats.TerraformModules = len(dirs)
-		frags = append(frags, terraform.Load(dirs, opts.Terraform)...)
+		tf := opts.Terraform
+		tf.Kubernetes = kubernetes.Options{DefaultNamespace: opts.DefaultNamespace}
+		frags = append(frags, terraform.Load(dirs, tf)...)
 	}
 	for _, f := range frags {
 		stats.Documents += f.Documents

@@ -60,6 +60,11 @@ func place(p inventory.Position) string {
 func (t Text) Write(w io.Writer, r *findings.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Release model:"), r.Model.Description)
+	for _, c := range r.CNISettings {
+		if c.BranchENICooldownSeconds != nil && *c.BranchENICooldownSeconds != r.Model.CooldownSeconds && r.Model.ENIRelease == "onCompletion" {
+			fmt.Fprintf(&b, "%s %s sets branch-eni-cooldown to %ds; this run used %ds (--cooldown).\n", t.paint(ansiBold, "Note:"), c.Source, *c.BranchENICooldownSeconds, r.Model.CooldownSeconds)
+		}
+	}
 	if !r.CapacityKnown {
 		fmt.Fprintf(&b, "%s no node groups were given (--node-group or nodeGroups in %s), so branch-ENI capacity is unknown: the figures below are what the workloads need.\n",
 			t.paint(ansiBold, "Capacity:"), ".eni-lint.yaml")

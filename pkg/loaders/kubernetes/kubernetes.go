@@ -6,6 +6,7 @@ package kubernetes
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/eni-lint/eni-lint/pkg/inventory"
@@ -166,6 +167,20 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		sa := inventory.ServiceAccount{Object: obj, Labels: r.stringMap(meta, "metadata", "labels")}
 		sa.Object.Locations = r.locs
 		frag.ServiceAccounts = append(frag.ServiceAccounts, sa)
+	case g == "" && kind == "ConfigMap" && obj.Name == "amazon-vpc-cni" && obj.Namespace == "kube-system":
+		// The VPC resource controller reads branch-eni-cooldown (seconds) from here.
+		data := r.mapping(doc, "", "data")
+		setting := inventory.CNISetting{Source: "kubernetes:ConfigMap kube-system/amazon-vpc-cni", Location: r.locs[""]}
+		if s := r.str(data, "data", "branch-eni-cooldown"); s != nil {
+			if n, err := strconv.Atoi(strings.TrimSpace(*s)); err == nil {
+				setting.BranchENICooldownSeconds = &n
+				setting.Location = r.locs["data.branch-eni-cooldown"]
+			} else {
+				_, v := yamlpos.Lookup(data, "branch-eni-cooldown")
+				r.errorf(v, "data.branch-eni-cooldown must be a number of seconds, found %q", *s)
+			}
+		}
+		frag.CNISettings = append(frag.CNISettings, setting)
 	case g == "" && kind == "Namespace":
 		meta := r.mapping(doc, "", "metadata")
 		ns := inventory.Namespace{Object: obj, Labels: r.stringMap(meta, "metadata", "labels")}

@@ -32,6 +32,9 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 		args[name] = v
 	}
 	prefix := e.callPath + "module." + c.name
+	if sub == "" {
+		l.cniFromEKSModule(args, c)
+	}
 	switch sub {
 	case "modules/eks-managed-node-group":
 		l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(args["name"], c.name), cty.ObjectVal(args), cty.NilVal, false, position(c.declare), c.attrs["instance_types"]))

@@ -24,6 +24,7 @@ var functions = map[string]function.Function{
 	"trimspace": stdlib.TrimSpaceFunc, "zipmap": stdlib.ZipmapFunc, "range": stdlib.RangeFunc,
 	"min": stdlib.MinFunc, "max": stdlib.MaxFunc, "slice": stdlib.SliceFunc,
 	"try": tryfunc.TryFunc, "can": tryfunc.CanFunc,
+	"jsonencode": stdlib.JSONEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc,
 	"tolist":   convertFunc(func(ty cty.Type) cty.Type { return cty.List(cty.DynamicPseudoType) }),
 	"toset":    convertFunc(func(ty cty.Type) cty.Type { return cty.Set(cty.DynamicPseudoType) }),
 	"tomap":    convertFunc(func(ty cty.Type) cty.Type { return cty.Map(cty.DynamicPseudoType) }),

@@ -19,6 +19,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
 
 // Options are the variable inputs of a run, applied to every root module.
@@ -27,16 +28,21 @@ type Options struct {
 	VarFiles []string
 	// Vars are --var NAME=VALUE assignments, in command-line order.
 	Vars []string
+	// Kubernetes are the manifest options for objects declared with the kubernetes provider.
+	Kubernetes kubernetes.Options
 }
 
 type loader struct {
-	root     string
-	parser   *hclparse.Parser
-	modules  map[string]*module
-	parsed   map[string]hcl.Diagnostics
-	children map[*evaluator]map[string]*evaluator
-	groups   []inventory.NodeGroupSpec
-	diags    hcl.Diagnostics
+	root      string
+	parser    *hclparse.Parser
+	modules   map[string]*module
+	parsed    map[string]hcl.Diagnostics
+	children  map[*evaluator]map[string]*evaluator
+	groups    []inventory.NodeGroupSpec
+	manifests []inventory.Fragment
+	cni       []inventory.CNISetting
+	diags     hcl.Diagnostics
+	opts      Options
 }
 
 // maxModuleDepth stops runaway module recursion (a module that calls itself).
@@ -88,7 +94,7 @@ func (l *loader) loadRoot(dir string, opts Options) (frag inventory.Fragment) {
 			}}}
 		}
 	}()
-	rl := &loader{root: dir, parser: l.parser, modules: l.modules, parsed: l.parsed, children: map[*evaluator]map[string]*evaluator{}}
+	rl := &loader{root: dir, parser: l.parser, modules: l.modules, parsed: l.parsed, children: map[*evaluator]map[string]*evaluator{}, opts: opts}
 	frag = inventory.Fragment{File: filepath.Join(dir, "*.tf")}
 	m := rl.module(dir)
 	rl.diags = append(rl.diags, rl.parsed[filepath.Clean(dir)]...)
@@ -97,6 +103,15 @@ func (l *loader) loadRoot(dir string, opts Options) (frag inventory.Fragment) {
 	rl.extract(root)
 	rl.diags = append(rl.diags, root.diags...)
 	frag.NodeGroups = rl.groups
+	frag.CNISettings = rl.cni
+	for _, m := range rl.manifests {
+		frag.Workloads = append(frag.Workloads, m.Workloads...)
+		frag.SecurityGroupPolicies = append(frag.SecurityGroupPolicies, m.SecurityGroupPolicies...)
+		frag.ServiceAccounts = append(frag.ServiceAccounts, m.ServiceAccounts...)
+		frag.Namespaces = append(frag.Namespaces, m.Namespaces...)
+		frag.Errors = append(frag.Errors, m.Errors...)
+		frag.Documents += m.Documents
+	}
 	seen := map[string]bool{}
 	for _, d := range rl.diags {
 		if d.Severity != hcl.DiagError {

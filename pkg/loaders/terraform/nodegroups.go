@@ -20,8 +20,11 @@ const eksDefaultInstanceType = "t3.medium"
 // eksModule is the registry source of terraform-aws-modules/eks/aws.
 const eksModule = "terraform-aws-modules/eks/aws"
 
-// extract finds the node groups of a module instance and of the local modules it calls.
+// extract finds the node groups and Kubernetes objects of a module instance and of the local
+// modules it calls.
 func (l *loader) extract(e *evaluator) {
+	l.extractKubernetes(e, l.opts.Kubernetes)
+	l.extractCNI(e)
 	for _, key := range e.mod.order {
 		r := e.mod.resources[key]
 		switch r.typ {

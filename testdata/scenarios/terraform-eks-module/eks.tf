@@ -4,6 +4,12 @@ module "eks" {
 
   cluster_name = "main"
 
+  cluster_addons = {
+    vpc-cni = {
+      configuration_values = jsonencode({ env = { ENABLE_POD_ENI = "true" } })
+    }
+  }
+
   eks_managed_node_group_defaults = {
     ami_type = "AL2023_ARM_64_STANDARD"
   }
