@@ -187,13 +187,13 @@ type Report struct {
 	Findings      []Finding             `json:"findings"`
 	// NodeGroups are the node groups the run used, from flags, config or Terraform, with
 	// their resolved instance types, labels, taints and positions.
-	NodeGroups    []inventory.NodeGroup `json:"nodeGroups"`
+	NodeGroups []inventory.NodeGroup `json:"nodeGroups"`
 	// CNISettings are the VPC CNI settings found in the scanned code (ENABLE_POD_ENI,
 	// branch-eni-cooldown).
-	CNISettings []inventory.CNISetting `json:"cniSettings"`
-	InstanceTypes []InstanceTypeRow     `json:"instanceTypes"`
-	Workloads     []WorkloadNumbers     `json:"workloads"`
-	Summary       Summary               `json:"summary"`
+	CNISettings   []inventory.CNISetting `json:"cniSettings"`
+	InstanceTypes []InstanceTypeRow      `json:"instanceTypes"`
+	Workloads     []WorkloadNumbers      `json:"workloads"`
+	Summary       Summary                `json:"summary"`
 	// Baseline is set when a baseline was applied: its file and the entries that no longer
 	// occur.
 	Baseline *BaselineStatus `json:"baseline,omitempty"`

@@ -26,7 +26,7 @@ type Fragment struct {
 	NodeGroups []NodeGroupSpec
 	// CNISettings configure the VPC CNI.
 	CNISettings []CNISetting
-	Errors     []LoadError
+	Errors      []LoadError
 }
 
 // Merge appends fragments in file order, so that an inventory does not depend on which worker
