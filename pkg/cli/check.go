@@ -39,6 +39,7 @@ type checkFlags struct {
 	policies      []string
 	varFiles      []string
 	vars          []string
+	eachVarFile   string
 	policyTimeout time.Duration
 	github        bool
 	comment       bool
@@ -83,6 +84,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 	fl.StringVar(&f.changedSince, "changed-since", "", "report only findings related to files changed since this git ref (the whole tree is still read)")
 	fl.StringArrayVar(&f.policies, "policy", nil, "folder of custom Rego rules to evaluate too (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "Terraform variable file for root modules, after terraform.tfvars and *.auto.tfvars (repeatable, in order)")
+	fl.StringVar(&f.eachVarFile, "each-var-file", "", "evaluate Terraform once per var file matching this glob (envs/*.tfvars); each finding names its environments, the worst decides the exit code")
 	fl.StringArrayVar(&f.vars, "var", nil, "Terraform variable NAME=VALUE for root modules, after the var files (repeatable, in order)")
 	fl.DurationVar(&f.policyTimeout, "policy-timeout", 5*time.Minute, "give up when policy evaluation takes longer (exit 2)")
 	fl.BoolVar(&f.github, "github", false, "GitHub Actions mode: annotations, job summary and a sticky pull request comment (reads GITHUB_* variables)")
@@ -188,7 +190,14 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 	if f.timings {
 		opts.Timings = stdio.Err
 	}
-	rep, err := analysis.Check(ctx, eng, opts)
+	var envFiles []string
+	if glob := firstNonEmpty(f.eachVarFile, eff.EachVarFile); glob != "" {
+		envFiles, err = filepath.Glob(glob)
+		if err != nil || len(envFiles) == 0 {
+			return usageError{fmt.Errorf("--each-var-file %q matches no file", glob)}
+		}
+	}
+	rep, err := analysis.CheckEach(ctx, eng, opts, envFiles)
 	if err != nil {
 		return err
 	}
@@ -266,4 +275,13 @@ func changedFiles(ctx context.Context, ref string) (map[string]bool, error) {
 		}
 	}
 	return out, nil
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }

@@ -33,7 +33,9 @@ type File struct {
 	Namespace  string                     `yaml:"namespace"`
 	FailOn     string                     `yaml:"failOn"`
 	Baseline   string                     `yaml:"baseline"`
-	Policies   []string                   `yaml:"policies"`
+	// EachVarFile is a glob of Terraform var files, one environment each (--each-var-file).
+	EachVarFile string   `yaml:"eachVarFile"`
+	Policies    []string `yaml:"policies"`
 	// AllowInlineIgnores lets eni-lint.io/ignore annotations suppress findings (default true);
 	// rules.<ID>.allowInlineIgnores overrides it per rule.
 	AllowInlineIgnores *bool                 `yaml:"allowInlineIgnores"`

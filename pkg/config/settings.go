@@ -38,6 +38,7 @@ type Effective struct {
 	Namespace          string
 	FailOn             string
 	Baseline           string
+	EachVarFile        string
 	Policies           []string
 	AllowInlineIgnores bool
 	Rules              map[string]RuleConfig
@@ -219,6 +220,10 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 		e.Sources["policies"] = fileSrc("policies")
 	}
 	if f != nil {
+		if f.EachVarFile != "" {
+			e.EachVarFile = rel(f.EachVarFile)
+			e.Sources["eachVarFile"] = fileSrc("eachVarFile")
+		}
 		e.Limits = f.Limits
 		if len(f.Limits) > 0 {
 			e.Sources["limits"] = fileSrc("limits")
@@ -301,9 +306,17 @@ func (e *Effective) Show() [][3]string {
 		row("namespace", e.Namespace),
 		row("failOn", e.FailOn),
 		row("baseline", baseline),
+		row("eachVarFile", orNone(e.EachVarFile)),
 		row("policies", or(e.Policies)),
 		row("allowInlineIgnores", fmt.Sprint(e.AllowInlineIgnores)),
 		row("rules", strings.Join(append([]string{}, or(rules)), "; ")),
 		row("ignores", fmt.Sprintf("%d", len(e.Ignores))),
 	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
 }

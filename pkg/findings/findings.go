@@ -81,6 +81,9 @@ type Finding struct {
 	Suppressed *Suppression `json:"suppressed,omitempty"`
 	// ObjectID identifies the object within the run, for matching ignores.
 	ObjectID string `json:"-"`
+	// Environments lists the Terraform environments (--each-var-file) the finding occurs in;
+	// empty when the run had none.
+	Environments []string `json:"environments,omitempty"`
 }
 
 // Suppression says what covers a suppressed finding.
@@ -106,6 +109,8 @@ type Contributor struct {
 
 // InstanceTypeRow is one line of the per-instance-type table.
 type InstanceTypeRow struct {
+	// Environment is the Terraform environment of the row, with --each-var-file.
+	Environment       string             `json:"environment,omitempty"`
 	NodeGroup         string             `json:"nodeGroup"`
 	NodeGroupLocation inventory.Position `json:"nodeGroupLocation"`
 	InstanceType      string             `json:"instanceType"`
@@ -199,6 +204,9 @@ type Report struct {
 	Baseline *BaselineStatus `json:"baseline,omitempty"`
 	// ChangedSince is set when the report was narrowed to what changed since a git ref.
 	ChangedSince string `json:"changedSince,omitempty"`
+	// Environments are the verdicts per Terraform environment (--each-var-file); the exit
+	// code is the worst of them.
+	Environments []EnvironmentVerdict `json:"environments,omitempty"`
 	// Rules documents every rule the run evaluated, for reporters that describe them.
 	Rules []RuleDoc `json:"-"`
 }
@@ -266,8 +274,9 @@ func (r *Report) Sort() {
 		)
 	})
 	slices.SortStableFunc(r.InstanceTypes, func(a, b InstanceTypeRow) int {
-		// Per node group: known types by capacity (the binding one first), unknown ones last.
-		return cmp.Or(cmp.Compare(a.NodeGroup, b.NodeGroup), boolOrder(!a.Known, !b.Known),
+		// Per environment and node group: known types by capacity (the binding one first),
+		// unknown ones last.
+		return cmp.Or(cmp.Compare(a.Environment, b.Environment), cmp.Compare(a.NodeGroup, b.NodeGroup), boolOrder(!a.Known, !b.Known),
 			cmp.Compare(a.BranchInterfaces, b.BranchInterfaces), cmp.Compare(a.InstanceType, b.InstanceType))
 	})
 	slices.SortStableFunc(r.Workloads, func(a, b WorkloadNumbers) int { return cmp.Compare(a.ID, b.ID) })
@@ -301,4 +310,12 @@ func boolOrder(a, b bool) int {
 	default:
 		return 1
 	}
+}
+
+// EnvironmentVerdict is one environment's outcome with --each-var-file.
+type EnvironmentVerdict struct {
+	Name     string  `json:"name"`
+	VarFile  string  `json:"varFile"`
+	ExitCode int     `json:"exitCode"`
+	Summary  Summary `json:"summary"`
 }

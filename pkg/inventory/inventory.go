@@ -267,6 +267,8 @@ type Namespace struct {
 // NodeGroup is a set of nodes that share instance types, labels and taints.
 type NodeGroup struct {
 	Name string `json:"name"`
+	// Environment is the Terraform environment (--each-var-file) the group was read in.
+	Environment string `json:"environment,omitempty"`
 	// Source says how the group was defined: flag, config, or a loader's name.
 	Source   string            `json:"source"`
 	Location Position          `json:"location"`

@@ -92,7 +92,11 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			file = f.Location.File
 			fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, file))
 		}
-		fmt.Fprintf(&b, "  %-8s %s %s  %s\n", place(f.Location), t.severity(f.Severity), t.paint(ansiBold, f.Rule), f.Message)
+		env := ""
+		if len(f.Environments) > 0 {
+			env = "[" + strings.Join(f.Environments, ",") + "] "
+		}
+		fmt.Fprintf(&b, "  %-8s %s %s  %s%s\n", place(f.Location), t.severity(f.Severity), t.paint(ansiBold, f.Rule), env, f.Message)
 	}
 
 	if len(r.InstanceTypes) > 0 {
@@ -108,7 +112,11 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			if row.AtLeast {
 				demand = ">=" + demand
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%s\t%s\n", row.NodeGroup, row.InstanceType, branch, row.Hidden, row.Active, demand, t.verdict(row.Verdict))
+			group := row.NodeGroup
+			if row.Environment != "" {
+				group = row.Environment + "/" + group
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%s\t%s\n", group, row.InstanceType, branch, row.Hidden, row.Active, demand, t.verdict(row.Verdict))
 		}
 		tw.Flush()
 	}
@@ -157,6 +165,13 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 	}
 	if r.ChangedSince != "" {
 		fmt.Fprintf(&b, "\nOnly findings related to files changed since %s are shown.\n", r.ChangedSince)
+	}
+
+	if len(r.Environments) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Verdict per environment"))
+		for _, env := range r.Environments {
+			fmt.Fprintf(&b, "  %-12s %s, %s, %s; exit %d (%s)\n", env.Name, count(env.Summary.Errors, "error"), count(env.Summary.Warnings, "warning"), count(env.Summary.Info, "info finding"), env.ExitCode, env.VarFile)
+		}
 	}
 
 	s := r.Summary
