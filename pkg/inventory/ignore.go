@@ -27,6 +27,30 @@ type Ignore struct {
 	Error string `json:"error"`
 	// Text is the entry as written.
 	Text string `json:"text"`
+	// Location is where the entry is written, when it is not an annotation of the object
+	// (a Terraform comment).
+	Location *Position `json:"location,omitempty"`
+}
+
+// CommentIgnorePrefix starts an ignore comment in Terraform: `# eni-lint:ignore ENI001 reason`
+// (or `//`), on the line above a block or on the block's first line. A colon after the rule
+// IDs is accepted too, as in the annotation.
+const CommentIgnorePrefix = "eni-lint:ignore"
+
+// ParseIgnoreComment reads one comment's text after the prefix.
+func ParseIgnoreComment(text string, at Position) Ignore {
+	text = strings.TrimSpace(text)
+	rules, rest := text, ""
+	if i := strings.IndexAny(text, " \t:"); i >= 0 {
+		rules, rest = text[:i], strings.TrimLeft(text[i:], " \t:")
+	}
+	igs := ParseIgnores(rules+": "+rest, "")
+	if len(igs) == 0 {
+		return Ignore{Error: "want RULE[,RULE...] reason", Text: text, Location: &at, Rules: []string{}}
+	}
+	ig := igs[0]
+	ig.Text, ig.Location = text, &at
+	return ig
 }
 
 var ruleIDPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)

@@ -266,7 +266,12 @@ type Namespace struct {
 
 // NodeGroup is a set of nodes that share instance types, labels and taints.
 type NodeGroup struct {
-	Name string `json:"name"`
+	// ID, Kind and Ignores let findings about a node group be suppressed like those about
+	// Kubernetes objects.
+	ID      string   `json:"id"`
+	Kind    string   `json:"kind"`
+	Ignores []Ignore `json:"ignores"`
+	Name    string   `json:"name"`
 	// Environment is the Terraform environment (--each-var-file) the group was read in.
 	Environment string `json:"environment,omitempty"`
 	// Source says how the group was defined: flag, config, or a loader's name.

@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -32,6 +33,8 @@ type NodeGroupSpec struct {
 	CapacityType string
 	MinSize      *int
 	MaxSize      *int
+	// Ignores are eni-lint:ignore comments on the code that declares the group.
+	Ignores []Ignore
 }
 
 // UnknownInstanceType stands for instance types that cannot be known statically.
@@ -54,6 +57,9 @@ const (
 // each type carries.
 func BuildNodeGroup(spec NodeGroupSpec, table *limits.Table) NodeGroup {
 	g := NodeGroup{
+		ID:       fmt.Sprintf("NodeGroup/%s@%s:%d", spec.Name, spec.Location.File, spec.Location.Line),
+		Kind:     "NodeGroup",
+		Ignores:  append([]Ignore{}, spec.Ignores...),
 		Name:     spec.Name,
 		Source:   spec.Source,
 		Location: spec.Location,

@@ -102,6 +102,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		if !info.IsDir() {
 			if terraformFile(p) {
 				tfDirs[filepath.Dir(filepath.Clean(p))] = true
+				stats.Files++
 				continue
 			}
 			add(filepath.Clean(p)) // a file named explicitly is read whatever its extension
@@ -136,6 +137,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 			}
 			if d.Type().IsRegular() && terraformFile(path) {
 				tfDirs[filepath.Dir(path)] = true
+				stats.Files++
 			}
 			return nil
 		})

@@ -27,7 +27,7 @@ job_field(w, field) := under(w.jobSpecPath, field)
 
 pod_field(w, field) := under(w.podPath, field)
 
-object_ref(o) := {"id": o.id, "kind": o.kind, "namespace": o.namespace, "name": o.name}
+object_ref(o) := {"id": o.id, "kind": o.kind, "namespace": object.get(o, "namespace", ""), "name": o.name}
 
 # ---------------------------------------------------------------------------------------
 # §3 Which pods get a branch ENI
@@ -425,14 +425,16 @@ plural(n, word) := sprintf("%d %s", [n, word]) if {
 	n == 1
 } else := sprintf("%d %ss", [n, word])
 
-describe(w) := sprintf("%s %s/%s", [w.kind, w.namespace, w.name])
+describe(w) := sprintf("%s %s", [w.kind, w.name]) if {
+	object.get(w, "namespace", "") == ""
+} else := sprintf("%s %s/%s", [w.kind, w.namespace, w.name])
 
 # ---------------------------------------------------------------------------------------
 # Ignore annotations (eni-lint.io/ignore): which entries suppress, and why others do not
 
 ignore_entries := [[obj, ig] |
-	some obj in array.concat(input.workloads, input.securityGroupPolicies)
-	some ig in obj.ignores
+	some obj in array.concat(array.concat(input.workloads, input.securityGroupPolicies), input.nodeGroups)
+	some ig in object.get(obj, "ignores", [])
 ]
 
 # Why an entry suppresses nothing; undefined when it is valid.

@@ -29,13 +29,18 @@ finding contains f if {
 	some t in g.instanceTypes
 	not t.known
 	t.unknownReason
-	f := model.finding_at(
+	f := with_group(g, model.finding_at(
 		"ENI006", "",
 		sprintf("the instance types of node group %q cannot be known from the code: %s. They are left out of the checks; set the value (tfvars, --var) or declare the node group in .eni-lint.yaml", [g.name, t.unknownReason]),
 		type_location(g, t),
 		{"nodeGroup": g.name, "instanceType": t.name, "unknown": t.unknownReason},
-	)
+	))
 }
+
+# Findings about a node group name it, so that an ignore comment on its code can suppress them.
+with_group(g, f) := object.union(f, {"object": model.object_ref(g)}) if {
+	g.id
+} else := f
 
 # An instance type the limits table does not know.
 finding contains f if {
@@ -43,12 +48,12 @@ finding contains f if {
 	some t in g.instanceTypes
 	not t.known
 	not t.unknownReason
-	f := model.finding_at(
+	f := with_group(g, model.finding_at(
 		"ENI006", "",
 		sprintf("instance type %q of node group %q is not in eni-lint's instance table: its branch-ENI capacity is unknown and it is left out of the checks. Add it under limits: in .eni-lint.yaml (branchInterfaces, trunking)", [t.name, g.name]),
 		type_location(g, t),
 		{"nodeGroup": g.name, "instanceType": t.name},
-	)
+	))
 }
 
 type_location(g, t) := t.location if {

@@ -24,13 +24,20 @@ import data.eni.model
 finding contains f if {
 	some [obj, ig] in model.ignore_entries
 	reason := model.ignore_problem(ig)
-	f := model.finding(
-		"ENI009", "",
-		sprintf("%s: ignore %q %s", [model.describe(obj), ig.text, reason]),
-		obj, [ig.path],
-		{"entry": ig.text, "problem": reason},
-	)
+	f := problem(obj, ig, reason)
 }
+
+# Annotation entries point at the annotation; comment entries (Terraform) at the comment.
+problem(obj, ig, reason) := object.union(
+	model.finding_at("ENI009", "", message(obj, ig, reason), ig.location, details(ig, reason)),
+	{"object": model.object_ref(obj)},
+) if {
+	ig.location
+} else := model.finding("ENI009", "", message(obj, ig, reason), obj, [ig.path], details(ig, reason))
+
+message(obj, ig, reason) := sprintf("%s: ignore %q %s", [model.describe(obj), ig.text, reason])
+
+details(ig, reason) := {"entry": ig.text, "problem": reason}
 
 finding contains f if {
 	some ig in object.get(input, "configIgnores", [])

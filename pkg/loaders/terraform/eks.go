@@ -37,9 +37,9 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 	}
 	switch sub {
 	case "modules/eks-managed-node-group":
-		l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(args["name"], c.name), cty.ObjectVal(args), cty.NilVal, false, position(c.declare), c.attrs["instance_types"]))
+		l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(args["name"], c.name), cty.ObjectVal(args), cty.NilVal, false, position(c.declare), c.attrs["instance_types"], c.ignores))
 	case "modules/self-managed-node-group":
-		l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(args["name"], c.name), cty.ObjectVal(args), cty.NilVal, true, position(c.declare), c.attrs["instance_type"]))
+		l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(args["name"], c.name), cty.ObjectVal(args), cty.NilVal, true, position(c.declare), c.attrs["instance_type"], c.ignores))
 	case "":
 		for _, kind := range []struct {
 			attr, defaults string
@@ -54,7 +54,7 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 			if !groups.IsWhollyKnown() || groups.IsNull() || !(groups.Type().IsMapType() || groups.Type().IsObjectType()) {
 				l.groups = append(l.groups, inventory.NodeGroupSpec{
 					Name: prefix + "." + kind.attr, Source: "terraform:" + eksModule, Location: position(a.Expr.Range()),
-					SelfManaged: kind.self, UnknownTypes: kind.attr + " depends on " + e.unknownReason(a.Expr),
+					SelfManaged: kind.self, UnknownTypes: kind.attr + " depends on " + e.unknownReason(a.Expr), Ignores: c.ignores,
 				})
 				continue
 			}
@@ -72,7 +72,7 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 					obj = groups.Index(cty.StringVal(k))
 				}
 				loc := position(itemRange(a.Expr, k))
-				l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(field(obj, cty.NilVal, "name"), k), obj, defaults, kind.self, loc, nil))
+				l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(field(obj, cty.NilVal, "name"), k), obj, defaults, kind.self, loc, nil, c.ignores))
 			}
 		}
 	}
@@ -118,8 +118,8 @@ func itemRange(expr hcl.Expression, key string) hcl.Range {
 	return expr.Range()
 }
 
-func (l *loader) eksGroup(e *evaluator, prefix, name string, obj, defaults cty.Value, self bool, loc inventory.Position, typesAttr *hcl.Attribute) inventory.NodeGroupSpec {
-	g := inventory.NodeGroupSpec{Name: name, Source: "terraform:" + eksModule, Location: loc, SelfManaged: self, TypeLocations: []inventory.Position{loc}}
+func (l *loader) eksGroup(e *evaluator, prefix, name string, obj, defaults cty.Value, self bool, loc inventory.Position, typesAttr *hcl.Attribute, ignores []inventory.Ignore) inventory.NodeGroupSpec {
+	g := inventory.NodeGroupSpec{Name: name, Source: "terraform:" + eksModule, Location: loc, SelfManaged: self, TypeLocations: []inventory.Position{loc}, Ignores: ignores}
 	if typesAttr != nil {
 		g.TypeLocations = []inventory.Position{position(typesAttr.Expr.Range())}
 	}

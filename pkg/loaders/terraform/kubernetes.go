@@ -111,6 +111,7 @@ func relocate(frag *inventory.Fragment, r *resource) {
 		for k := range o.Locations {
 			o.Locations[k] = pos
 		}
+		o.Ignores = append(o.Ignores, r.ignores...)
 	}
 	for i := range frag.Workloads {
 		fix(&frag.Workloads[i].Object)

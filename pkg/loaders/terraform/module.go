@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
 )
 
 // module is one directory of .tf and .tf.json files, parsed but not evaluated.
@@ -33,6 +35,7 @@ type variable struct {
 
 type resource struct {
 	typ, name string
+	ignores   []inventory.Ignore // eni-lint:ignore comments on or above the block
 	body      hcl.Body
 	count     hcl.Expression
 	forEach   hcl.Expression
@@ -41,6 +44,7 @@ type resource struct {
 }
 
 type moduleCall struct {
+	ignores []inventory.Ignore
 	name    string
 	source  string
 	version string
@@ -139,13 +143,14 @@ func parseModule(parser *hclparse.Parser, dir string) (*module, hcl.Diagnostics)
 					r.forEach = a.Expr
 				}
 				r.attrs = attributesOf(b.Body)
+				r.ignores = commentIgnores(parser, b.DefRange)
 				key := r.typ + "." + r.name
 				m.resources[key] = r
 				m.order = append(m.order, key)
 			case "data":
 				m.data[b.Labels[0]+"."+b.Labels[1]] = b.DefRange
 			case "module":
-				c := &moduleCall{name: b.Labels[0], declare: b.DefRange, attrs: attributesOf(b.Body)}
+				c := &moduleCall{name: b.Labels[0], declare: b.DefRange, attrs: attributesOf(b.Body), ignores: commentIgnores(parser, b.DefRange)}
 				if a := c.attrs["source"]; a != nil {
 					if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type().FriendlyName() == "string" && v.IsKnown() {
 						c.source = v.AsString()
@@ -211,4 +216,32 @@ func localSource(src string) bool {
 
 func describeRange(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
+}
+
+// commentIgnores reads `# eni-lint:ignore RULE reason` comments (or `//`) in the comment lines
+// right above a block and on its first line.
+func commentIgnores(parser *hclparse.Parser, decl hcl.Range) []inventory.Ignore {
+	src, ok := parser.Sources()[decl.Filename]
+	if !ok || strings.HasSuffix(decl.Filename, ".json") {
+		return nil
+	}
+	lines := strings.Split(string(src), "\n")
+	var out []inventory.Ignore
+	read := func(n int) bool { // n is 1-based; reports whether the line is a comment
+		if n < 1 || n > len(lines) {
+			return false
+		}
+		line := lines[n-1]
+		trimmed := strings.TrimSpace(line)
+		isComment := strings.HasPrefix(trimmed, "#") || strings.HasPrefix(trimmed, "//")
+		if i := strings.Index(line, inventory.CommentIgnorePrefix); i >= 0 && (isComment || n == decl.Start.Line) {
+			at := inventory.Position{File: decl.Filename, Line: n, Column: i + 1}
+			out = append(out, inventory.ParseIgnoreComment(line[i+len(inventory.CommentIgnorePrefix):], at))
+		}
+		return isComment
+	}
+	read(decl.Start.Line)
+	for n := decl.Start.Line - 1; read(n); n-- {
+	}
+	return out
 }

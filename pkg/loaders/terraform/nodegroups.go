@@ -64,7 +64,7 @@ func (l *loader) fromEachInstance(e *evaluator, r *resource, build instanceBuild
 			expr = r.forEach
 		}
 		l.groups = append(l.groups, inventory.NodeGroupSpec{
-			Name: base, Source: "terraform:" + r.typ, Location: position(r.declare),
+			Name: base, Source: "terraform:" + r.typ, Location: position(r.declare), Ignores: r.ignores,
 			UnknownTypes: "how many node groups " + base + " creates depends on " + e.unknownReason(expr),
 		})
 		return
@@ -78,6 +78,7 @@ func (l *loader) fromEachInstance(e *evaluator, r *resource, build instanceBuild
 			address = fmt.Sprintf("%s[%q]", base, keys[i])
 		}
 		if g := build(e, r, inst, address); g != nil {
+			g.Ignores = r.ignores
 			l.groups = append(l.groups, *g)
 		}
 	}
