@@ -225,6 +225,23 @@ func ModelDescription(s inventory.Settings) string {
 // ensureSlices replaces nil slices and maps with empty ones, so the policies never see null
 // where the schema promises a list or an object.
 func ensureSlices(inv *inventory.Inventory) {
+	// IDs key the policies' lookups; make them unique whatever the inputs declare twice.
+	seen := map[string]int{}
+	unique := func(o *inventory.Object) {
+		seen[o.ID]++
+		if n := seen[o.ID]; n > 1 {
+			o.ID = fmt.Sprintf("%s#%d", o.ID, n)
+		}
+	}
+	for i := range inv.Workloads {
+		unique(&inv.Workloads[i].Object)
+	}
+	for i := range inv.SecurityGroupPolicies {
+		unique(&inv.SecurityGroupPolicies[i].Object)
+	}
+	for i := range inv.ServiceAccounts {
+		unique(&inv.ServiceAccounts[i].Object)
+	}
 	if inv.Workloads == nil {
 		inv.Workloads = []inventory.Workload{}
 	}

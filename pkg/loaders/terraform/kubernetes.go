@@ -2,7 +2,6 @@ package terraform
 
 import (
 	"encoding/json"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -63,11 +62,11 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 		if r.typ != "kubernetes_manifest" && !isTyped {
 			continue
 		}
-		insts, _, ok := e.instances(r.count, r.forEach)
+		insts, keys, ok := e.instances(r.count, r.forEach)
 		if !ok {
 			continue
 		}
-		for _, inst := range insts {
+		for i, inst := range insts {
 			var obj map[string]any
 			if r.typ == "kubernetes_manifest" {
 				a := r.attrs["manifest"]
@@ -97,26 +96,30 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 				continue
 			}
 			frag := kubernetes.Load(r.declare.Filename, doc, opts)
-			relocate(&frag, r)
+			relocate(&frag, r, keys[i])
 			l.manifests = append(l.manifests, frag)
 		}
 	}
 }
 
 // relocate points every position of objects read from a Terraform resource at the resource's
-// block (the manifest text was generated).
-func relocate(frag *inventory.Fragment, r *resource) {
+// block (the manifest text was generated), and makes their IDs name the resource instance.
+func relocate(frag *inventory.Fragment, r *resource, key string) {
 	pos := position(r.declare)
+	suffix := "@" + pos.File + ":" + strconv.Itoa(pos.Line)
+	if key != "" {
+		suffix += "[" + key + "]"
+	}
 	fix := func(o *inventory.Object) {
 		for k := range o.Locations {
 			o.Locations[k] = pos
 		}
 		o.Ignores = append(o.Ignores, r.ignores...)
+		o.ID = strings.SplitN(o.ID, "@", 2)[0] + suffix
 	}
 	for i := range frag.Workloads {
 		fix(&frag.Workloads[i].Object)
 		w := &frag.Workloads[i]
-		w.ID = strings.SplitN(w.ID, "@", 2)[0] + "@" + pos.File + ":" + itoa(pos.Line)
 		for j := range w.Pod.PodENIRequests {
 			w.Pod.PodENIRequests[j].Location = pos
 		}
@@ -134,8 +137,6 @@ func relocate(frag *inventory.Fragment, r *resource) {
 		frag.Errors[i].Position = pos
 	}
 }
-
-func itoa(n int) string { return big.NewInt(int64(n)).String() }
 
 // blockObject converts a native-syntax body to API fields: attributes by value, blocks by
 // recursion, repeated blocks to lists.
