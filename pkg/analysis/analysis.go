@@ -13,6 +13,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/limits"
 	"github.com/eni-lint/eni-lint/pkg/loaders"
+	"github.com/eni-lint/eni-lint/pkg/loaders/karpenter"
 	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
 	"github.com/eni-lint/eni-lint/pkg/rules"
 	"github.com/eni-lint/eni-lint/pkg/suppress"
@@ -127,7 +128,12 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		})
 	}
 	loadErrors, _, declared := inventory.Merge(inv, frags)
-	for _, spec := range append(append([]inventory.NodeGroupSpec{}, opts.NodeGroups...), declared...) {
+	pools, err := karpenter.Resolve(declared.NodePools, declared.NodeClasses, table)
+	if err != nil {
+		return nil, err
+	}
+	specs := append(append(append([]inventory.NodeGroupSpec{}, opts.NodeGroups...), declared.NodeGroups...), pools...)
+	for _, spec := range specs {
 		inv.NodeGroups = append(inv.NodeGroups, inventory.BuildNodeGroup(spec, table))
 	}
 	inventory.SortNodeGroups(inv.NodeGroups)

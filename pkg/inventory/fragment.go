@@ -26,22 +26,56 @@ type Fragment struct {
 	NodeGroups []NodeGroupSpec
 	// CNISettings configure the VPC CNI.
 	CNISettings []CNISetting
+	// NodePools and NodeClasses are Karpenter's, resolved into node groups once every file
+	// is read (a NodePool names its EC2NodeClass, which may be in another file).
+	NodePools   []NodePool
+	NodeClasses []NodeClass
 	Errors      []LoadError
 }
 
 // Merge appends fragments in file order, so that an inventory does not depend on which worker
 // finished first.
-func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents int, nodeGroups []NodeGroupSpec) {
+// Declared is what infrastructure code declares, resolved by the run once every file is read.
+type Declared struct {
+	NodeGroups  []NodeGroupSpec
+	NodePools   []NodePool
+	NodeClasses []NodeClass
+}
+
+func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents int, declared Declared) {
 	slices.SortStableFunc(fragments, func(a, b Fragment) int { return cmp.Compare(a.File, b.File) })
 	for _, f := range fragments {
 		inv.Workloads = append(inv.Workloads, f.Workloads...)
 		inv.SecurityGroupPolicies = append(inv.SecurityGroupPolicies, f.SecurityGroupPolicies...)
 		inv.ServiceAccounts = append(inv.ServiceAccounts, f.ServiceAccounts...)
 		inv.Namespaces = append(inv.Namespaces, f.Namespaces...)
-		nodeGroups = append(nodeGroups, f.NodeGroups...)
+		declared.NodeGroups = append(declared.NodeGroups, f.NodeGroups...)
+		declared.NodePools = append(declared.NodePools, f.NodePools...)
+		declared.NodeClasses = append(declared.NodeClasses, f.NodeClasses...)
 		inv.CNISettings = append(inv.CNISettings, f.CNISettings...)
 		errs = append(errs, f.Errors...)
 		documents += f.Documents
 	}
-	return errs, documents, nodeGroups
+	return errs, documents, declared
+}
+
+// NodePool is a Karpenter NodePool (karpenter.sh/v1 or v1beta1) or Provisioner (v1alpha5) as
+// written.
+type NodePool struct {
+	Name         string
+	APIVersion   string
+	Kind         string
+	Location     Position
+	Requirements []Requirement
+	// RequirementLocations are where each requirement is written.
+	RequirementLocations []Position
+	Labels               map[string]string
+	Taints               []Taint
+	NodeClass            string
+}
+
+// NodeClass is a Karpenter EC2NodeClass: its AMI family decides the OS.
+type NodeClass struct {
+	Name      string
+	AMIFamily string
 }

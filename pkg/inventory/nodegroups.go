@@ -35,6 +35,9 @@ type NodeGroupSpec struct {
 	MaxSize      *int
 	// Ignores are eni-lint:ignore comments on the code that declares the group.
 	Ignores []Ignore
+	// TypeLabels are labels a node of a given type carries besides the group's (Karpenter's
+	// karpenter.k8s.aws/instance-* labels).
+	TypeLabels map[string]map[string]string
 }
 
 // UnknownInstanceType stands for instance types that cannot be known statically.
@@ -115,6 +118,9 @@ func BuildNodeGroup(spec NodeGroupSpec, table *limits.Table) NodeGroup {
 		if arch != "" {
 			labels[LabelArch] = arch
 			labels[LabelArchBeta] = arch
+		}
+		for k, v := range spec.TypeLabels[name] {
+			labels[k] = v
 		}
 		for k, v := range spec.Labels {
 			labels[k] = v

@@ -8,7 +8,7 @@
 // as 0 or as unlimited.
 package limits
 
-//go:generate go run ../../internal/tools/genlimits -data ../../../shared/data -out instance-types.tsv
+//go:generate go run ../../internal/tools/genlimits -data ../../../shared/data -out instance-types.tsv -labels-out karpenter-labels.tsv
 
 import (
 	_ "embed"

@@ -163,3 +163,22 @@ func TestEmbeddedTableIsFresh(t *testing.T) {
 		t.Errorf("CSV has %d rows", lines)
 	}
 }
+
+func TestKarpenterCatalog(t *testing.T) {
+	cat, err := KarpenterCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat) != 1363 {
+		t.Errorf("%d types, want 1363", len(cat))
+	}
+	for _, kt := range cat {
+		if kt.Name == "m7i-flex.xlarge" {
+			if kt.Labels["karpenter.k8s.aws/instance-family"] != "m7i-flex" || kt.Labels["karpenter.k8s.aws/instance-cpu"] != "4" || kt.Labels["kubernetes.io/arch"] != "amd64" {
+				t.Errorf("labels %v", kt.Labels)
+			}
+			return
+		}
+	}
+	t.Error("m7i-flex.xlarge missing")
+}

@@ -29,6 +29,17 @@ func TestEmbeddedTableIsGenerated(t *testing.T) {
 	if !bytes.Equal(got.Bytes(), want) {
 		t.Error("pkg/limits/instance-types.tsv is not what genlimits writes from shared/data: run go generate ./pkg/limits")
 	}
+	got.Reset()
+	if err := writeLabels(&got, data); err != nil {
+		t.Fatal(err)
+	}
+	want, err = os.ReadFile(filepath.Join("..", "..", "..", "pkg", "limits", "karpenter-labels.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Error("pkg/limits/karpenter-labels.tsv is stale: run go generate ./pkg/limits")
+	}
 }
 
 func TestBuildRejectsDisagreement(t *testing.T) {

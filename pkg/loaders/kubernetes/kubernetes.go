@@ -181,6 +181,15 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 			}
 		}
 		frag.CNISettings = append(frag.CNISettings, setting)
+	case g == "karpenter.sh" && (kind == "NodePool" || kind == "Provisioner"):
+		frag.NodePools = append(frag.NodePools, readNodePool(r, doc, obj))
+	case g == "karpenter.k8s.aws" && kind == "EC2NodeClass":
+		spec := r.mapping(doc, "", "spec")
+		nc := inventory.NodeClass{Name: obj.Name}
+		if s := r.str(spec, "spec", "amiFamily"); s != nil {
+			nc.AMIFamily = *s
+		}
+		frag.NodeClasses = append(frag.NodeClasses, nc)
 	case g == "" && kind == "Namespace":
 		meta := r.mapping(doc, "", "metadata")
 		ns := inventory.Namespace{Object: obj, Labels: r.stringMap(meta, "metadata", "labels")}
@@ -366,4 +375,44 @@ func readPod(r *fieldReader, pod *yaml.Node, path string) inventory.PodTemplate 
 		}
 	}
 	return p
+}
+
+// readNodePool reads a NodePool's template (v1, v1beta1) or a Provisioner's spec (v1alpha5).
+func readNodePool(r *fieldReader, doc *yaml.Node, obj inventory.Object) inventory.NodePool {
+	np := inventory.NodePool{Name: obj.Name, APIVersion: obj.APIVersion, Kind: obj.Kind, Location: r.locs[""]}
+	spec := r.mapping(doc, "", "spec")
+	metaPath, specPath := "spec.template.metadata", "spec.template.spec"
+	meta, podSpec := (*yaml.Node)(nil), (*yaml.Node)(nil)
+	if obj.Kind == "Provisioner" {
+		metaPath, specPath = "spec", "spec"
+		meta, podSpec = spec, spec
+	} else {
+		tmpl := r.mapping(spec, "spec", "template")
+		meta = r.mapping(tmpl, "spec.template", "metadata")
+		podSpec = r.mapping(tmpl, "spec.template", "spec")
+	}
+	np.Labels = r.stringMap(meta, metaPath, "labels")
+	np.Requirements = r.requirements(podSpec, specPath, "requirements")
+	for i := range np.Requirements {
+		np.RequirementLocations = append(np.RequirementLocations, r.locs[fmt.Sprintf("%s.requirements[%d]", specPath, i)])
+	}
+	for i, t := range r.sequence(podSpec, specPath, "taints") {
+		tp := fmt.Sprintf("%s.taints[%d]", specPath, i)
+		var taint inventory.Taint
+		if s := r.str(t, tp, "key"); s != nil {
+			taint.Key = *s
+		}
+		if s := r.str(t, tp, "value"); s != nil {
+			taint.Value = *s
+		}
+		if s := r.str(t, tp, "effect"); s != nil {
+			taint.Effect = *s
+		}
+		np.Taints = append(np.Taints, taint)
+	}
+	ref := r.mapping(podSpec, specPath, "nodeClassRef")
+	if s := r.str(ref, specPath+".nodeClassRef", "name"); s != nil {
+		np.NodeClass = *s
+	}
+	return np
 }
