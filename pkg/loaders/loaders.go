@@ -18,8 +18,11 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/loaders/cloudformation"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
+	"go.yaml.in/yaml/v3"
 )
 
 // Options configure a load.
@@ -89,7 +92,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 				frags = append(frags, failed(StdinName, "cannot read standard input: "+err.Error()))
 				continue
 			}
-			frag := kubernetes.Load(StdinName, data, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
+			frag := loadBytes(StdinName, data, opts)
 			stats.Files++
 			frags = append(frags, frag)
 			continue
@@ -199,7 +202,29 @@ func loadFile(file string, opts Options) inventory.Fragment {
 	if err != nil {
 		return failed(file, "cannot read: "+plainError(err))
 	}
-	return kubernetes.Load(file, data, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
+	return loadBytes(file, data, opts)
+}
+
+// loadBytes parses a YAML or JSON file once and hands each document to its loader:
+// CloudFormation templates (and CDK output) to cloudformation, the rest to kubernetes.
+func loadBytes(file string, data []byte, opts Options) inventory.Fragment {
+	docs, err := yamlpos.Documents(data)
+	var manifests []*yaml.Node
+	var templates []inventory.Fragment
+	for _, d := range docs {
+		if cloudformation.IsTemplate(d) {
+			templates = append(templates, cloudformation.Load(file, d))
+		} else {
+			manifests = append(manifests, d)
+		}
+	}
+	frag := kubernetes.LoadDocuments(file, manifests, err, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
+	for _, t := range templates {
+		frag.Documents += t.Documents
+		frag.NodeGroups = append(frag.NodeGroups, t.NodeGroups...)
+		frag.Errors = append(frag.Errors, t.Errors...)
+	}
+	return frag
 }
 
 func failed(file, msg string) inventory.Fragment {

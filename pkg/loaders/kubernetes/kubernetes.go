@@ -27,9 +27,15 @@ const PodENIResource = "vpc.amazonaws.com/pod-eni"
 // Load reads one file's bytes. It never fails as a whole: what it cannot read becomes a
 // located error in the fragment, and the documents it can read are still returned.
 func Load(file string, data []byte, opts Options) inventory.Fragment {
-	frag := inventory.Fragment{File: file}
 	docs, err := yamlpos.Documents(data)
-	if err != nil {
+	return LoadDocuments(file, docs, err, opts)
+}
+
+// LoadDocuments reads documents already parsed; parseErr is the error that stopped parsing,
+// reported with its line.
+func LoadDocuments(file string, docs []*yaml.Node, parseErr error, opts Options) inventory.Fragment {
+	frag := inventory.Fragment{File: file}
+	if err := parseErr; err != nil {
 		line := 0
 		msg := err.Error()
 		if se, ok := err.(*yamlpos.SyntaxError); ok {
