@@ -31,6 +31,15 @@ func policyDirs(stdio IO, flags []string) ([]string, error) {
 	return eff.Policies, nil
 }
 
+// engineWithPolicies builds the engine with the custom policies of --policy or the config.
+func engineWithPolicies(cmd *cobra.Command, stdio IO, flags []string) (*rules.Engine, error) {
+	dirs, err := policyDirs(stdio, flags)
+	if err != nil {
+		return nil, err
+	}
+	return engine(cmd.Context(), dirs)
+}
+
 func newRules(stdio IO) *cobra.Command {
 	var format, outDir string
 	var policies []string
@@ -39,11 +48,7 @@ func newRules(stdio IO) *cobra.Command {
 		Short: "List the rules: ID, default severity, title",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			dirs, err := policyDirs(stdio, policies)
-			if err != nil {
-				return err
-			}
-			eng, err := engine(cmd.Context(), dirs)
+			eng, err := engineWithPolicies(cmd, stdio, policies)
 			if err != nil {
 				return err
 			}
@@ -109,11 +114,7 @@ func newExplain(stdio IO) *cobra.Command {
 		Example: "  eni-lint explain ENI001",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dirs, err := policyDirs(stdio, policies)
-			if err != nil {
-				return err
-			}
-			eng, err := engine(cmd.Context(), dirs)
+			eng, err := engineWithPolicies(cmd, stdio, policies)
 			if err != nil {
 				return err
 			}

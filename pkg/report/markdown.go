@@ -67,14 +67,7 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 		b.WriteString("| Node group | Instance type | Branch ENIs | Hidden | Active | Demand | Verdict |\n")
 		b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | --- |\n")
 		for _, row := range r.InstanceTypes {
-			branch := fmt.Sprint(row.BranchInterfaces)
-			if !row.Known {
-				branch = "?"
-			}
-			demand := fmt.Sprint(row.Demand)
-			if row.AtLeast {
-				demand = "≥ " + demand
-			}
+			branch, demand := rowCells(row, "≥ ")
 			verdict := row.Verdict
 			if verdict == "exceeds" || verdict == "no-trunking" {
 				verdict = "**" + verdict + "**"

@@ -104,14 +104,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  NODE GROUP\tINSTANCE TYPE\tBRANCH ENIs\tHIDDEN\tACTIVE\tDEMAND\tVERDICT")
 		for _, row := range r.InstanceTypes {
-			branch := fmt.Sprint(row.BranchInterfaces)
-			if !row.Known {
-				branch = "?"
-			}
-			demand := fmt.Sprint(row.Demand)
-			if row.AtLeast {
-				demand = ">=" + demand
-			}
+			branch, demand := rowCells(row, ">=")
 			group := row.NodeGroup
 			if row.Environment != "" {
 				group = row.Environment + "/" + group
@@ -204,4 +197,17 @@ func count(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// rowCells renders a row's branch ENIs ("?" for an unknown type) and demand (with atLeast's
+// prefix when a contributor has no bound).
+func rowCells(row findings.InstanceTypeRow, atLeast string) (branch, demand string) {
+	branch, demand = fmt.Sprint(row.BranchInterfaces), fmt.Sprint(row.Demand)
+	if !row.Known {
+		branch = "?"
+	}
+	if row.AtLeast {
+		demand = atLeast + demand
+	}
+	return branch, demand
 }

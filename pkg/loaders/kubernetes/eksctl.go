@@ -77,20 +77,7 @@ func readEksctlTaints(r *fieldReader, ng *yaml.Node, p string) []inventory.Taint
 	var out []inventory.Taint
 	switch v.Kind {
 	case yaml.SequenceNode:
-		for i, t := range r.sequence(ng, p, "taints") {
-			tp := fmt.Sprintf("%s.taints[%d]", p, i)
-			var taint inventory.Taint
-			if s := r.str(t, tp, "key"); s != nil {
-				taint.Key = *s
-			}
-			if s := r.str(t, tp, "value"); s != nil {
-				taint.Value = *s
-			}
-			if s := r.str(t, tp, "effect"); s != nil {
-				taint.Effect = *s
-			}
-			out = append(out, taint)
-		}
+		out = r.taints(ng, p, "taints")
 	case yaml.MappingNode:
 		for key, val := range r.stringMap(ng, p, "taints") {
 			value, effect, _ := strings.Cut(val, ":")

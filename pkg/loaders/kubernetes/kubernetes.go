@@ -404,20 +404,7 @@ func readNodePool(r *fieldReader, doc *yaml.Node, obj inventory.Object) inventor
 	for i := range np.Requirements {
 		np.RequirementLocations = append(np.RequirementLocations, r.locs[fmt.Sprintf("%s.requirements[%d]", specPath, i)])
 	}
-	for i, t := range r.sequence(podSpec, specPath, "taints") {
-		tp := fmt.Sprintf("%s.taints[%d]", specPath, i)
-		var taint inventory.Taint
-		if s := r.str(t, tp, "key"); s != nil {
-			taint.Key = *s
-		}
-		if s := r.str(t, tp, "value"); s != nil {
-			taint.Value = *s
-		}
-		if s := r.str(t, tp, "effect"); s != nil {
-			taint.Effect = *s
-		}
-		np.Taints = append(np.Taints, taint)
-	}
+	np.Taints = r.taints(podSpec, specPath, "taints")
 	ref := r.mapping(podSpec, specPath, "nodeClassRef")
 	if s := r.str(ref, specPath+".nodeClassRef", "name"); s != nil {
 		np.NodeClass = *s

@@ -215,3 +215,24 @@ func (r *fieldReader) labelSelector(m *yaml.Node, parent, key string) *inventory
 		MatchExpressions: r.requirements(v, path, "matchExpressions"),
 	}
 }
+
+// taints reads a list of {key, value, effect} at key (NodePool and eksctl taints).
+func (r *fieldReader) taints(m *yaml.Node, parent, key string) []inventory.Taint {
+	var out []inventory.Taint
+	for i, t := range r.sequence(m, parent, key) {
+		tp := fmt.Sprintf("%s[%d]", join(parent, key), i)
+		r.locs[tp] = r.pos(t)
+		var taint inventory.Taint
+		if s := r.str(t, tp, "key"); s != nil {
+			taint.Key = *s
+		}
+		if s := r.str(t, tp, "value"); s != nil {
+			taint.Value = *s
+		}
+		if s := r.str(t, tp, "effect"); s != nil {
+			taint.Effect = *s
+		}
+		out = append(out, taint)
+	}
+	return out
+}

@@ -244,15 +244,7 @@ func (l *loader) managedNodeGroup(e *evaluator, r *resource, inst *instance, add
 	if len(g.InstanceTypes) == 0 && g.UnknownTypes == "" {
 		// No instance_types: the launch template's instance type, else the EKS default.
 		if lt := blocksOf(r.body, "launch_template"); len(lt) > 0 {
-			t, why, at := e.launchTemplateType(attributesOf(lt[0]), inst)
-			switch {
-			case why != "":
-				g.UnknownTypes = why
-				g.TypeLocations = []inventory.Position{position(at)}
-			case t != "":
-				g.InstanceTypes = []string{t}
-				g.TypeLocations = []inventory.Position{position(at)}
-			}
+			useLaunchTemplate(g, e, attributesOf(lt[0]), inst)
 		}
 		if len(g.InstanceTypes) == 0 && g.UnknownTypes == "" {
 			g.InstanceTypes = []string{eksDefaultInstanceType}
@@ -260,6 +252,22 @@ func (l *loader) managedNodeGroup(e *evaluator, r *resource, inst *instance, add
 		}
 	}
 	return g
+}
+
+// useLaunchTemplate sets a group's type from the launch template a block references, or the
+// reason it is unknown; false when the template names no type.
+func useLaunchTemplate(g *inventory.NodeGroupSpec, e *evaluator, spec hcl.Attributes, inst *instance) bool {
+	t, why, at := e.launchTemplateType(spec, inst)
+	switch {
+	case why != "":
+		g.UnknownTypes = why
+	case t != "":
+		g.InstanceTypes = []string{t}
+	default:
+		return false
+	}
+	g.TypeLocations = []inventory.Position{position(at)}
+	return true
 }
 
 // elementPositions returns where each element of a list literal is, or the expression's
@@ -476,15 +484,7 @@ func (l *loader) autoScalingGroup(e *evaluator, r *resource, inst *instance, add
 		if spec == nil {
 			return nil // not a node group eni-lint can tell (launch configuration)
 		}
-		t, why, at := e.launchTemplateType(spec, inst)
-		switch {
-		case why != "":
-			g.UnknownTypes = why
-			g.TypeLocations = []inventory.Position{position(at)}
-		case t != "":
-			g.InstanceTypes = []string{t}
-			g.TypeLocations = []inventory.Position{position(at)}
-		default:
+		if !useLaunchTemplate(g, e, spec, inst) {
 			g.UnknownTypes = "the launch template sets no instance_type"
 		}
 	}
