@@ -163,6 +163,7 @@ type Inputs struct {
 	NodeGroups            int      `json:"nodeGroups"`
 	SkippedChartTemplates []string `json:"skippedChartTemplates,omitempty"`
 	TerraformModules      int      `json:"terraformModules,omitempty"`
+	Kustomizations        int      `json:"kustomizations,omitempty"`
 }
 
 // Summary counts findings by severity.

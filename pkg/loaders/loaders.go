@@ -20,6 +20,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/cloudformation"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
+	"github.com/eni-lint/eni-lint/pkg/loaders/kustomize"
 	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
 	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 	"go.yaml.in/yaml/v3"
@@ -48,6 +49,8 @@ type Stats struct {
 	SkippedChartTemplates []string `json:"skippedChartTemplates,omitempty"`
 	// TerraformModules counts folders with Terraform files.
 	TerraformModules int `json:"terraformModules,omitempty"`
+	// Kustomizations counts the kustomizations built.
+	Kustomizations int `json:"kustomizations,omitempty"`
 }
 
 // StdinName is the file name findings use for input read from standard input.
@@ -75,6 +78,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 	var frags []inventory.Fragment
 	seen := map[string]bool{}
 	tfDirs := map[string]bool{}
+	kustDirs := map[string]bool{}
 	add := func(f string) {
 		if !seen[f] {
 			seen[f] = true
@@ -129,14 +133,23 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 				if path != p && skipDirs[d.Name()] {
 					return fs.SkipDir
 				}
+				if kustomize.IsKustomization(path) {
+					kustDirs[path] = true
+				}
 				if d.Name() == "templates" && fileExists(filepath.Join(filepath.Dir(path), "Chart.yaml")) {
 					stats.SkippedChartTemplates = append(stats.SkippedChartTemplates, path)
 					return fs.SkipDir
 				}
 				return nil
 			}
+			// The files of a kustomization folder are its inputs: they are read through the
+			// build, not on their own.
 			if d.Type().IsRegular() && manifestFile(path) && !terraformFile(path) {
-				add(path)
+				if kustDirs[filepath.Dir(path)] {
+					stats.Files++ // read by the kustomize build
+				} else {
+					add(path)
+				}
 			}
 			if d.Type().IsRegular() && terraformFile(path) {
 				tfDirs[filepath.Dir(path)] = true
@@ -151,6 +164,15 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 	sort.Strings(files)
 	stats.Files += len(files)
 	frags = append(frags, parseAll(ctx, files, opts)...)
+	if len(kustDirs) > 0 {
+		dirs := make([]string, 0, len(kustDirs))
+		for d := range kustDirs {
+			dirs = append(dirs, d)
+		}
+		built := kustomize.Load(dirs, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
+		stats.Kustomizations = len(built)
+		frags = append(frags, built...)
+	}
 	if len(tfDirs) > 0 {
 		dirs := make([]string, 0, len(tfDirs))
 		for d := range tfDirs {
