@@ -11,9 +11,9 @@ import (
 func TestBuildPointsAtSources(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
-		"base/kustomization.yaml": "resources: [job.yaml]\n",
-		"base/job.yaml":           "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\nspec:\n  completions: 2\n  template:\n    spec:\n      containers: [{name: c, image: x}]\n",
-		"prod/kustomization.yaml": "namespace: prod\nnameSuffix: -v2\nresources: [../base]\n",
+		"base/kustomization.yaml":   "resources: [job.yaml]\n",
+		"base/job.yaml":             "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\nspec:\n  completions: 2\n  template:\n    spec:\n      containers: [{name: c, image: x}]\n",
+		"prod/kustomization.yaml":   "namespace: prod\nnameSuffix: -v2\nresources: [../base]\n",
 		"broken/kustomization.yaml": "resources: [missing.yaml]\n",
 	}
 	for name, content := range files {
