@@ -13,6 +13,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/limits"
 	"github.com/eni-lint/eni-lint/pkg/loaders"
+	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
 	"github.com/eni-lint/eni-lint/pkg/loaders/karpenter"
 	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
 	"github.com/eni-lint/eni-lint/pkg/rules"
@@ -37,6 +38,8 @@ type Options struct {
 	Exclude []string
 	// Terraform holds --var-file and --var for Terraform root modules.
 	Terraform terraform.Options
+	// HelmCharts are rendered in-process (--helm-chart).
+	HelmCharts []helm.Chart
 	// Today is the date ignore expiry is checked against (YYYY-MM-DD); empty means today.
 	Today string
 	// InlineIgnores says whether eni-lint.io/ignore annotations may suppress, per rule.
@@ -95,7 +98,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	}
 	frags, stats := loaders.Load(ctx, opts.Paths, loaders.Options{
 		DefaultNamespace: opts.DefaultNamespace, Workers: opts.Workers, Stdin: opts.Stdin,
-		Exclude: opts.Exclude, Terraform: opts.Terraform,
+		Exclude: opts.Exclude, Terraform: opts.Terraform, HelmCharts: opts.HelmCharts,
 	})
 	today := opts.Today
 	if today == "" {
@@ -188,7 +191,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 			Workloads: len(inv.Workloads), SecurityGroupPolicies: len(inv.SecurityGroupPolicies),
 			ServiceAccounts: len(inv.ServiceAccounts), NodeGroups: len(inv.NodeGroups),
 			SkippedChartTemplates: stats.SkippedChartTemplates, TerraformModules: stats.TerraformModules,
-			Kustomizations: stats.Kustomizations,
+			Kustomizations: stats.Kustomizations, HelmCharts: stats.HelmCharts,
 		},
 		NodeGroups:    inv.NodeGroups,
 		CNISettings:   inv.CNISettings,

@@ -15,6 +15,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/github"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
 	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
 	"github.com/eni-lint/eni-lint/pkg/report"
 	"github.com/eni-lint/eni-lint/pkg/suppress"
@@ -40,6 +41,8 @@ type checkFlags struct {
 	varFiles      []string
 	vars          []string
 	eachVarFile   string
+	helmCharts    []string
+	helmValues    []string
 	policyTimeout time.Duration
 	github        bool
 	comment       bool
@@ -84,6 +87,8 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 	fl.StringVar(&f.changedSince, "changed-since", "", "report only findings related to files changed since this git ref (the whole tree is still read)")
 	fl.StringArrayVar(&f.policies, "policy", nil, "folder of custom Rego rules to evaluate too (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "Terraform variable file for root modules, after terraform.tfvars and *.auto.tfvars (repeatable, in order)")
+	fl.StringArrayVar(&f.helmCharts, "helm-chart", nil, "render this Helm chart in-process (no cluster access) and check its objects (repeatable)")
+	fl.StringArrayVar(&f.helmValues, "values", nil, "values file for --helm-chart (repeatable; later files win)")
 	fl.StringVar(&f.eachVarFile, "each-var-file", "", "evaluate Terraform once per var file matching this glob (envs/*.tfvars); each finding names its environments, the worst decides the exit code")
 	fl.StringArrayVar(&f.vars, "var", nil, "Terraform variable NAME=VALUE for root modules, after the var files (repeatable, in order)")
 	fl.DurationVar(&f.policyTimeout, "policy-timeout", 5*time.Minute, "give up when policy evaluation takes longer (exit 2)")
@@ -124,6 +129,12 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		Rules:         map[string]analysis.RuleOverride{},
 		EvalTimeout:   f.policyTimeout,
 		Terraform:     terraform.Options{VarFiles: f.varFiles, Vars: f.vars},
+	}
+	for _, dir := range f.helmCharts {
+		opts.HelmCharts = append(opts.HelmCharts, helm.Chart{Dir: dir, Values: f.helmValues})
+	}
+	if len(f.helmValues) > 0 && len(f.helmCharts) == 0 {
+		return usageError{fmt.Errorf("--values needs --helm-chart")}
 	}
 	for id, rc := range eff.Rules {
 		id = strings.ToUpper(id)

@@ -164,6 +164,7 @@ type Inputs struct {
 	SkippedChartTemplates []string `json:"skippedChartTemplates,omitempty"`
 	TerraformModules      int      `json:"terraformModules,omitempty"`
 	Kustomizations        int      `json:"kustomizations,omitempty"`
+	HelmCharts            int      `json:"helmCharts,omitempty"`
 }
 
 // Summary counts findings by severity.

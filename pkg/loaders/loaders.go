@@ -19,6 +19,7 @@ import (
 
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/cloudformation"
+	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kustomize"
 	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
@@ -38,6 +39,19 @@ type Options struct {
 	Exclude []string
 	// Terraform holds the variable inputs of Terraform root modules.
 	Terraform terraform.Options
+	// HelmCharts are charts to render in-process (--helm-chart).
+	HelmCharts []helm.Chart
+	// HelmRoots are the folders `# Source:` paths of rendered Helm output are relative to; the
+	// current folder when empty.
+	HelmRoots []string
+}
+
+func (o Options) helmLocator() *helm.Locator {
+	roots := o.HelmRoots
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	return helm.NewLocator(roots...)
 }
 
 // Stats describe what a load looked at.
@@ -51,6 +65,8 @@ type Stats struct {
 	TerraformModules int `json:"terraformModules,omitempty"`
 	// Kustomizations counts the kustomizations built.
 	Kustomizations int `json:"kustomizations,omitempty"`
+	// HelmCharts counts the charts rendered.
+	HelmCharts int `json:"helmCharts,omitempty"`
 }
 
 // StdinName is the file name findings use for input read from standard input.
@@ -164,6 +180,14 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 	sort.Strings(files)
 	stats.Files += len(files)
 	frags = append(frags, parseAll(ctx, files, opts)...)
+	for _, c := range opts.HelmCharts {
+		k8s := kubernetes.Options{DefaultNamespace: opts.DefaultNamespace}
+		rendered := helm.Render(c, opts.DefaultNamespace, func(file string, docs []*yaml.Node) inventory.Fragment {
+			return kubernetes.LoadDocuments(file, docs, nil, k8s)
+		})
+		stats.HelmCharts++
+		frags = append(frags, rendered...)
+	}
 	if len(kustDirs) > 0 {
 		dirs := make([]string, 0, len(kustDirs))
 		for d := range kustDirs {
@@ -240,7 +264,31 @@ func loadBytes(file string, data []byte, opts Options) inventory.Fragment {
 			manifests = append(manifests, d)
 		}
 	}
-	frag := kubernetes.LoadDocuments(file, manifests, err, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
+	// Rendered Helm output: each document that names its template is read on its own and
+	// pointed back at the template.
+	var rendered []inventory.Fragment
+	plain := manifests[:0:0]
+	for _, d := range manifests {
+		if source := helm.SourceOf(d); source != "" {
+			f := kubernetes.LoadDocuments(source, []*yaml.Node{d}, nil, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
+			opts.helmLocator().Relocate(&f, source)
+			rendered = append(rendered, f)
+			continue
+		}
+		plain = append(plain, d)
+	}
+	frag := kubernetes.LoadDocuments(file, plain, err, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
+	for _, r := range rendered {
+		frag.Documents += r.Documents
+		frag.Workloads = append(frag.Workloads, r.Workloads...)
+		frag.SecurityGroupPolicies = append(frag.SecurityGroupPolicies, r.SecurityGroupPolicies...)
+		frag.ServiceAccounts = append(frag.ServiceAccounts, r.ServiceAccounts...)
+		frag.Namespaces = append(frag.Namespaces, r.Namespaces...)
+		frag.NodePools = append(frag.NodePools, r.NodePools...)
+		frag.NodeClasses = append(frag.NodeClasses, r.NodeClasses...)
+		frag.NodeGroups = append(frag.NodeGroups, r.NodeGroups...)
+		frag.Errors = append(frag.Errors, r.Errors...)
+	}
 	for _, t := range templates {
 		frag.Documents += t.Documents
 		frag.NodeGroups = append(frag.NodeGroups, t.NodeGroups...)

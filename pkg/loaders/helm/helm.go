@@ -1,0 +1,154 @@
+// Package helm maps rendered Helm output back to the chart. `helm template` writes a
+// `# Source: CHART/templates/FILE.yaml` comment before each document; eni-lint reads the
+// rendered objects and points their fields at the template file, at the line where the same
+// key appears there (templates are not YAML until rendered, so the key is found by its text and
+// indentation; a field the template does not spell out points at the nearest enclosing key).
+package helm
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+)
+
+// SourceOf returns the template path a rendered document names in its `# Source:` comment.
+func SourceOf(doc *yaml.Node) string {
+	comments := []string{doc.HeadComment}
+	if doc.Kind == yaml.MappingNode && len(doc.Content) > 0 {
+		comments = append(comments, doc.Content[0].HeadComment) // yaml.v3 attaches it to the first key
+	}
+	for _, c := range comments {
+		for _, line := range strings.Split(c, "\n") {
+			if s, ok := strings.CutPrefix(strings.TrimSpace(line), "# Source:"); ok {
+				return strings.TrimSpace(s)
+			}
+		}
+	}
+	return ""
+}
+
+// template is a template file's lines.
+type template struct {
+	path  string
+	lines []string
+}
+
+// Locator finds fields of rendered objects in their template files. roots are the folders the
+// `# Source:` paths are relative to (the current folder, and a chart's parent folder).
+type Locator struct {
+	roots []string
+	cache map[string]*template
+}
+
+// NewLocator makes a locator looking for templates under roots.
+func NewLocator(roots ...string) *Locator {
+	return &Locator{roots: roots, cache: map[string]*template{}}
+}
+
+func (l *Locator) template(source string) *template {
+	if t, ok := l.cache[source]; ok {
+		return t
+	}
+	var t *template
+	var candidates []string
+	for _, root := range l.roots {
+		candidates = append(candidates, filepath.Join(root, source))
+		// `helm template ./charts/billing` names templates billing/templates/…: look for the
+		// chart a few folders down too.
+		for _, pattern := range []string{"*", "*/*", "*/*/*"} {
+			matches, _ := filepath.Glob(filepath.Join(root, pattern, source))
+			candidates = append(candidates, matches...)
+		}
+	}
+	for _, p := range candidates {
+		if data, err := os.ReadFile(p); err == nil {
+			t = &template{path: filepath.Clean(p), lines: strings.Split(string(data), "\n")}
+			break
+		}
+	}
+	l.cache[source] = t
+	return t
+}
+
+// Relocate points every position of the fragment's objects at the template file: fields at the
+// line of their key, found by walking the path's keys in order with growing indentation. The
+// document start is the template's `kind:` line.
+func (l *Locator) Relocate(frag *inventory.Fragment, source string) {
+	t := l.template(source)
+	fix := func(o *inventory.Object) {
+		for path := range o.Locations {
+			o.Locations[path] = t.locate(path, source)
+		}
+		o.ID = strings.SplitN(o.ID, "@", 2)[0] + "@" + source
+	}
+	for i := range frag.Workloads {
+		fix(&frag.Workloads[i].Object)
+		for j := range frag.Workloads[i].Pod.PodENIRequests {
+			frag.Workloads[i].Pod.PodENIRequests[j].Location = t.locate("", source)
+		}
+	}
+	for i := range frag.SecurityGroupPolicies {
+		fix(&frag.SecurityGroupPolicies[i].Object)
+	}
+	for i := range frag.ServiceAccounts {
+		fix(&frag.ServiceAccounts[i].Object)
+	}
+	for i := range frag.Namespaces {
+		fix(&frag.Namespaces[i].Object)
+	}
+	for i := range frag.Errors {
+		frag.Errors[i].Position = t.locate("", source)
+	}
+}
+
+// locate finds a field path in the template; without the template file, the position names
+// the template with no line.
+func (t *template) locate(path, source string) inventory.Position {
+	if t == nil {
+		return inventory.Position{File: source}
+	}
+	start := 0
+	for i, line := range t.lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "kind:") {
+			start = i
+			break
+		}
+	}
+	pos := inventory.Position{File: t.path, Line: start + 1, Column: 1}
+	if path == "" {
+		return pos
+	}
+	indent := -1
+	from := 0
+	for _, key := range strings.Split(path, ".") {
+		if i := strings.Index(key, "["); i >= 0 {
+			key = key[:i] // list items: stay on the list's key
+		}
+		if key == "" {
+			continue
+		}
+		found := false
+		for n := from; n < len(t.lines); n++ {
+			line := t.lines[n]
+			trimmed := strings.TrimLeft(line, " ")
+			trimmed = strings.TrimPrefix(trimmed, "- ")
+			ind := len(line) - len(strings.TrimLeft(line, " "))
+			if strings.TrimSpace(line) != "" && ind <= indent && !strings.HasPrefix(strings.TrimSpace(line), "{{") && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+				break // left the enclosing mapping
+			}
+			if strings.HasPrefix(trimmed, key+":") && ind > indent {
+				pos = inventory.Position{File: t.path, Line: n + 1, Column: ind + 1}
+				indent, from, found = ind, n+1, true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	return pos
+}

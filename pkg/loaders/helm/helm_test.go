@@ -1,0 +1,49 @@
+package helm
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestLocateFindsKeysInTemplates(t *testing.T) {
+	dir := t.TempDir()
+	tpl := `{{- if .Values.enabled }}
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  {{- with .Values.ttl }}
+  ttlSecondsAfterFinished: {{ . }}
+  {{- end }}
+  template:
+    spec:
+      containers:
+        - name: c
+          image: x
+{{- end }}
+`
+	p := filepath.Join(dir, "chart", "templates", "job.yaml")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(tpl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := NewLocator(dir)
+	tm := l.template("chart/templates/job.yaml")
+	for path, want := range map[string]int{
+		"":                                 3, // the kind: line
+		"spec":                             6,
+		"spec.ttlSecondsAfterFinished":     8,
+		"spec.template.spec.containers[0]": 12,
+		"spec.template.spec.nodeSelector":  11, // not in the template: the nearest enclosing key
+		"metadata.name":                    5,
+	} {
+		if got := tm.locate(path, "x"); got.Line != want {
+			t.Errorf("%q at line %d, want %d", path, got.Line, want)
+		}
+	}
+	if got := l.template("missing/templates/x.yaml").locate("spec", "missing/templates/x.yaml"); got.Line != 0 || got.File != "missing/templates/x.yaml" {
+		t.Errorf("missing template: %+v", got)
+	}
+}

@@ -1,0 +1,3 @@
+{{- define "billing.labels" -}}
+app.kubernetes.io/name: {{ .Chart.Name }}
+{{- end }}
