@@ -23,6 +23,16 @@ func TestPreCommitHook(t *testing.T) {
 	}
 	root := repoRoot(t)
 	home := t.TempDir() // pre-commit's cache: the hook is built once for both runs
+	// pre-commit gives the hook its own GOPATH; sharing the module and build caches keeps the
+	// build from downloading and compiling every dependency again.
+	modCache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	buildCache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
 	ws := workspaceWithExample(t, false)
 	git := func(args ...string) {
 		cmd := exec.Command("git", args...)
@@ -36,7 +46,8 @@ func TestPreCommitHook(t *testing.T) {
 	run := func() (int, string) {
 		cmd := exec.Command("pre-commit", "try-repo", root, "eni-lint", "--all-files", "--verbose")
 		cmd.Dir = ws
-		cmd.Env = append(os.Environ(), "PRE_COMMIT_HOME="+home, "NO_COLOR=1")
+		cmd.Env = append(os.Environ(), "PRE_COMMIT_HOME="+home, "NO_COLOR=1",
+			"GOMODCACHE="+strings.TrimSpace(string(modCache)), "GOCACHE="+strings.TrimSpace(string(buildCache)))
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			if ee, ok := err.(*exec.ExitError); ok {
