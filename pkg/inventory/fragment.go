@@ -33,8 +33,40 @@ type Fragment struct {
 	Errors      []LoadError
 }
 
-// Merge appends fragments in file order, so that an inventory does not depend on which worker
-// finished first.
+// Append adds everything another fragment read to this one. Loaders that read one file
+// through another (a kustomization, a rendered chart, manifests embedded in Terraform) use it
+// to report the result as one fragment.
+func (f *Fragment) Append(other Fragment) {
+	f.Documents += other.Documents
+	f.Workloads = append(f.Workloads, other.Workloads...)
+	f.SecurityGroupPolicies = append(f.SecurityGroupPolicies, other.SecurityGroupPolicies...)
+	f.ServiceAccounts = append(f.ServiceAccounts, other.ServiceAccounts...)
+	f.Namespaces = append(f.Namespaces, other.Namespaces...)
+	f.NodeGroups = append(f.NodeGroups, other.NodeGroups...)
+	f.CNISettings = append(f.CNISettings, other.CNISettings...)
+	f.NodePools = append(f.NodePools, other.NodePools...)
+	f.NodeClasses = append(f.NodeClasses, other.NodeClasses...)
+	f.Errors = append(f.Errors, other.Errors...)
+}
+
+// EachObject calls fn with every Kubernetes object the fragment holds (workloads, security
+// group policies, service accounts, namespaces), in that order, so that a loader can move
+// their positions or IDs in one place.
+func (f *Fragment) EachObject(fn func(*Object)) {
+	for i := range f.Workloads {
+		fn(&f.Workloads[i].Object)
+	}
+	for i := range f.SecurityGroupPolicies {
+		fn(&f.SecurityGroupPolicies[i].Object)
+	}
+	for i := range f.ServiceAccounts {
+		fn(&f.ServiceAccounts[i].Object)
+	}
+	for i := range f.Namespaces {
+		fn(&f.Namespaces[i].Object)
+	}
+}
+
 // Declared is what infrastructure code declares, resolved by the run once every file is read.
 type Declared struct {
 	NodeGroups  []NodeGroupSpec
@@ -42,6 +74,8 @@ type Declared struct {
 	NodeClasses []NodeClass
 }
 
+// Merge appends fragments in file order, so that an inventory does not depend on which worker
+// finished first.
 func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents int, declared Declared) {
 	slices.SortStableFunc(fragments, func(a, b Fragment) int { return cmp.Compare(a.File, b.File) })
 	for _, f := range fragments {

@@ -279,15 +279,7 @@ func loadBytes(file string, data []byte, opts Options) inventory.Fragment {
 	}
 	frag := kubernetes.LoadDocuments(file, plain, err, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
 	for _, r := range rendered {
-		frag.Documents += r.Documents
-		frag.Workloads = append(frag.Workloads, r.Workloads...)
-		frag.SecurityGroupPolicies = append(frag.SecurityGroupPolicies, r.SecurityGroupPolicies...)
-		frag.ServiceAccounts = append(frag.ServiceAccounts, r.ServiceAccounts...)
-		frag.Namespaces = append(frag.Namespaces, r.Namespaces...)
-		frag.NodePools = append(frag.NodePools, r.NodePools...)
-		frag.NodeClasses = append(frag.NodeClasses, r.NodeClasses...)
-		frag.NodeGroups = append(frag.NodeGroups, r.NodeGroups...)
-		frag.Errors = append(frag.Errors, r.Errors...)
+		frag.Append(r)
 	}
 	for _, t := range templates {
 		frag.Documents += t.Documents

@@ -85,20 +85,11 @@ func (l *Locator) Relocate(frag *inventory.Fragment, source string) {
 		}
 		o.ID = strings.SplitN(o.ID, "@", 2)[0] + "@" + source
 	}
+	frag.EachObject(fix)
 	for i := range frag.Workloads {
-		fix(&frag.Workloads[i].Object)
 		for j := range frag.Workloads[i].Pod.PodENIRequests {
 			frag.Workloads[i].Pod.PodENIRequests[j].Location = t.locate("", source)
 		}
-	}
-	for i := range frag.SecurityGroupPolicies {
-		fix(&frag.SecurityGroupPolicies[i].Object)
-	}
-	for i := range frag.ServiceAccounts {
-		fix(&frag.ServiceAccounts[i].Object)
-	}
-	for i := range frag.Namespaces {
-		fix(&frag.Namespaces[i].Object)
 	}
 	for i := range frag.Errors {
 		frag.Errors[i].Position = t.locate("", source)

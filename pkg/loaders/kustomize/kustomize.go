@@ -132,15 +132,7 @@ func build(dir string, opts kubernetes.Options) (frag inventory.Fragment) {
 			}
 		}
 		relocate(&built, &original, file)
-		frag.Documents += built.Documents
-		frag.Workloads = append(frag.Workloads, built.Workloads...)
-		frag.SecurityGroupPolicies = append(frag.SecurityGroupPolicies, built.SecurityGroupPolicies...)
-		frag.ServiceAccounts = append(frag.ServiceAccounts, built.ServiceAccounts...)
-		frag.Namespaces = append(frag.Namespaces, built.Namespaces...)
-		frag.NodeGroups = append(frag.NodeGroups, built.NodeGroups...)
-		frag.NodePools = append(frag.NodePools, built.NodePools...)
-		frag.NodeClasses = append(frag.NodeClasses, built.NodeClasses...)
-		frag.Errors = append(frag.Errors, built.Errors...)
+		frag.Append(built)
 	}
 	return frag
 }
@@ -151,16 +143,7 @@ func build(dir string, opts kubernetes.Options) (frag inventory.Fragment) {
 // name the built name contains (a name prefix or suffix may have been added).
 func relocate(built, original *inventory.Fragment, kustomization string) {
 	var sources []*inventory.Object
-	collect := func(o *inventory.Object) { sources = append(sources, o) }
-	for i := range original.Workloads {
-		collect(&original.Workloads[i].Object)
-	}
-	for i := range original.SecurityGroupPolicies {
-		collect(&original.SecurityGroupPolicies[i].Object)
-	}
-	for i := range original.ServiceAccounts {
-		collect(&original.ServiceAccounts[i].Object)
-	}
+	original.EachObject(func(o *inventory.Object) { sources = append(sources, o) })
 	fix := func(o *inventory.Object) {
 		var src *inventory.Object
 		for _, c := range sources {
@@ -182,13 +165,5 @@ func relocate(built, original *inventory.Fragment, kustomization string) {
 			o.ID = strings.SplitN(o.ID, "@", 2)[0] + "@" + src.Locations[""].File + fmt.Sprintf(":%d", src.Locations[""].Line)
 		}
 	}
-	for i := range built.Workloads {
-		fix(&built.Workloads[i].Object)
-	}
-	for i := range built.SecurityGroupPolicies {
-		fix(&built.SecurityGroupPolicies[i].Object)
-	}
-	for i := range built.ServiceAccounts {
-		fix(&built.ServiceAccounts[i].Object)
-	}
+	built.EachObject(fix)
 }

@@ -117,21 +117,12 @@ func relocate(frag *inventory.Fragment, r *resource, key string) {
 		o.Ignores = append(o.Ignores, r.ignores...)
 		o.ID = strings.SplitN(o.ID, "@", 2)[0] + suffix
 	}
+	frag.EachObject(fix)
 	for i := range frag.Workloads {
-		fix(&frag.Workloads[i].Object)
 		w := &frag.Workloads[i]
 		for j := range w.Pod.PodENIRequests {
 			w.Pod.PodENIRequests[j].Location = pos
 		}
-	}
-	for i := range frag.SecurityGroupPolicies {
-		fix(&frag.SecurityGroupPolicies[i].Object)
-	}
-	for i := range frag.ServiceAccounts {
-		fix(&frag.ServiceAccounts[i].Object)
-	}
-	for i := range frag.Namespaces {
-		fix(&frag.Namespaces[i].Object)
 	}
 	for i := range frag.Errors {
 		frag.Errors[i].Position = pos

@@ -105,12 +105,7 @@ func (l *loader) loadRoot(dir string, opts Options) (frag inventory.Fragment) {
 	frag.NodeGroups = rl.groups
 	frag.CNISettings = rl.cni
 	for _, m := range rl.manifests {
-		frag.Workloads = append(frag.Workloads, m.Workloads...)
-		frag.SecurityGroupPolicies = append(frag.SecurityGroupPolicies, m.SecurityGroupPolicies...)
-		frag.ServiceAccounts = append(frag.ServiceAccounts, m.ServiceAccounts...)
-		frag.Namespaces = append(frag.Namespaces, m.Namespaces...)
-		frag.Errors = append(frag.Errors, m.Errors...)
-		frag.Documents += m.Documents
+		frag.Append(m)
 	}
 	seen := map[string]bool{}
 	for _, d := range rl.diags {
