@@ -1,0 +1,169 @@
+package suppress
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/rules"
+)
+
+func jobFinding(rule, file, ns, name string) findings.Finding {
+	return findings.Finding{
+		Rule:     rule,
+		Location: inventory.Position{File: file, Line: 3, Column: 1},
+		Object:   &findings.ObjectRef{Kind: "Job", Namespace: ns, Name: name},
+		ObjectID: "Job/" + ns + "/" + name + "@" + file,
+	}
+}
+
+func TestConfigMatching(t *testing.T) {
+	f := jobFinding("ENI002", "deploy/billing/job.yaml", "billing", "nightly-export")
+	tests := []struct {
+		name   string
+		ignore ConfigIgnore
+		want   bool
+	}{
+		{"any rule, any place", ConfigIgnore{Rule: "*"}, true},
+		{"same rule, case-insensitive", ConfigIgnore{Rule: "eni002"}, true},
+		{"other rule", ConfigIgnore{Rule: "ENI001"}, false},
+		{"path glob matches", ConfigIgnore{Rule: "*", Paths: []string{"deploy/**/*.yaml"}}, true},
+		{"path glob misses", ConfigIgnore{Rule: "*", Paths: []string{"infra/**"}}, false},
+		{"one of several paths", ConfigIgnore{Rule: "*", Paths: []string{"infra/**", "deploy/billing/*"}}, true},
+		{"kind and name globs", ConfigIgnore{Rule: "*", Kind: "Job", Name: "nightly-*"}, true},
+		{"namespace differs", ConfigIgnore{Rule: "*", NS: "payments"}, false},
+		{"name differs", ConfigIgnore{Rule: "*", Name: "weekly-*"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := []findings.Finding{f}
+			Config(fs, []ConfigIgnore{tt.ignore})
+			if got := fs[0].Suppressed != nil; got != tt.want {
+				t.Fatalf("suppressed = %v, want %v", got, tt.want)
+			}
+			if tt.want && fs[0].Suppressed.Kind != "config" {
+				t.Errorf("kind = %q, want config", fs[0].Suppressed.Kind)
+			}
+		})
+	}
+}
+
+// An ignore that names an object does not cover a finding about no object (a node group).
+func TestConfigObjectIgnoreSkipsNodeGroupFindings(t *testing.T) {
+	fs := []findings.Finding{{Rule: "ENI003", Location: inventory.Position{File: "infra/main.tf", Line: 10, Column: 1}}}
+	Config(fs, []ConfigIgnore{{Rule: "*", Kind: "Job"}})
+	if fs[0].Suppressed != nil {
+		t.Fatalf("node group finding suppressed by an object ignore: %+v", fs[0].Suppressed)
+	}
+}
+
+func TestInline(t *testing.T) {
+	a := jobFinding("ENI002", "a.yaml", "ns", "a")
+	b := jobFinding("ENI004", "a.yaml", "ns", "a")
+	c := jobFinding("ENI002", "b.yaml", "ns", "b")
+	fs := []findings.Finding{a, b, c}
+	Inline(fs, []rules.ActiveIgnore{{Object: a.ObjectID, Rules: []string{"eni002"}, Reason: "accepted", Expires: "2027-01-01"}})
+	if fs[0].Suppressed == nil || fs[0].Suppressed.Kind != "inline" || fs[0].Suppressed.Expires != "2027-01-01" {
+		t.Errorf("first finding: got %+v, want an inline suppression with its expiry", fs[0].Suppressed)
+	}
+	if fs[1].Suppressed != nil {
+		t.Errorf("other rule on the same object suppressed")
+	}
+	if fs[2].Suppressed != nil {
+		t.Errorf("same rule on another object suppressed")
+	}
+}
+
+func TestBaselineCountsAndStaleEntries(t *testing.T) {
+	// Two findings share one identity (same rule, file and object): the baseline records a
+	// count of 2, so a third one is new.
+	f := jobFinding("ENI002", "a.yaml", "ns", "a")
+	gone := jobFinding("ENI004", "gone.yaml", "ns", "gone")
+	b := NewBaseline([]findings.Finding{f, f, gone})
+	if len(b.Entries) != 2 {
+		t.Fatalf("entries = %d, want 2: %+v", len(b.Entries), b.Entries)
+	}
+	path := filepath.Join(t.TempDir(), "baseline.json")
+	if err := b.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	read, err := ReadBaseline(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := []findings.Finding{f, f, f}
+	stale := read.Apply(now)
+	suppressed := 0
+	for _, x := range now {
+		if x.Suppressed != nil {
+			suppressed++
+		}
+	}
+	if suppressed != 2 {
+		t.Errorf("suppressed %d findings, want 2 (the baseline count)", suppressed)
+	}
+	if len(stale) != 1 || stale[0].File != "gone.yaml" {
+		t.Errorf("stale = %+v, want the gone.yaml entry", stale)
+	}
+}
+
+// A node-group finding has no object; its identity is the node group and instance type, so
+// two node groups in one file stay apart.
+func TestBaselineEntryForNodeGroupFinding(t *testing.T) {
+	f := findings.Finding{Rule: "ENI001", Location: inventory.Position{File: "./infra/main.tf", Line: 4, Column: 3},
+		Details: map[string]any{"nodeGroup": "jobs", "instanceType": "m5.large"}}
+	e := EntryFor(f)
+	if e.File != "infra/main.tf" || e.Subject != "jobs/m5.large" || e.Kind != "" {
+		t.Errorf("entry = %+v", e)
+	}
+}
+
+func TestReadBaselineErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name, path, want string
+	}{
+		{"missing", filepath.Join(dir, "nope.json"), "baseline:"},
+		{"not JSON", write("bad.json", "{"), "bad.json"},
+		{"wrong version", write("old.json", `{"version":"v0","entries":[]}`), "want \"eni-lint.baseline/v1\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadBaseline(tt.path)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestChangedOnly(t *testing.T) {
+	inChanged := jobFinding("ENI002", "./deploy/a.yaml", "ns", "a")
+	// An ENI001 finding sits on the node group, but a changed workload contributed to it.
+	contributed := findings.Finding{Rule: "ENI001", Location: inventory.Position{File: "infra/main.tf", Line: 1, Column: 1},
+		Details: map[string]any{"contributors": []any{
+			map[string]any{"id": "x", "location": map[string]any{"file": "deploy/a.yaml", "line": 2.0}},
+		}}}
+	unrelated := jobFinding("ENI002", "deploy/b.yaml", "ns", "b")
+	nodeGroupMoved := findings.Finding{Rule: "ENI003", Location: inventory.Position{File: "x.yaml", Line: 1, Column: 1},
+		Details: map[string]any{"nodeGroupLocation": inventory.Position{File: "infra/main.tf", Line: 2}}}
+	got := ChangedOnly([]findings.Finding{inChanged, contributed, unrelated, nodeGroupMoved},
+		map[string]bool{"deploy/a.yaml": true})
+	if len(got) != 2 || got[0].Rule != "ENI002" || got[1].Rule != "ENI001" {
+		t.Fatalf("kept %+v, want the finding in the changed file and the one it contributed to", got)
+	}
+	got = ChangedOnly([]findings.Finding{nodeGroupMoved}, map[string]bool{"infra/main.tf": true})
+	if len(got) != 1 {
+		t.Fatalf("a finding whose node group file changed was dropped")
+	}
+}
