@@ -81,13 +81,13 @@ func Resolve(pools []inventory.NodePool, classes []inventory.NodeClass, table *l
 			binding := trunking[0]
 			g.InstanceTypes = []string{binding.Name}
 			g.TypeLabels[binding.Name] = labelsOf[binding.Name]
-			g.Source = fmt.Sprintf("karpenter:%s (%d types admitted, %d with ENI trunking; binding type %s)", p.Kind, len(admitted), len(trunking), binding.Name)
+			g.Source = fmt.Sprintf("karpenter:%s (%d types admitted, %d with ENI trunking%s; binding type %s)", p.Kind, len(admitted), len(trunking), leftOut(unknown), binding.Name)
 		case len(without) > 0:
 			for _, it := range without {
 				g.InstanceTypes = append(g.InstanceTypes, it.Name)
 				g.TypeLabels[it.Name] = labelsOf[it.Name]
 			}
-			g.Source = fmt.Sprintf("karpenter:%s (%d types admitted, none with ENI trunking)", p.Kind, len(admitted))
+			g.Source = fmt.Sprintf("karpenter:%s (%d types admitted, none with ENI trunking%s)", p.Kind, len(admitted), leftOut(unknown))
 		case unknown > 0:
 			g.UnknownTypes = fmt.Sprintf("the %d types its requirements admit are not in eni-lint's instance table", unknown)
 		default:
@@ -97,6 +97,16 @@ func Resolve(pools []inventory.NodePool, classes []inventory.NodeClass, table *l
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// leftOut says how many admitted types the verdict ignores because eni-lint's instance table
+// has no branch-ENI figures for them (types newer than the table), so a reader knows the
+// binding type was chosen among fewer than Karpenter may launch.
+func leftOut(unknown int) string {
+	if unknown == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d left out: not in eni-lint's instance table", unknown)
 }
 
 // admits evaluates NodePool requirements (ANDed) against a type's labels. Keys the catalog
