@@ -78,19 +78,17 @@ type Declared struct {
 // finished first.
 func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents int, declared Declared) {
 	slices.SortStableFunc(fragments, func(a, b Fragment) int { return cmp.Compare(a.File, b.File) })
+	var all Fragment
 	for _, f := range fragments {
-		inv.Workloads = append(inv.Workloads, f.Workloads...)
-		inv.SecurityGroupPolicies = append(inv.SecurityGroupPolicies, f.SecurityGroupPolicies...)
-		inv.ServiceAccounts = append(inv.ServiceAccounts, f.ServiceAccounts...)
-		inv.Namespaces = append(inv.Namespaces, f.Namespaces...)
-		declared.NodeGroups = append(declared.NodeGroups, f.NodeGroups...)
-		declared.NodePools = append(declared.NodePools, f.NodePools...)
-		declared.NodeClasses = append(declared.NodeClasses, f.NodeClasses...)
-		inv.CNISettings = append(inv.CNISettings, f.CNISettings...)
-		errs = append(errs, f.Errors...)
-		documents += f.Documents
+		all.Append(f)
 	}
-	return errs, documents, declared
+	inv.Workloads = append(inv.Workloads, all.Workloads...)
+	inv.SecurityGroupPolicies = append(inv.SecurityGroupPolicies, all.SecurityGroupPolicies...)
+	inv.ServiceAccounts = append(inv.ServiceAccounts, all.ServiceAccounts...)
+	inv.Namespaces = append(inv.Namespaces, all.Namespaces...)
+	inv.CNISettings = append(inv.CNISettings, all.CNISettings...)
+	declared = Declared{NodeGroups: all.NodeGroups, NodePools: all.NodePools, NodeClasses: all.NodeClasses}
+	return all.Errors, all.Documents, declared
 }
 
 // NodePool is a Karpenter NodePool (karpenter.sh/v1 or v1beta1) or Provisioner (v1alpha5) as
