@@ -145,12 +145,13 @@ func Load(path string) (*File, error) {
 func Parse(path string, data []byte) (*File, error) {
 	f := &File{Path: path}
 	docs, err := yamlpos.Documents(data)
-	if err != nil {
-		var se *yamlpos.SyntaxError
-		if errors.As(err, &se) {
-			return nil, &Error{Position: inventory.Position{File: path, Line: se.Line}, Message: "YAML syntax error: " + se.Message}
+	if errs := yamlpos.Errors(err); len(errs) > 0 {
+		se := errs[0]
+		msg := se.Message
+		if se.Syntax {
+			msg = "YAML syntax error: " + msg
 		}
-		return nil, &Error{Position: inventory.Position{File: path}, Message: err.Error()}
+		return nil, &Error{Position: inventory.Position{File: path, Line: se.Line}, Message: msg}
 	}
 	if len(docs) == 0 {
 		return f, nil

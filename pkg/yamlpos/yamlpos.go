@@ -10,15 +10,55 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// SyntaxError is a YAML document that could not be parsed. Line is 0 when the parser did not
-// say where.
+// SyntaxError is a YAML document that could not be parsed or is refused: a syntax error
+// (Syntax is true), a duplicate key, an alias cycle, or a budget exceeded. Line is 0 when the
+// parser did not say where.
 type SyntaxError struct {
 	Line    int
+	Column  int
 	Message string
+	Syntax  bool
+}
+
+// Problems are several refused documents of one stream; Errors unpacks any error Documents
+// returns.
+type Problems []*SyntaxError
+
+func (p Problems) Error() string {
+	msgs := make([]string, len(p))
+	for i, e := range p {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// Unwrap lets errors.As find each problem.
+func (p Problems) Unwrap() []error {
+	out := make([]error, len(p))
+	for i, e := range p {
+		out[i] = e
+	}
+	return out
+}
+
+// Errors lists the problems in an error from Documents.
+func Errors(err error) []*SyntaxError {
+	var ps Problems
+	var se *SyntaxError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ps):
+		return ps
+	case errors.As(err, &se):
+		return []*SyntaxError{se}
+	}
+	return []*SyntaxError{{Message: err.Error()}}
 }
 
 func (e *SyntaxError) Error() string {
@@ -54,32 +94,169 @@ func syntaxError(err error) *SyntaxError {
 		if parserProblems[m[2]] {
 			line++
 		}
-		return &SyntaxError{Line: line, Message: m[2]}
+		return &SyntaxError{Line: line, Message: m[2], Syntax: true}
 	}
 	if after, ok := bytes.CutPrefix([]byte(msg), []byte("yaml: ")); ok {
 		msg = string(after)
 	}
-	return &SyntaxError{Message: msg}
+	return &SyntaxError{Message: msg, Syntax: true}
 }
 
-// Documents parses every document of a multi-document stream. Documents before a syntax error
-// are returned with it, so one bad document does not hide the good ones above it.
+// Limits are the budgets of one YAML stream. A pull request may hold a few hundred bytes that
+// expand to billions of nodes through aliases, or a million empty documents; past a budget the
+// document (or the rest of the stream) is refused with its line, never expanded.
+type Limits struct {
+	// MaxDocuments is how many documents one stream may hold (--max-documents).
+	MaxDocuments int
+	// MaxAliasNodes is how many nodes one stream may reach through aliases and merge keys,
+	// counted as if every alias were copied out.
+	MaxAliasNodes int64
+}
+
+// Default budgets: far above what real manifests, charts' output or CloudFormation templates
+// hold, far below what exhausts memory.
+const (
+	DefaultMaxDocuments  = 10000
+	DefaultMaxAliasNodes = 1000000
+)
+
+// DefaultLimits are the budgets Documents applies.
+var DefaultLimits = Limits{MaxDocuments: DefaultMaxDocuments, MaxAliasNodes: DefaultMaxAliasNodes}
+
+// Documents parses every document of a multi-document stream within DefaultLimits.
 func Documents(data []byte) ([]*yaml.Node, error) {
+	return DocumentsWithin(data, DefaultLimits)
+}
+
+// DocumentsWithin parses every document of a multi-document stream. Documents before a syntax
+// error are returned with it, so one bad document does not hide the good ones above it. A
+// document with a duplicate key (Kubernetes' strict decoding refuses it, and a second `spec`
+// would otherwise hide behind the first), an alias cycle, or more alias expansion than the
+// budget left is left out and reported with its line; so is everything after the document
+// budget.
+func DocumentsWithin(data []byte, lim Limits) ([]*yaml.Node, error) {
+	if lim.MaxDocuments <= 0 {
+		lim.MaxDocuments = DefaultMaxDocuments
+	}
+	if lim.MaxAliasNodes <= 0 {
+		lim.MaxAliasNodes = DefaultMaxAliasNodes
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
+	var problems Problems
+	count := 0
+	aliasBudget := lim.MaxAliasNodes
+	done := func() ([]*yaml.Node, error) {
+		switch len(problems) {
+		case 0:
+			return docs, nil
+		case 1:
+			return docs, problems[0]
+		}
+		return docs, problems
+	}
 	for {
 		var n yaml.Node
 		err := dec.Decode(&n)
 		if errors.Is(err, io.EOF) {
-			return docs, nil
+			return done()
 		}
 		if err != nil {
-			return docs, syntaxError(err)
+			problems = append(problems, syntaxError(err))
+			return done()
+		}
+		count++
+		if count > lim.MaxDocuments {
+			problems = append(problems, &SyntaxError{Line: n.Line, Column: n.Column,
+				Message: fmt.Sprintf("more than %d documents in one file (--max-documents): this one and the rest are not read", lim.MaxDocuments)})
+			return done()
 		}
 		if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+			c := &checker{state: map[*yaml.Node]uint8{}, size: map[*yaml.Node]int64{}, budget: aliasBudget, limit: lim.MaxAliasNodes}
+			c.visit(n.Content[0])
+			if c.problem != nil {
+				problems = append(problems, c.problem)
+				continue
+			}
+			aliasBudget -= c.aliased
 			docs = append(docs, n.Content[0])
 		}
 	}
+}
+
+// checker walks one document once, in document order, working out how many nodes each node
+// stands for with aliases expanded (memoised, so the walk is linear in the text), and finds
+// alias cycles and duplicate keys.
+type checker struct {
+	state   map[*yaml.Node]uint8 // 1 while its children are walked, 2 when done
+	size    map[*yaml.Node]int64 // nodes a node stands for, aliases expanded, capped at budget+1
+	budget  int64                // nodes the stream may still reach through aliases
+	aliased int64                // nodes reached through aliases so far
+	limit   int64                // the stream's whole alias budget, for the message
+	problem *SyntaxError
+}
+
+func (c *checker) fail(n *yaml.Node, format string, args ...any) {
+	if c.problem == nil {
+		c.problem = &SyntaxError{Line: n.Line, Column: n.Column, Message: fmt.Sprintf(format, args...) + ": this document is not read"}
+	}
+}
+
+func capped(a, b, limit int64) int64 {
+	if a+b > limit {
+		return limit + 1
+	}
+	return a + b
+}
+
+func (c *checker) visit(n *yaml.Node) int64 {
+	if c.problem != nil || n == nil {
+		return 0
+	}
+	if n.Kind == yaml.AliasNode {
+		target := n.Alias
+		switch c.state[target] {
+		case 1:
+			c.fail(n, "alias *%s refers to a node that contains it (an alias cycle)", n.Value)
+			return 0
+		case 0:
+			c.visit(target) // not reached in well-formed YAML: anchors come before their aliases
+		}
+		s := c.size[target]
+		c.aliased = capped(c.aliased, s, c.budget)
+		if c.aliased > c.budget {
+			c.fail(n, "aliases and merge keys expand this file to more than %d nodes (an alias bomb)", c.limit)
+			return 0
+		}
+		return s
+	}
+	if c.state[n] == 2 {
+		return c.size[n]
+	}
+	c.state[n] = 1
+	total := int64(1)
+	if n.Kind == yaml.MappingNode {
+		keys := map[string]*yaml.Node{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind == yaml.ScalarNode && k.Value != "<<" {
+				if first, ok := keys[k.Value]; ok {
+					c.fail(k, "duplicate key %q (first at line %d): Kubernetes' strict decoding refuses it", k.Value, first.Line)
+					return 0
+				}
+				keys[k.Value] = k
+			}
+		}
+	}
+	for _, child := range n.Content {
+		total = capped(total, c.visit(child), c.budget)
+		if c.problem != nil {
+			return 0
+		}
+	}
+	c.state[n] = 2
+	c.size[n] = total
+	return total
 }
 
 // Resolve follows aliases.

@@ -2,7 +2,11 @@ package yamlpos
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 func TestSyntaxErrorLines(t *testing.T) {
@@ -60,8 +64,15 @@ func FuzzDocuments(f *testing.F) {
 	f.Add([]byte("a: 1\n---\nb: [1, 2]\n"))
 	f.Add([]byte("a: &x [*x]\n"))
 	f.Add([]byte("{\"a\": [1, {\"b\": null}]}"))
+	// The reproducers of the hostile corpus: cycles through merge keys and List items, and
+	// alias and merge-key bombs.
+	f.Add([]byte("&b\n<<: *b\nkind: Job\n"))
+	f.Add([]byte("&l {apiVersion: v1, kind: List, items: [*l]}"))
+	f.Add([]byte(aliasBomb(9)))
+	f.Add([]byte(mergeBomb(9)))
+	f.Add([]byte("spec: {a: 1}\nspec: {b: 2}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		docs, err := Documents(data)
+		docs, err := DocumentsWithin(data, Limits{MaxDocuments: 50, MaxAliasNodes: 5000})
 		var se *SyntaxError
 		if err != nil && !errors.As(err, &se) {
 			t.Fatalf("error of type %T: %v", err, err)
@@ -71,6 +82,98 @@ func FuzzDocuments(f *testing.F) {
 				t.Fatal("nil document")
 			}
 			Lookup(d, "apiVersion")
+			// What Documents returns is acyclic and within the budget once expanded.
+			if n := expand(d, 0); n > 5000+int64(len(data)) {
+				t.Fatalf("a returned document expands to %d nodes", n)
+			}
 		}
 	})
+}
+
+// expand counts a node's nodes with aliases copied out; it stops (and says more than any
+// budget) past a depth that only a cycle reaches.
+func expand(n *yaml.Node, depth int) int64 {
+	if depth > 20000 {
+		return 1 << 40
+	}
+	if n.Kind == yaml.AliasNode {
+		return expand(n.Alias, depth+1)
+	}
+	total := int64(1)
+	for _, c := range n.Content {
+		total += expand(c, depth+1)
+		if total > 1<<40 {
+			return total
+		}
+	}
+	return total
+}
+
+func aliasBomb(levels int) string {
+	var b strings.Builder
+	b.WriteString("a0: &a0 [x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i < levels; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [", i, i)
+		for j := 0; j < 9; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*a%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	return b.String()
+}
+
+func mergeBomb(levels int) string {
+	var b strings.Builder
+	b.WriteString("m0: &m0 {k0: v}\n")
+	for i := 1; i < levels; i++ {
+		fmt.Fprintf(&b, "m%d: &m%d {", i, i)
+		for j := 0; j < 9; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "k%d: {<<: *m%d}", j, i-1)
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("kind: Job\napiVersion: batch/v1\nspec: *m" + fmt.Sprint(levels-1) + "\n")
+	return b.String()
+}
+
+func TestBudgets(t *testing.T) {
+	tests := []struct {
+		name, src string
+		docs      int
+		line      int
+		want      string
+	}{
+		{"merge key cycle", "&b\n<<: *b\nkind: Job\n", 0, 2, "alias cycle"},
+		{"List item cycle", "&l {apiVersion: v1, kind: List, items: [*l]}", 0, 1, "alias cycle"},
+		{"alias bomb", aliasBomb(9), 0, 6, "alias bomb"},
+		{"merge-key bomb", mergeBomb(9), 0, 6, "alias bomb"},
+		{"duplicate key", "kind: Job\nspec: {a: 1}\nspec: {b: 2}\n", 0, 3, "duplicate key \"spec\" (first at line 2)"},
+		{"a bad document does not hide the next", "a: 1\na: 2\n---\nb: 1\n", 1, 2, "duplicate key"},
+		{"aliases within the budget", "a: &a [1, 2]\nb: [*a, *a]\n", 1, 0, ""},
+		{"too many documents", strings.Repeat("a: 1\n---\n", 12), 10, 20, "more than 10 documents"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			docs, err := DocumentsWithin([]byte(tc.src), Limits{MaxDocuments: 10, MaxAliasNodes: 100000})
+			if len(docs) != tc.docs {
+				t.Errorf("%d documents, want %d", len(docs), tc.docs)
+			}
+			errs := Errors(err)
+			if tc.want == "" {
+				if len(errs) > 0 {
+					t.Fatalf("unexpected %v", err)
+				}
+				return
+			}
+			if len(errs) != 1 || !strings.Contains(errs[0].Message, tc.want) || errs[0].Line != tc.line {
+				t.Fatalf("errors %v, want one at line %d containing %q", err, tc.line, tc.want)
+			}
+		})
+	}
 }

@@ -35,15 +35,14 @@ func Load(file string, data []byte, opts Options) inventory.Fragment {
 // reported with its line.
 func LoadDocuments(file string, docs []*yaml.Node, parseErr error, opts Options) inventory.Fragment {
 	frag := inventory.Fragment{File: file}
-	if err := parseErr; err != nil {
-		line := 0
-		msg := err.Error()
-		if se, ok := err.(*yamlpos.SyntaxError); ok {
-			line, msg = se.Line, se.Message
+	for _, se := range yamlpos.Errors(parseErr) {
+		msg := se.Message
+		if se.Syntax {
+			msg = "YAML syntax error: " + msg
 		}
 		frag.Errors = append(frag.Errors, inventory.LoadError{
-			Position: inventory.Position{File: file, Line: line},
-			Message:  "YAML syntax error: " + msg,
+			Position: inventory.Position{File: file, Line: se.Line, Column: se.Column},
+			Message:  msg,
 		})
 	}
 	for _, doc := range docs {
