@@ -205,6 +205,9 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		Baseline:      baseline,
 		ChangedSince:  opts.ChangedSince,
 	}
+	for _, s := range stats.Skipped {
+		report.Inputs.Skipped = append(report.Inputs.Skipped, findings.SkippedInput{Path: s.Path, Reason: s.Reason})
+	}
 	if report.Errors == nil {
 		report.Errors = []inventory.LoadError{}
 	}

@@ -165,6 +165,15 @@ type Inputs struct {
 	TerraformModules      int      `json:"terraformModules,omitempty"`
 	Kustomizations        int      `json:"kustomizations,omitempty"`
 	HelmCharts            int      `json:"helmCharts,omitempty"`
+	// Skipped are entries of the scanned folders that were not read: links that leave them,
+	// named pipes, devices and sockets, and second links to a file already read.
+	Skipped []SkippedInput `json:"skipped,omitempty"`
+}
+
+// SkippedInput is an entry a walk did not read, and why.
+type SkippedInput struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // Summary counts findings by severity.

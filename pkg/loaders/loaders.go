@@ -6,6 +6,7 @@ package loaders
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/cloudformation"
 	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
@@ -44,14 +46,24 @@ type Options struct {
 	// HelmRoots are the folders `# Source:` paths of rendered Helm output are relative to; the
 	// current folder when empty.
 	HelmRoots []string
+	// Helm are the budgets of in-process chart rendering.
+	Helm helm.Limits
+	// FS confines every read to the scanned folders; Load makes one when it is nil.
+	FS *confine.FS
+	// YAML are the budgets of each YAML stream.
+	YAML yamlpos.Limits
+
+	locator *helm.Locator
 }
 
-func (o Options) helmLocator() *helm.Locator {
+// newHelmLocator makes the run's one locator of `# Source:` templates: it reads each
+// template once, whatever the number of documents that name it.
+func (o Options) newHelmLocator() *helm.Locator {
 	roots := o.HelmRoots
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}
-	return helm.NewLocator(roots...)
+	return helm.NewLocator(o.FS, roots...)
 }
 
 // Stats describe what a load looked at.
@@ -67,6 +79,9 @@ type Stats struct {
 	Kustomizations int `json:"kustomizations,omitempty"`
 	// HelmCharts counts the charts rendered.
 	HelmCharts int `json:"helmCharts,omitempty"`
+	// Skipped are entries a walk did not read: links that leave the scanned folders, named
+	// pipes, devices, sockets, second links to a file already read.
+	Skipped []confine.Skip `json:"skipped,omitempty"`
 }
 
 // StdinName is the file name findings use for input read from standard input.
@@ -87,11 +102,23 @@ func manifestFile(name string) bool {
 	return false
 }
 
-// Load reads every path and returns one fragment per file, in path order.
+// Load reads every path and returns one fragment per file, in path order. Every file is read
+// through opts.FS (one is made, confined to the paths, when it is nil): nothing outside the
+// scanned folders is opened, and only regular files are read.
 func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragment, Stats) {
 	var stats Stats
 	var files []string
 	var frags []inventory.Fragment
+	if opts.FS == nil {
+		fsys, err := confine.New("", 0)
+		if err != nil {
+			return []inventory.Fragment{failed(".", "cannot open the working folder: "+err.Error())}, stats
+		}
+		defer fsys.Close()
+		opts.FS = fsys
+	}
+	fsys := opts.FS
+	opts.locator = opts.newHelmLocator()
 	seen := map[string]bool{}
 	tfDirs := map[string]bool{}
 	kustDirs := map[string]bool{}
@@ -101,28 +128,55 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 			files = append(files, f)
 		}
 	}
+	skip := func(s confine.Skip) { stats.Skipped = append(stats.Skipped, s) }
 	for _, p := range paths {
 		if p == "-" {
 			var data []byte
 			var err error
 			if opts.Stdin != nil {
-				data, err = io.ReadAll(opts.Stdin)
+				data, err = io.ReadAll(io.LimitReader(opts.Stdin, fsys.MaxFileSize()+1))
 			}
 			if err != nil {
 				frags = append(frags, failed(StdinName, "cannot read standard input: "+err.Error()))
 				continue
+			}
+			if int64(len(data)) > fsys.MaxFileSize() {
+				frags = append(frags, failed(StdinName, fmt.Sprintf("standard input has more than the %d-byte budget (--max-file-size): not read", fsys.MaxFileSize())))
+				continue
+			}
+			// `# Source:` paths of rendered charts are relative to the working folder.
+			if err := fsys.AddRoot("."); err != nil {
+				frags = append(frags, failed(".", "cannot open the working folder: "+confine.Reason(err)))
 			}
 			frag := loadBytes(StdinName, data, opts)
 			stats.Files++
 			frags = append(frags, frag)
 			continue
 		}
-		info, err := os.Stat(p)
+		info, err := os.Lstat(p)
 		if err != nil {
 			frags = append(frags, failed(p, "cannot read: "+plainError(err)))
 			continue
 		}
-		if !info.IsDir() {
+		isDir := info.IsDir()
+		if info.Mode()&fs.ModeSymlink != 0 {
+			target, err := os.Stat(p)
+			isDir = err == nil && target.IsDir()
+		}
+		if isDir {
+			err = fsys.AddRoot(p)
+		} else {
+			err = fsys.AddRootFor(p)
+		}
+		if err != nil {
+			frags = append(frags, failed(p, "cannot read: "+confine.Reason(err)))
+			continue
+		}
+		if !isDir {
+			if _, err := fsys.Stat(p); err != nil {
+				frags = append(frags, failed(p, "cannot read: "+confine.Reason(err)))
+				continue
+			}
 			if terraformFile(p) {
 				tfDirs[filepath.Dir(filepath.Clean(p))] = true
 				stats.Files++
@@ -131,28 +185,21 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 			add(filepath.Clean(p)) // a file named explicitly is read whatever its extension
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				frags = append(frags, failed(path, "cannot read: "+plainError(err)))
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
+		err = fsys.Walk(p, func(path string, isDir bool) error {
 			if path != p && excluded(path, opts.Exclude) {
-				if d.IsDir() {
+				if isDir {
 					return fs.SkipDir
 				}
 				return nil
 			}
-			if d.IsDir() {
-				if path != p && skipDirs[d.Name()] {
+			if isDir {
+				if path != p && skipDirs[filepath.Base(path)] {
 					return fs.SkipDir
 				}
-				if kustomize.IsKustomization(path) {
+				if kustomize.IsKustomization(fsys, path) {
 					kustDirs[path] = true
 				}
-				if d.Name() == "templates" && fileExists(filepath.Join(filepath.Dir(path), "Chart.yaml")) {
+				if filepath.Base(path) == "templates" && fsys.IsFile(filepath.Join(filepath.Dir(path), "Chart.yaml")) {
 					stats.SkippedChartTemplates = append(stats.SkippedChartTemplates, path)
 					return fs.SkipDir
 				}
@@ -160,21 +207,21 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 			}
 			// The files of a kustomization folder are its inputs: they are read through the
 			// build, not on their own.
-			if d.Type().IsRegular() && manifestFile(path) && !terraformFile(path) {
+			if manifestFile(path) && !terraformFile(path) {
 				if kustDirs[filepath.Dir(path)] {
 					stats.Files++ // read by the kustomize build
 				} else {
 					add(path)
 				}
 			}
-			if d.Type().IsRegular() && terraformFile(path) {
+			if terraformFile(path) {
 				tfDirs[filepath.Dir(path)] = true
 				stats.Files++
 			}
 			return nil
-		})
+		}, skip)
 		if err != nil {
-			frags = append(frags, failed(p, "cannot walk: "+plainError(err)))
+			frags = append(frags, failed(p, "cannot walk: "+confine.Reason(err)))
 		}
 	}
 	sort.Strings(files)
@@ -182,9 +229,9 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 	frags = append(frags, parseAll(ctx, files, opts)...)
 	for _, c := range opts.HelmCharts {
 		k8s := kubernetes.Options{DefaultNamespace: opts.DefaultNamespace}
-		rendered := helm.Render(c, opts.DefaultNamespace, func(file string, docs []*yaml.Node) inventory.Fragment {
+		rendered := helm.Render(fsys, c, opts.DefaultNamespace, opts.Helm, func(file string, docs []*yaml.Node) inventory.Fragment {
 			return kubernetes.LoadDocuments(file, docs, nil, k8s)
-		})
+		}, skip)
 		stats.HelmCharts++
 		frags = append(frags, rendered...)
 	}
@@ -193,7 +240,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		for d := range kustDirs {
 			dirs = append(dirs, d)
 		}
-		built := kustomize.Load(dirs, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
+		built := kustomize.Load(fsys, dirs, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
 		stats.Kustomizations = len(built)
 		frags = append(frags, built...)
 	}
@@ -206,6 +253,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		stats.TerraformModules = len(dirs)
 		tf := opts.Terraform
 		tf.Kubernetes = kubernetes.Options{DefaultNamespace: opts.DefaultNamespace}
+		tf.FS = fsys
 		frags = append(frags, terraform.Load(dirs, tf)...)
 	}
 	for _, f := range frags {
@@ -243,10 +291,16 @@ func parseAll(ctx context.Context, files []string, opts Options) []inventory.Fra
 	return out
 }
 
-func loadFile(file string, opts Options) inventory.Fragment {
-	data, err := os.ReadFile(file)
+func loadFile(file string, opts Options) (frag inventory.Fragment) {
+	// A loader that fails in a way nobody foresaw costs this file, never the run.
+	defer func() {
+		if r := recover(); r != nil {
+			frag = failed(file, fmt.Sprintf("cannot read this file (the loader failed: %v)", r))
+		}
+	}()
+	data, err := opts.FS.ReadFile(file)
 	if err != nil {
-		return failed(file, "cannot read: "+plainError(err))
+		return failed(file, "cannot read: "+confine.Reason(err))
 	}
 	return loadBytes(file, data, opts)
 }
@@ -254,7 +308,7 @@ func loadFile(file string, opts Options) inventory.Fragment {
 // loadBytes parses a YAML or JSON file once and hands each document to its loader:
 // CloudFormation templates (and CDK output) to cloudformation, the rest to kubernetes.
 func loadBytes(file string, data []byte, opts Options) inventory.Fragment {
-	docs, err := yamlpos.Documents(data)
+	docs, err := yamlpos.DocumentsWithin(data, opts.YAML)
 	var manifests []*yaml.Node
 	var templates []inventory.Fragment
 	for _, d := range docs {
@@ -271,7 +325,7 @@ func loadBytes(file string, data []byte, opts Options) inventory.Fragment {
 	for _, d := range manifests {
 		if source := helm.SourceOf(d); source != "" {
 			f := kubernetes.LoadDocuments(source, []*yaml.Node{d}, nil, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
-			opts.helmLocator().Relocate(&f, source)
+			opts.locator.Relocate(&f, source)
 			rendered = append(rendered, f)
 			continue
 		}
@@ -300,11 +354,6 @@ func plainError(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
-}
-
-func fileExists(p string) bool {
-	info, err := os.Stat(p)
-	return err == nil && !info.IsDir()
 }
 
 func excluded(path string, globs []string) bool {

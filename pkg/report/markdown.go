@@ -108,6 +108,13 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 		}
 		b.WriteString("\n")
 	}
+	if len(r.Inputs.Skipped) > 0 {
+		fmt.Fprintf(&b, "<details><summary>%s not read</summary>\n\n| Path | Why |\n| --- | --- |\n", count(len(r.Inputs.Skipped), "input"))
+		for _, s := range r.Inputs.Skipped {
+			fmt.Fprintf(&b, "| `%s` | %s |\n", mdEscape(s.Path), mdEscape(s.Reason))
+		}
+		b.WriteString("\n</details>\n\n")
+	}
 	fmt.Fprintf(&b, "<sub>eni-lint %s · %s · %s (%s) · fail-on %s · exit %d</sub>\n",
 		mdEscape(r.Version), r.Model.ENIRelease, count(r.Inputs.Files, "file"), count(r.Inputs.Documents, "document"), r.FailOn, r.ExitCode())
 	_, err := io.WriteString(w, b.String())

@@ -81,6 +81,13 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		}
 	}
 
+	if len(r.Inputs.Skipped) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Not read"))
+		for _, s := range r.Inputs.Skipped {
+			fmt.Fprintf(&b, "  %s  %s\n", s.Path, s.Reason)
+		}
+	}
+
 	file := "\x00"
 	var suppressed []findings.Finding
 	for _, f := range r.Findings {

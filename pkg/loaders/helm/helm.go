@@ -6,12 +6,13 @@
 package helm
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 )
 
@@ -38,36 +39,85 @@ type template struct {
 }
 
 // Locator finds fields of rendered objects in their template files. roots are the folders the
-// `# Source:` paths are relative to (the current folder, and a chart's parent folder).
+// `# Source:` paths are relative to (the current folder, and a chart's parent folder). It reads
+// through the run's confined file system, each template once, and is safe for concurrent use:
+// the run makes one for all documents.
 type Locator struct {
+	fsys  *confine.FS
 	roots []string
+	mu    sync.Mutex
 	cache map[string]*template
+	dirs  map[string][]string // sub-folders of a folder, listed once
 }
 
 // NewLocator makes a locator looking for templates under roots.
-func NewLocator(roots ...string) *Locator {
-	return &Locator{roots: roots, cache: map[string]*template{}}
+func NewLocator(fsys *confine.FS, roots ...string) *Locator {
+	return &Locator{fsys: fsys, roots: roots, cache: map[string]*template{}, dirs: map[string][]string{}}
+}
+
+// safeSource reports whether a `# Source:` path names a file below a root: the comment is
+// text of the pull request, and must not lead eni-lint to open /etc/passwd.
+func safeSource(source string) bool {
+	if source == "" || filepath.IsAbs(source) || strings.HasPrefix(source, "/") || strings.HasPrefix(source, "\\") {
+		return false
+	}
+	for _, seg := range strings.FieldsFunc(source, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == ".." {
+			return false
+		}
+	}
+	return filepath.VolumeName(source) == ""
+}
+
+// subdirs lists the folders inside dir (cached).
+func (l *Locator) subdirs(dir string) []string {
+	if d, ok := l.dirs[dir]; ok {
+		return d
+	}
+	var out []string
+	if l.fsys != nil {
+		entries, _ := l.fsys.ReadDir(dir)
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				out = append(out, p)
+			}
+		}
+	}
+	l.dirs[dir] = out
+	return out
 }
 
 func (l *Locator) template(source string) *template {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if t, ok := l.cache[source]; ok {
 		return t
 	}
 	var t *template
-	var candidates []string
-	for _, root := range l.roots {
-		candidates = append(candidates, filepath.Join(root, source))
-		// `helm template ./charts/billing` names templates billing/templates/…: look for the
-		// chart a few folders down too.
-		for _, pattern := range []string{"*", "*/*", "*/*/*"} {
-			matches, _ := filepath.Glob(filepath.Join(root, pattern, source))
-			candidates = append(candidates, matches...)
+	if safeSource(source) && l.fsys != nil {
+		var candidates []string
+		for _, root := range l.roots {
+			candidates = append(candidates, filepath.Join(root, source))
+			// `helm template ./charts/billing` names templates billing/templates/…: look for
+			// the chart a few folders down too.
+			level := []string{root}
+			for depth := 0; depth < 3; depth++ {
+				var next []string
+				for _, d := range level {
+					for _, sub := range l.subdirs(d) {
+						candidates = append(candidates, filepath.Join(sub, source))
+						next = append(next, sub)
+					}
+				}
+				level = next
+			}
 		}
-	}
-	for _, p := range candidates {
-		if data, err := os.ReadFile(p); err == nil {
-			t = &template{path: filepath.Clean(p), lines: strings.Split(string(data), "\n")}
-			break
+		for _, p := range candidates {
+			if data, err := l.fsys.ReadFile(p); err == nil {
+				t = &template{path: filepath.Clean(p), lines: strings.Split(string(data), "\n")}
+				break
+			}
 		}
 	}
 	l.cache[source] = t

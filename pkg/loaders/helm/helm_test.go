@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"os"
 	"path/filepath"
 	"testing"
@@ -29,7 +30,12 @@ spec:
 	if err := os.WriteFile(p, []byte(tpl), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l := NewLocator(dir)
+	fsys, err := confine.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fsys.Close()
+	l := NewLocator(fsys, dir)
 	tm := l.template("chart/templates/job.yaml")
 	for path, want := range map[string]int{
 		"":                                 3, // the kind: line

@@ -1,15 +1,23 @@
 package helm
 
 import (
+	"bytes"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"text/template/parse"
+	"time"
 
+	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
+	"helm.sh/helm/v3/pkg/ignore"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 	"go.yaml.in/yaml/v3"
@@ -21,37 +29,95 @@ type Chart struct {
 	Values []string
 }
 
-// Render renders a chart with Helm's own engine (helm.sh/helm/v3, no cluster access: the
-// default capabilities, release "release" in namespace) and returns each rendered template's
-// objects, pointed back at the template. load turns documents into a fragment.
-func Render(c Chart, namespace string, load func(file string, docs []*yaml.Node) inventory.Fragment) (out []inventory.Fragment) {
-	fail := func(msg string) []inventory.Fragment {
-		return []inventory.Fragment{{File: c.Dir, Errors: []inventory.LoadError{{Position: inventory.Position{File: c.Dir}, Message: msg}}}}
+// Limits are the budgets of rendering one chart. Go templates cannot be stopped from outside,
+// so a render that overruns is abandoned (the run's --timeout ends the process if it keeps
+// going) and the chart is reported; the counts that templates pass to Sprig's generators are
+// checked before rendering, so the obvious bombs never start.
+type Limits struct {
+	// Timeout bounds one chart's rendering.
+	Timeout time.Duration
+	// MaxOutput bounds the bytes one chart renders to.
+	MaxOutput int
+	// MaxCount bounds a literal count given to repeat, until, untilStep, seq, indent,
+	// nindent and the rand* functions.
+	MaxCount int64
+}
+
+// Default budgets of one chart.
+const (
+	DefaultTimeout   = 30 * time.Second
+	DefaultMaxOutput = 64 << 20
+	DefaultMaxCount  = 100000
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.Timeout <= 0 {
+		l.Timeout = DefaultTimeout
+	}
+	if l.MaxOutput <= 0 {
+		l.MaxOutput = DefaultMaxOutput
+	}
+	if l.MaxCount <= 0 {
+		l.MaxCount = DefaultMaxCount
+	}
+	return l
+}
+
+// Render renders a chart with Helm's own engine (helm.sh/helm/v3, no cluster access, no DNS:
+// the default capabilities, release "release" in namespace) and returns each rendered
+// template's objects, pointed back at the template. Every chart file and values file is read
+// through fsys; a chart file that is a link out of the scanned folders is not loaded (and
+// reported to skip), so `.Files.Get` cannot reach it. load turns documents into a fragment.
+func Render(fsys *confine.FS, c Chart, namespace string, lim Limits, load func(file string, docs []*yaml.Node) inventory.Fragment, skip func(confine.Skip)) (out []inventory.Fragment) {
+	lim = lim.withDefaults()
+	fail := func(pos inventory.Position, msg string) []inventory.Fragment {
+		if pos.File == "" {
+			pos.File = c.Dir
+		}
+		return []inventory.Fragment{{File: c.Dir, Errors: []inventory.LoadError{{Position: pos, Message: msg}}}}
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			out = fail(fmt.Sprintf("helm rendering failed: %v", r))
+			out = fail(inventory.Position{}, fmt.Sprintf("helm rendering failed: %v", r))
 		}
 	}()
-	ch, err := loader.Load(c.Dir)
+	files, err := chartFiles(fsys, c.Dir, skip)
 	if err != nil {
-		return fail("loading the chart: " + err.Error())
+		return fail(inventory.Position{}, "loading the chart: "+confine.Reason(err))
+	}
+	ch, err := loader.LoadFiles(files)
+	if err != nil {
+		return fail(inventory.Position{}, "loading the chart: "+err.Error())
+	}
+	if pos, msg := checkCounts(c.Dir, ch, lim.MaxCount); msg != "" {
+		return fail(pos, msg)
 	}
 	values := map[string]any{}
 	for _, f := range c.Values {
-		v, err := chartutil.ReadValuesFile(f)
+		data, err := fsys.ReadFile(f)
 		if err != nil {
-			return fail(fmt.Sprintf("values %s: %v", f, err))
+			return fail(inventory.Position{File: f}, "values: "+confine.Reason(err))
+		}
+		v, err := chartutil.ReadValues(data)
+		if err != nil {
+			return fail(inventory.Position{File: f}, fmt.Sprintf("values %s: %v", f, err))
 		}
 		values = chartutil.MergeTables(v.AsMap(), values) // later files win
 	}
 	top, err := chartutil.ToRenderValues(ch, values, chartutil.ReleaseOptions{Name: "release", Namespace: namespace, IsInstall: true}, chartutil.DefaultCapabilities)
 	if err != nil {
-		return fail("values: " + err.Error())
+		return fail(inventory.Position{}, "values: "+err.Error())
 	}
-	rendered, err := engine.Render(ch, top)
+	rendered, err := renderWithin(ch, top, lim.Timeout)
 	if err != nil {
-		return fail("rendering: " + err.Error())
+		return fail(inventory.Position{}, "rendering: "+err.Error())
+	}
+	size := 0
+	for _, text := range rendered {
+		size += len(text)
+	}
+	if size > lim.MaxOutput {
+		return fail(inventory.Position{}, fmt.Sprintf("the chart renders to %d bytes, more than the %d-byte budget: not read", size, lim.MaxOutput))
 	}
 	names := make([]string, 0, len(rendered))
 	for name := range rendered {
@@ -59,7 +125,7 @@ func Render(c Chart, namespace string, load func(file string, docs []*yaml.Node)
 	}
 	sort.Strings(names)
 	parent := filepath.Dir(filepath.Clean(c.Dir))
-	locator := NewLocator(parent)
+	locator := NewLocator(fsys, parent)
 	for _, name := range names {
 		text := rendered[name]
 		if strings.TrimSpace(text) == "" || !(strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".json")) {
@@ -67,11 +133,181 @@ func Render(c Chart, namespace string, load func(file string, docs []*yaml.Node)
 		}
 		docs, err := yamlpos.Documents([]byte(text))
 		frag := load(name, docs)
-		if err != nil {
-			frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: name}, Message: "rendered YAML: " + err.Error()})
+		for _, se := range yamlpos.Errors(err) {
+			frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: name}, Message: "rendered YAML: " + se.Error()})
 		}
 		locator.Relocate(&frag, name)
 		out = append(out, frag)
 	}
 	return out
+}
+
+// renderWithin renders on its own goroutine and gives up after timeout. The goroutine cannot be
+// stopped; it is left to finish or to be ended with the process.
+func renderWithin(ch *chart.Chart, top chartutil.Values, timeout time.Duration) (map[string]string, error) {
+	type result struct {
+		out map[string]string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("the engine failed: %v", r)}
+			}
+		}()
+		out, err := engine.Render(ch, top) // no client: lookup returns nothing, DNS is off
+		done <- result{out, err}
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.out, r.err
+	case <-timer.C:
+		return nil, fmt.Errorf("took longer than %v: abandoned (a template that loops or builds huge strings)", timeout)
+	}
+}
+
+// chartFiles reads a chart folder through fsys, with the chart's .helmignore, the way Helm's
+// directory loader does, except that links out of the scanned folders, pipes and devices are
+// skipped instead of read.
+func chartFiles(fsys *confine.FS, dir string, skip func(confine.Skip)) ([]*loader.BufferedFile, error) {
+	rules := ignore.Empty()
+	if data, err := fsys.ReadFile(filepath.Join(dir, ignore.HelmIgnore)); err == nil {
+		r, err := ignore.Parse(bytes.NewReader(data))
+		if err != nil {
+			return nil, err
+		}
+		rules = r
+	}
+	rules.AddDefaults()
+	var files []*loader.BufferedFile
+	top := filepath.Clean(dir)
+	err := fsys.Walk(top, func(path string, isDir bool) error {
+		rel, err := filepath.Rel(top, path)
+		if err != nil || rel == "." {
+			return nil
+		}
+		n := filepath.ToSlash(rel)
+		info, err := fsys.Stat(path)
+		if err != nil {
+			skip(confine.Skip{Path: path, Reason: confine.Reason(err)})
+			return nil
+		}
+		if rules.Ignore(n, info) {
+			if isDir {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if isDir {
+			return nil
+		}
+		data, err := fsys.ReadFile(path)
+		if err != nil {
+			skip(confine.Skip{Path: path, Reason: confine.Reason(err)})
+			return nil
+		}
+		files = append(files, &loader.BufferedFile{Name: n, Data: data})
+		return nil
+	}, skip)
+	return files, err
+}
+
+// countFuncs take a count as their first argument and allocate in proportion to it.
+var countFuncs = map[string]bool{
+	"repeat": true, "until": true, "untilStep": true, "seq": true, "indent": true, "nindent": true,
+	"randAlphaNum": true, "randAlpha": true, "randNumeric": true, "randAscii": true, "randBytes": true,
+}
+
+// checkCounts refuses a chart whose templates pass a literal count above max to a generator
+// (`repeat 2000000000 "x"`); it reads every template of the chart and its subcharts.
+func checkCounts(dir string, ch *chart.Chart, max int64) (inventory.Position, string) {
+	var pos inventory.Position
+	var msg string
+	var walk func(c *chart.Chart, prefix string)
+	walk = func(c *chart.Chart, prefix string) {
+		for _, t := range c.Templates {
+			if msg != "" {
+				return
+			}
+			tree := parse.New(t.Name)
+			tree.Mode = parse.SkipFuncCheck
+			trees := map[string]*parse.Tree{}
+			if _, err := tree.Parse(string(t.Data), "{{", "}}", trees); err != nil {
+				continue // Helm reports the syntax error when it renders
+			}
+			for _, tr := range trees {
+				walkNodes(tr.Root, func(cmd *parse.CommandNode) {
+					if msg != "" || len(cmd.Args) < 2 {
+						return
+					}
+					id, ok := cmd.Args[0].(*parse.IdentifierNode)
+					if !ok || !countFuncs[id.Ident] {
+						return
+					}
+					for _, a := range cmd.Args[1:] {
+						n, ok := a.(*parse.NumberNode)
+						if !ok {
+							continue
+						}
+						if v, err := strconv.ParseFloat(n.Text, 64); err == nil && (v > float64(max) || v < -float64(max)) {
+							line := 1 + strings.Count(string(t.Data[:min(int(cmd.Pos), len(t.Data))]), "\n")
+							pos = inventory.Position{File: filepath.Join(dir, prefix, t.Name), Line: line}
+							msg = fmt.Sprintf("%s %s asks for more than %d items: the chart is not rendered", id.Ident, n.Text, max)
+							return
+						}
+					}
+				})
+			}
+		}
+		for _, d := range c.Dependencies() {
+			walk(d, filepath.Join(prefix, "charts", d.Name()))
+		}
+	}
+	walk(ch, "")
+	return pos, msg
+}
+
+// walkNodes calls f for every command in a template tree.
+func walkNodes(n parse.Node, f func(*parse.CommandNode)) {
+	switch n := n.(type) {
+	case nil:
+	case *parse.ListNode:
+		if n == nil {
+			return
+		}
+		for _, c := range n.Nodes {
+			walkNodes(c, f)
+		}
+	case *parse.ActionNode:
+		walkNodes(n.Pipe, f)
+	case *parse.PipeNode:
+		if n == nil {
+			return
+		}
+		for _, c := range n.Cmds {
+			walkNodes(c, f)
+		}
+	case *parse.CommandNode:
+		f(n)
+		for _, a := range n.Args {
+			walkNodes(a, f)
+		}
+	case *parse.IfNode:
+		walkNodes(n.Pipe, f)
+		walkNodes(n.List, f)
+		walkNodes(n.ElseList, f)
+	case *parse.RangeNode:
+		walkNodes(n.Pipe, f)
+		walkNodes(n.List, f)
+		walkNodes(n.ElseList, f)
+	case *parse.WithNode:
+		walkNodes(n.Pipe, f)
+		walkNodes(n.List, f)
+		walkNodes(n.ElseList, f)
+	case *parse.TemplateNode:
+		walkNodes(n.Pipe, f)
+	}
 }

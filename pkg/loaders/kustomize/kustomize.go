@@ -5,16 +5,19 @@
 package kustomize
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
@@ -23,66 +26,155 @@ import (
 var FileNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
 
 // IsKustomization says whether a folder holds a kustomization.
-func IsKustomization(dir string) bool {
-	return kustomizationFile(dir) != ""
+func IsKustomization(fsys *confine.FS, dir string) bool {
+	return kustomizationFile(fsys, dir) != ""
 }
 
-func kustomizationFile(dir string) string {
+func kustomizationFile(fsys *confine.FS, dir string) string {
 	for _, n := range FileNames {
 		p := filepath.Join(dir, n)
-		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+		if fsys.IsFile(p) {
 			return p
 		}
 	}
 	return ""
 }
 
+// MaxObjects bounds the objects one kustomization may build.
+const MaxObjects = 50000
+
 // Load builds the kustomizations among dirs that no other one uses as a base or resource,
-// one fragment each.
-func Load(dirs []string, opts kubernetes.Options) []inventory.Fragment {
-	used := map[string]bool{}
+// one fragment each. Nothing remote is fetched: a kustomization that names a remote resource
+// or base anywhere in its tree is not built, and the error names the reference.
+func Load(fsys *confine.FS, dirs []string, opts kubernetes.Options) []inventory.Fragment {
+	used := map[string][]string{}
 	for _, dir := range dirs {
-		for _, ref := range references(dir) {
-			used[filepath.Clean(filepath.Join(dir, ref))] = true
+		k, _ := readKustomization(fsys, dir)
+		for _, ref := range k.local() {
+			sub := filepath.Clean(filepath.Join(dir, ref))
+			used[filepath.Clean(dir)] = append(used[filepath.Clean(dir)], sub)
+		}
+	}
+	isUsed := map[string]bool{}
+	for _, subs := range used {
+		for _, s := range subs {
+			isUsed[s] = true
 		}
 	}
 	var out []inventory.Fragment
 	sort.Strings(dirs)
+	reached := map[string]bool{}
+	var reach func(d string)
+	reach = func(d string) {
+		if reached[d] {
+			return
+		}
+		reached[d] = true
+		for _, s := range used[d] {
+			reach(s)
+		}
+	}
 	for _, dir := range dirs {
-		if !used[filepath.Clean(dir)] {
-			out = append(out, build(dir, opts))
+		if !isUsed[filepath.Clean(dir)] {
+			reach(filepath.Clean(dir))
+			out = append(out, build(fsys, dir, opts))
+		}
+	}
+	// Kustomizations that use each other in a circle are no one's base: build them anyway, so
+	// that the cycle is reported instead of the folder vanishing.
+	for _, dir := range dirs {
+		if !reached[filepath.Clean(dir)] {
+			reach(filepath.Clean(dir))
+			out = append(out, build(fsys, dir, opts))
 		}
 	}
 	return out
 }
 
-// references lists the resources, bases and components of a kustomization.
-func references(dir string) []string {
-	data, err := os.ReadFile(kustomizationFile(dir))
-	if err != nil {
-		return nil
-	}
-	var k struct {
-		Resources  []string `yaml:"resources"`
-		Bases      []string `yaml:"bases"`
-		Components []string `yaml:"components"`
-	}
-	if yaml.Unmarshal(data, &k) != nil {
-		return nil
-	}
-	return append(append(k.Resources, k.Bases...), k.Components...)
-}
-
-// originFS is the disk, except that the root kustomization asks for origin annotations, so
-// that each built object names the file it came from.
-type originFS struct {
-	filesys.FileSystem
+// confinedFS is kustomize's view of the disk: every read goes through the run's confined file
+// system, nothing is written, and the root kustomization asks for origin annotations, so that
+// each built object names the file it came from.
+type confinedFS struct {
+	fsys *confine.FS
 	root string
 }
 
-func (f originFS) ReadFile(name string) ([]byte, error) {
-	data, err := f.FileSystem.ReadFile(name)
-	if err != nil || filepath.Clean(filepath.Dir(name)) != filepath.Clean(f.root) {
+var errReadOnly = errors.New("eni-lint does not write files")
+
+func (f confinedFS) Create(string) (filesys.File, error) { return nil, errReadOnly }
+func (f confinedFS) Mkdir(string) error                  { return errReadOnly }
+func (f confinedFS) MkdirAll(string) error               { return errReadOnly }
+func (f confinedFS) RemoveAll(string) error              { return errReadOnly }
+func (f confinedFS) WriteFile(string, []byte) error      { return errReadOnly }
+func (f confinedFS) IsDir(p string) bool                 { return f.fsys.IsDir(p) }
+
+func (f confinedFS) Exists(p string) bool {
+	_, err := f.fsys.Stat(p)
+	return err == nil
+}
+
+func (f confinedFS) Open(p string) (filesys.File, error) {
+	data, err := f.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.fsys.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	return &memFile{Reader: bytes.NewReader(data), info: info}, nil
+}
+
+func (f confinedFS) ReadDir(p string) ([]string, error) {
+	entries, err := f.fsys.ReadDir(p)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return names, nil
+}
+
+// CleanedAbs splits a path into its folder and file the way kustomize's disk does, without
+// resolving links (the confined file system resolves them, inside the roots only).
+func (f confinedFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
+	abs := f.fsys.Abs(p)
+	info, err := f.fsys.Stat(abs)
+	if err != nil {
+		return "", "", err
+	}
+	if info.IsDir() {
+		return filesys.ConfirmedDir(abs), "", nil
+	}
+	return filesys.ConfirmedDir(filepath.Dir(abs)), filepath.Base(abs), nil
+}
+
+func (f confinedFS) Glob(pattern string) ([]string, error) {
+	matches, err := filepath.Glob(f.fsys.Abs(pattern))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, m := range matches {
+		if _, err := f.fsys.Stat(m); err == nil {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+func (f confinedFS) Walk(p string, fn filepath.WalkFunc) error {
+	return f.fsys.Walk(p, func(path string, isDir bool) error {
+		info, err := f.fsys.Stat(path)
+		return fn(path, info, err)
+	}, func(confine.Skip) {})
+}
+
+func (f confinedFS) ReadFile(name string) ([]byte, error) {
+	data, err := f.fsys.ReadFile(name)
+	if err != nil || filepath.Clean(filepath.Dir(f.fsys.Abs(name))) != filepath.Clean(f.root) {
 		return data, err
 	}
 	base := filepath.Base(name)
@@ -94,23 +186,37 @@ func (f originFS) ReadFile(name string) ([]byte, error) {
 	return data, nil
 }
 
-func build(dir string, opts kubernetes.Options) (frag inventory.Fragment) {
-	file := kustomizationFile(dir)
+// memFile is a file read whole into memory.
+type memFile struct {
+	*bytes.Reader
+	info fs.FileInfo
+}
+
+func (m *memFile) Write([]byte) (int, error)  { return 0, errReadOnly }
+func (m *memFile) Close() error               { return nil }
+func (m *memFile) Stat() (os.FileInfo, error) { return m.info, nil }
+
+func build(fsys *confine.FS, dir string, opts kubernetes.Options) (frag inventory.Fragment) {
+	file := kustomizationFile(fsys, dir)
 	frag = inventory.Fragment{File: file}
 	defer func() {
 		if r := recover(); r != nil {
 			frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: file}, Message: fmt.Sprintf("kustomize build failed: %v", r)})
 		}
 	}()
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: file}, Message: err.Error()})
+	if problems := checkTree(fsys, dir); len(problems) > 0 {
+		frag.Errors = append(frag.Errors, problems...)
 		return frag
 	}
+	abs := fsys.Abs(dir)
 	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
-	resources, err := k.Run(originFS{FileSystem: filesys.MakeFsOnDisk(), root: abs}, abs)
+	resources, err := k.Run(confinedFS{fsys: fsys, root: abs}, abs)
 	if err != nil {
 		frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: file}, Message: "kustomize build: " + err.Error()})
+		return frag
+	}
+	if n := len(resources.Resources()); n > MaxObjects {
+		frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: file}, Message: fmt.Sprintf("the build makes %d objects, more than the budget of %d: not read", n, MaxObjects)})
 		return frag
 	}
 	sources := map[string]inventory.Fragment{}
@@ -126,7 +232,7 @@ func build(dir string, opts kubernetes.Options) (frag inventory.Fragment) {
 		built := kubernetes.Load(src, data, opts)
 		original, ok := sources[src]
 		if !ok && src != file {
-			if b, err := os.ReadFile(src); err == nil {
+			if b, err := fsys.ReadFile(src); err == nil {
 				original = kubernetes.Load(src, b, opts)
 				sources[src] = original
 			}

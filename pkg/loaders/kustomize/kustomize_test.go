@@ -1,6 +1,7 @@
 package kustomize
 
 import (
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,7 +24,12 @@ func TestBuildPointsAtSources(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	frags := Load([]string{filepath.Join(root, "base"), filepath.Join(root, "prod"), filepath.Join(root, "broken")}, kubernetes.Options{DefaultNamespace: "default"})
+	fsys, err := confine.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fsys.Close()
+	frags := Load(fsys, []string{filepath.Join(root, "base"), filepath.Join(root, "prod"), filepath.Join(root, "broken")}, kubernetes.Options{DefaultNamespace: "default"})
 	if len(frags) != 2 {
 		t.Fatalf("built %d kustomizations, want prod and broken (base is used by prod)", len(frags))
 	}

@@ -35,11 +35,12 @@ type evaluator struct {
 	inCall   map[string]bool
 	diags    hcl.Diagnostics
 	depth    int
-	callPath string // module.x.module.y, for names
+	callPath string     // module.x.module.y, for names
+	parent   *evaluator // the module that calls this one
 }
 
-func newEvaluator(l *loader, m *module, inputs map[string]cty.Value, callPath string, depth int) *evaluator {
-	e := &evaluator{
+func newEvaluator(l *loader, m *module, inputs map[string]cty.Value, callPath string, depth int, parent *evaluator) *evaluator {
+	e := &evaluator{parent: parent,
 		mod: m, loader: l, vars: map[string]cty.Value{}, missing: map[string]bool{},
 		locals: map[string]cty.Value{}, inLocal: map[string]bool{},
 		res: map[string]cty.Value{}, inRes: map[string]bool{},
@@ -71,7 +72,7 @@ func newEvaluator(l *loader, m *module, inputs map[string]cty.Value, callPath st
 
 // value evaluates an expression in the module, with an optional instance context.
 func (e *evaluator) value(expr hcl.Expression, inst *instance) (cty.Value, hcl.Diagnostics) {
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: functions}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: e.loader.funcs}
 	vars := map[string]cty.Value{}
 	locals := map[string]cty.Value{}
 	resources := map[string]map[string]cty.Value{}
@@ -344,10 +345,24 @@ func (e *evaluator) instances(count, forEach hcl.Expression) (insts []*instance,
 	switch {
 	case count != nil:
 		v, why := e.known(count, nil)
-		if why != "" || v.Type() != cty.Number {
+		if why != "" || v.Type() != cty.Number || v.IsNull() {
 			return nil, nil, false
 		}
-		n, _ := v.AsBigFloat().Int64()
+		bad := func(detail string) ([]*instance, []string, bool) {
+			e.diags = append(e.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid count", Detail: detail, Subject: count.Range().Ptr()})
+			return nil, nil, false
+		}
+		bf := v.AsBigFloat()
+		if !bf.IsInt() {
+			return bad(fmt.Sprintf("count is %s: it must be a whole number, as Terraform requires", bf.Text('g', 10)))
+		}
+		n, _ := bf.Int64()
+		switch {
+		case bf.Sign() < 0:
+			return bad(fmt.Sprintf("count is %s: it must not be negative, as Terraform requires", bf.Text('f', 0)))
+		case !bf.IsInt() || n > MaxInstances:
+			return bad(fmt.Sprintf("count is %s: more than %d instances (a budget); not expanded", bf.Text('f', 0), MaxInstances))
+		}
 		for i := int64(0); i < n; i++ {
 			idx := cty.NumberIntVal(i)
 			insts = append(insts, &instance{countIndex: &idx})
@@ -357,6 +372,11 @@ func (e *evaluator) instances(count, forEach hcl.Expression) (insts []*instance,
 	case forEach != nil:
 		v, why := e.known(forEach, nil)
 		if why != "" || v.IsNull() {
+			return nil, nil, false
+		}
+		if v.CanIterateElements() && v.LengthInt() > MaxInstances {
+			e.diags = append(e.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid for_each",
+				Detail: fmt.Sprintf("for_each has %d elements: more than %d instances (a budget); not expanded", v.LengthInt(), MaxInstances), Subject: forEach.Range().Ptr()})
 			return nil, nil, false
 		}
 		ty := v.Type()

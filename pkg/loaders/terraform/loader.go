@@ -7,8 +7,8 @@
 package terraform
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -17,7 +17,9 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
@@ -30,6 +32,8 @@ type Options struct {
 	Vars []string
 	// Kubernetes are the manifest options for objects declared with the kubernetes provider.
 	Kubernetes kubernetes.Options
+	// FS confines every read to the scanned folders.
+	FS *confine.FS
 }
 
 type loader struct {
@@ -43,6 +47,9 @@ type loader struct {
 	cni       []inventory.CNISetting
 	diags     hcl.Diagnostics
 	opts      Options
+	fsys      *confine.FS
+	meter     *meter
+	funcs     map[string]function.Function
 }
 
 // maxModuleDepth stops runaway module recursion (a module that calls itself).
@@ -51,15 +58,37 @@ const maxModuleDepth = 16
 // Load evaluates the Terraform root modules among dirs: folders with .tf files that no other
 // folder in dirs calls as a local module. It returns one fragment per root module.
 func Load(dirs []string, opts Options) []inventory.Fragment {
+	if opts.FS == nil {
+		fsys, err := confine.Open(dirs...)
+		if err != nil {
+			return []inventory.Fragment{{Errors: []inventory.LoadError{{Message: "cannot open the Terraform folders: " + confine.Reason(err)}}}}
+		}
+		defer fsys.Close()
+		opts.FS = fsys
+	}
 	parser := hclparse.NewParser()
-	shared := &loader{parser: parser, modules: map[string]*module{}, parsed: map[string]hcl.Diagnostics{}}
+	shared := &loader{parser: parser, modules: map[string]*module{}, parsed: map[string]hcl.Diagnostics{}, fsys: opts.FS}
+	calls := map[string][]string{}
 	called := map[string]bool{}
 	for _, dir := range dirs {
 		m := shared.module(dir)
 		for _, c := range m.calls {
 			if localSource(c.source) {
-				called[filepath.Clean(filepath.Join(dir, c.source))] = true
+				sub := filepath.Clean(filepath.Join(dir, c.source))
+				calls[filepath.Clean(dir)] = append(calls[filepath.Clean(dir)], sub)
+				called[sub] = true
 			}
+		}
+	}
+	reached := map[string]bool{}
+	var reach func(string)
+	reach = func(d string) {
+		if reached[d] {
+			return
+		}
+		reached[d] = true
+		for _, s := range calls[d] {
+			reach(s)
 		}
 	}
 	var out []inventory.Fragment
@@ -67,7 +96,16 @@ func Load(dirs []string, opts Options) []inventory.Fragment {
 		if called[filepath.Clean(dir)] {
 			continue
 		}
+		reach(filepath.Clean(dir))
 		out = append(out, shared.loadRoot(dir, opts))
+	}
+	// Modules that only call each other (or themselves) are no one's child: evaluate them as
+	// roots, so that the cycle is reported instead of the folder vanishing.
+	for _, dir := range dirs {
+		if !reached[filepath.Clean(dir)] {
+			reach(filepath.Clean(dir))
+			out = append(out, shared.loadRoot(dir, opts))
+		}
 	}
 	return out
 }
@@ -77,7 +115,7 @@ func (l *loader) module(dir string) *module {
 	if m, ok := l.modules[dir]; ok {
 		return m
 	}
-	m, d := parseModule(l.parser, dir)
+	m, d := parseModule(l.parser, l.fsys, dir)
 	l.modules[dir] = m
 	l.parsed[dir] = d
 	return m
@@ -94,12 +132,13 @@ func (l *loader) loadRoot(dir string, opts Options) (frag inventory.Fragment) {
 			}}}
 		}
 	}()
-	rl := &loader{root: dir, parser: l.parser, modules: l.modules, parsed: l.parsed, children: map[*evaluator]map[string]*evaluator{}, opts: opts}
+	rl := &loader{root: dir, parser: l.parser, modules: l.modules, parsed: l.parsed, children: map[*evaluator]map[string]*evaluator{}, opts: opts, fsys: l.fsys, meter: &meter{}}
+	rl.funcs = rl.meter.functions()
 	frag = inventory.Fragment{File: filepath.Join(dir, "*.tf")}
 	m := rl.module(dir)
 	rl.diags = append(rl.diags, rl.parsed[filepath.Clean(dir)]...)
 	inputs := rl.variableInputs(dir, opts)
-	root := newEvaluator(rl, m, inputs, "", 0)
+	root := newEvaluator(rl, m, inputs, "", 0, nil)
 	rl.extract(root)
 	rl.diags = append(rl.diags, root.diags...)
 	frag.NodeGroups = rl.groups
@@ -137,11 +176,11 @@ func (l *loader) variableInputs(dir string, opts Options) map[string]cty.Value {
 	inputs := map[string]cty.Value{}
 	var files []string
 	for _, name := range []string{"terraform.tfvars", "terraform.tfvars.json"} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+		if _, err := l.fsys.Lstat(filepath.Join(dir, name)); err == nil {
 			files = append(files, filepath.Join(dir, name))
 		}
 	}
-	entries, _ := os.ReadDir(dir)
+	entries, _ := l.fsys.ReadDir(dir)
 	var auto []string
 	for _, e := range entries {
 		if !e.IsDir() && (strings.HasSuffix(e.Name(), ".auto.tfvars") || strings.HasSuffix(e.Name(), ".auto.tfvars.json")) {
@@ -152,21 +191,16 @@ func (l *loader) variableInputs(dir string, opts Options) map[string]cty.Value {
 	files = append(files, auto...)
 	files = append(files, opts.VarFiles...)
 	for _, f := range files {
-		var file *hcl.File
-		var d hcl.Diagnostics
-		if strings.HasSuffix(f, ".json") {
-			file, d = l.parser.ParseJSONFile(f)
-		} else {
-			file, d = l.parser.ParseHCLFile(f)
-		}
+		file, d := parseFile(l.parser, l.fsys, f)
 		l.diags = append(l.diags, d...)
 		if file == nil {
 			continue
 		}
+		meterForExpressions(file.Body)
 		attrs, d := file.Body.JustAttributes()
 		l.diags = append(l.diags, d...)
 		for name, a := range attrs {
-			v, d := a.Expr.Value(&hcl.EvalContext{Functions: functions})
+			v, d := a.Expr.Value(&hcl.EvalContext{Functions: l.funcs})
 			l.diags = append(l.diags, d...)
 			if !d.HasErrors() {
 				inputs[name] = v
@@ -205,17 +239,30 @@ func (l *loader) child(parent *evaluator, c *moduleCall) *evaluator {
 	} else {
 		l.children[parent] = map[string]*evaluator{}
 	}
-	if parent.depth >= maxModuleDepth {
-		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Modules nest too deep", Subject: c.declare.Ptr()})
+	refuse := func(summary, detail string) *evaluator {
+		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: c.declare.Ptr()})
 		l.children[parent][c.name] = nil
 		return nil
 	}
-	dir := filepath.Join(parent.mod.dir, c.source)
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Local module not found",
-			Detail: fmt.Sprintf("module %q: source %q is not a folder", c.name, c.source), Subject: c.declare.Ptr()})
-		l.children[parent][c.name] = nil
-		return nil
+	if parent.depth >= maxModuleDepth {
+		return refuse("Modules nest too deep", fmt.Sprintf("module %q: more than %d levels of local modules; not evaluated", c.name, maxModuleDepth))
+	}
+	l.meter.moduleCalls++
+	if l.meter.moduleCalls > MaxModuleCalls {
+		return refuse("Too many module calls", fmt.Sprintf("module %q: this root module evaluates more than %d local module calls (a budget); not evaluated", c.name, MaxModuleCalls))
+	}
+	dir := filepath.Clean(filepath.Join(parent.mod.dir, c.source))
+	for ev := parent; ev != nil; ev = ev.parent {
+		if filepath.Clean(ev.mod.dir) == dir {
+			return refuse("Module calls itself", fmt.Sprintf("module %q: source %q is %s, which is already being evaluated (a cycle); not evaluated", c.name, c.source, dir))
+		}
+	}
+	if info, err := l.fsys.Stat(dir); err != nil || !info.IsDir() {
+		var outside *confine.OutsideError
+		if errors.As(err, &outside) {
+			return refuse("Local module outside the scanned folders", fmt.Sprintf("module %q: source %q leads outside the scanned folders and is not read; scan a folder that holds it, or give its node groups with --node-group", c.name, c.source))
+		}
+		return refuse("Local module not found", fmt.Sprintf("module %q: source %q is not a folder", c.name, c.source))
 	}
 	m := l.module(dir)
 	l.diags = append(l.diags, l.parsed[filepath.Clean(dir)]...)
@@ -230,7 +277,7 @@ func (l *loader) child(parent *evaluator, c *moduleCall) *evaluator {
 			inputs[name] = v
 		}
 	}
-	ev := newEvaluator(l, m, inputs, parent.callPath+"module."+c.name+".", parent.depth+1)
+	ev := newEvaluator(l, m, inputs, parent.callPath+"module."+c.name+".", parent.depth+1, parent)
 	l.children[parent][c.name] = ev
 	return ev
 }

@@ -2,7 +2,6 @@ package terraform
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 )
 
@@ -81,15 +81,15 @@ func isTerraformFile(name string) bool {
 
 // parseModule reads every .tf and .tf.json file of dir. Diagnostics are returned, never fatal:
 // what parses is kept.
-func parseModule(parser *hclparse.Parser, dir string) (*module, hcl.Diagnostics) {
+func parseModule(parser *hclparse.Parser, fsys *confine.FS, dir string) (*module, hcl.Diagnostics) {
 	m := &module{
 		dir: dir, variables: map[string]*variable{}, locals: map[string]*hcl.Attribute{},
 		resources: map[string]*resource{}, data: map[string]hcl.Range{},
 		calls: map[string]*moduleCall{}, outputs: map[string]*hcl.Attribute{},
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := fsys.ReadDir(dir)
 	if err != nil {
-		return m, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "cannot read module folder", Detail: err.Error(), Subject: &hcl.Range{Filename: dir}}}
+		return m, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "cannot read module folder", Detail: confine.Reason(err), Subject: &hcl.Range{Filename: dir}}}
 	}
 	var names []string
 	for _, e := range entries {
@@ -101,17 +101,13 @@ func parseModule(parser *hclparse.Parser, dir string) (*module, hcl.Diagnostics)
 	var diags hcl.Diagnostics
 	for _, name := range names {
 		path := filepath.Join(dir, name)
-		var f *hcl.File
-		var d hcl.Diagnostics
-		if strings.HasSuffix(name, ".json") {
-			f, d = parser.ParseJSONFile(path)
-		} else {
-			f, d = parser.ParseHCLFile(path)
-		}
+		f, d := parseFile(parser, fsys, path)
 		diags = append(diags, d...)
 		if f == nil || f.Body == nil {
 			continue
 		}
+		meterForExpressions(f.Body)
+		lines := lineIndex(f.Bytes)
 		content, _, d := f.Body.PartialContent(fileSchema)
 		diags = append(diags, d...)
 		for _, b := range content.Blocks {
@@ -143,14 +139,14 @@ func parseModule(parser *hclparse.Parser, dir string) (*module, hcl.Diagnostics)
 					r.forEach = a.Expr
 				}
 				r.attrs = attributesOf(b.Body)
-				r.ignores = commentIgnores(parser, b.DefRange)
+				r.ignores = commentIgnores(lines, b.DefRange)
 				key := r.typ + "." + r.name
 				m.resources[key] = r
 				m.order = append(m.order, key)
 			case "data":
 				m.data[b.Labels[0]+"."+b.Labels[1]] = b.DefRange
 			case "module":
-				c := &moduleCall{name: b.Labels[0], declare: b.DefRange, attrs: attributesOf(b.Body), ignores: commentIgnores(parser, b.DefRange)}
+				c := &moduleCall{name: b.Labels[0], declare: b.DefRange, attrs: attributesOf(b.Body), ignores: commentIgnores(lines, b.DefRange)}
 				if a := c.attrs["source"]; a != nil {
 					if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type().FriendlyName() == "string" && v.IsKnown() {
 						c.source = v.AsString()
@@ -218,14 +214,34 @@ func describeRange(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
 }
 
-// commentIgnores reads `# eni-lint:ignore RULE reason` comments (or `//`) in the comment lines
-// right above a block and on its first line.
-func commentIgnores(parser *hclparse.Parser, decl hcl.Range) []inventory.Ignore {
-	src, ok := parser.Sources()[decl.Filename]
-	if !ok || strings.HasSuffix(decl.Filename, ".json") {
+// parseFile reads one .tf, .tf.json or .tfvars(.json) file through the confined file system.
+// A file that cannot be read (a link out of the scanned folders, a pipe, over the size budget)
+// is a located error.
+func parseFile(parser *hclparse.Parser, fsys *confine.FS, path string) (*hcl.File, hcl.Diagnostics) {
+	data, err := fsys.ReadFile(path)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read", Detail: confine.Reason(err), Subject: &hcl.Range{Filename: path}}}
+	}
+	if strings.HasSuffix(path, ".json") {
+		return parser.ParseJSON(data, path)
+	}
+	return parser.ParseHCL(data, path)
+}
+
+// lineIndex splits a file into lines once; a JSON file has none to read comments from.
+func lineIndex(src []byte) []string {
+	if len(src) > 0 && (src[0] == '{' || src[0] == '[') {
 		return nil
 	}
-	lines := strings.Split(string(src), "\n")
+	return strings.Split(string(src), "\n")
+}
+
+// commentIgnores reads `# eni-lint:ignore RULE reason` comments (or `//`) in the comment lines
+// right above a block and on its first line. lines is the file's line index, made once.
+func commentIgnores(lines []string, decl hcl.Range) []inventory.Ignore {
+	if lines == nil || strings.HasSuffix(decl.Filename, ".json") {
+		return nil
+	}
 	var out []inventory.Ignore
 	read := func(n int) bool { // n is 1-based; reports whether the line is a comment
 		if n < 1 || n > len(lines) {

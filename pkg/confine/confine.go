@@ -1,0 +1,462 @@
+// Package confine is the only way eni-lint reads input files. A pull request is untrusted, so
+// every file is opened through an os.Root of one of the scanned roots: a symbolic link that
+// leaves the roots, a path with "..", a named pipe, a device or a socket is refused with an
+// error that says which, and no file is read past the size budget. Roots are the folders the
+// user named; a root inside the working folder is opened through the working folder's own
+// os.Root, so a pull request cannot turn a named folder into a link to somewhere else.
+package confine
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// DefaultMaxFileSize is the size budget of one input file (--max-file-size).
+const DefaultMaxFileSize = 10 << 20
+
+// OutsideError is a path, or a link on the way to it, that leads outside the scanned roots.
+type OutsideError struct {
+	Path   string
+	Target string // where the link points, when known
+}
+
+func (e *OutsideError) Error() string {
+	if e.Target != "" {
+		return fmt.Sprintf("%s leads outside the scanned folders (to %s): not read", e.Path, e.Target)
+	}
+	return fmt.Sprintf("%s is outside the scanned folders: not read", e.Path)
+}
+
+// NotRegularError is a named pipe, device, socket or other file that is not a regular file:
+// reading one could block forever or never end.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file: not read", e.Path, describeMode(e.Mode))
+}
+
+// TooLargeError is a file over the size budget.
+type TooLargeError struct {
+	Path  string
+	Size  int64 // -1 when the size was only found by reading
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size >= 0 {
+		return fmt.Sprintf("%s has %d bytes, more than the %d-byte budget (--max-file-size): not read", e.Path, e.Size, e.Limit)
+	}
+	return fmt.Sprintf("%s has more than the %d-byte budget (--max-file-size): not read", e.Path, e.Limit)
+}
+
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a folder"
+	default:
+		return "not a regular file (" + m.Type().String() + ")"
+	}
+}
+
+type root struct {
+	abs  string
+	root *os.Root
+}
+
+// FS reads files inside a set of roots. It is safe for concurrent use.
+type FS struct {
+	mu          sync.Mutex
+	cwd         string
+	cwdRoot     *os.Root
+	roots       []*root // longest path first
+	maxFileSize int64
+}
+
+// New makes a file system confined to no root yet; maxFileSize 0 means DefaultMaxFileSize.
+// cwd is the working folder ("" for the process's).
+func New(cwd string, maxFileSize int64) (*FS, error) {
+	if maxFileSize <= 0 {
+		maxFileSize = DefaultMaxFileSize
+	}
+	if cwd == "" {
+		var err error
+		if cwd, err = os.Getwd(); err != nil {
+			return nil, err
+		}
+	}
+	cwd, err := filepath.Abs(cwd)
+	if err != nil {
+		return nil, err
+	}
+	f := &FS{cwd: filepath.Clean(cwd), maxFileSize: maxFileSize}
+	if r, err := os.OpenRoot(f.cwd); err == nil {
+		f.cwdRoot = r
+	}
+	return f, nil
+}
+
+// MaxFileSize is the size budget of one file.
+func (f *FS) MaxFileSize() int64 { return f.maxFileSize }
+
+// Abs returns a path as an absolute, clean path (relative paths are relative to cwd).
+func (f *FS) Abs(p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(f.cwd, p)
+	}
+	return filepath.Clean(p)
+}
+
+// Within reports whether path is dir or below it, lexically.
+func Within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// AddRoot adds a folder everything below which may be read. A folder inside the working folder
+// is opened through it, so that a link that leads out is refused; a folder outside it was named
+// by whoever runs eni-lint and is taken as it is.
+func (f *FS) AddRoot(dir string) error {
+	abs := f.Abs(dir)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.roots {
+		if r.abs == abs {
+			return nil
+		}
+	}
+	var r *os.Root
+	var err error
+	if f.cwdRoot != nil && Within(f.cwd, abs) {
+		rel, _ := filepath.Rel(f.cwd, abs)
+		if rel == "." {
+			r, err = os.OpenRoot(f.cwd)
+		} else {
+			r, err = f.cwdRoot.OpenRoot(rel)
+			if err != nil && isEscape(err) {
+				return &OutsideError{Path: dir, Target: linkTarget(abs)}
+			}
+		}
+	} else {
+		r, err = os.OpenRoot(abs)
+	}
+	if err != nil {
+		return err
+	}
+	f.roots = append(f.roots, &root{abs: abs, root: r})
+	sort.SliceStable(f.roots, func(i, j int) bool { return len(f.roots[i].abs) > len(f.roots[j].abs) })
+	return nil
+}
+
+// AddRootFor adds the root that confines a file named on the command line or in the config:
+// the working folder when the file is below it, else the file's own folder.
+func (f *FS) AddRootFor(file string) error {
+	abs := f.Abs(file)
+	if Within(f.cwd, abs) {
+		return f.AddRoot(f.cwd)
+	}
+	return f.AddRoot(filepath.Dir(abs))
+}
+
+// Close releases the roots.
+func (f *FS) Close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.roots {
+		r.root.Close()
+	}
+	f.roots = nil
+	if f.cwdRoot != nil {
+		f.cwdRoot.Close()
+		f.cwdRoot = nil
+	}
+}
+
+// locate finds the root a path is lexically inside, and the path relative to it.
+func (f *FS) locate(p string) (*root, string, error) {
+	abs := f.Abs(p)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.roots {
+		if Within(r.abs, abs) {
+			rel, _ := filepath.Rel(r.abs, abs)
+			return r, rel, nil
+		}
+	}
+	return nil, "", &OutsideError{Path: p}
+}
+
+// isEscape reports whether an os.Root error says a path or link leaves the root.
+func isEscape(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "escapes from parent")
+}
+
+func linkTarget(abs string) string {
+	if t, err := filepath.EvalSymlinks(abs); err == nil {
+		return t
+	}
+	if t, err := os.Readlink(abs); err == nil {
+		return t
+	}
+	return ""
+}
+
+// classify turns an os.Root error into the error eni-lint reports.
+func classify(p, abs string, err error) error {
+	if isEscape(err) {
+		return &OutsideError{Path: p, Target: linkTarget(abs)}
+	}
+	return err
+}
+
+// Stat returns a file's information, links followed (inside the roots only).
+func (f *FS) Stat(p string) (fs.FileInfo, error) {
+	r, rel, err := f.locate(p)
+	if err != nil {
+		return nil, err
+	}
+	info, err := r.root.Stat(rel)
+	if err != nil {
+		return nil, classify(p, f.Abs(p), err)
+	}
+	return info, nil
+}
+
+// Lstat returns a file's information without following a final link.
+func (f *FS) Lstat(p string) (fs.FileInfo, error) {
+	r, rel, err := f.locate(p)
+	if err != nil {
+		return nil, err
+	}
+	info, err := r.root.Lstat(rel)
+	if err != nil {
+		return nil, classify(p, f.Abs(p), err)
+	}
+	return info, nil
+}
+
+// IsDir reports whether p is a folder inside the roots.
+func (f *FS) IsDir(p string) bool {
+	info, err := f.Stat(p)
+	return err == nil && info.IsDir()
+}
+
+// IsFile reports whether p is a regular file inside the roots.
+func (f *FS) IsFile(p string) bool {
+	info, err := f.Stat(p)
+	return err == nil && info.Mode().IsRegular()
+}
+
+// ReadFile reads a regular file inside the roots, within the size budget.
+func (f *FS) ReadFile(p string) ([]byte, error) {
+	r, rel, err := f.locate(p)
+	if err != nil {
+		return nil, err
+	}
+	info, err := r.root.Stat(rel)
+	if err != nil {
+		return nil, classify(p, f.Abs(p), err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &NotRegularError{Path: p, Mode: info.Mode()}
+	}
+	if info.Size() > f.maxFileSize {
+		return nil, &TooLargeError{Path: p, Size: info.Size(), Limit: f.maxFileSize}
+	}
+	// Non-blocking, so that a file replaced by a named pipe between the two looks cannot
+	// block the open; the descriptor is checked again below.
+	file, err := r.root.OpenFile(rel, os.O_RDONLY|openNonBlock, 0)
+	if err != nil {
+		return nil, classify(p, f.Abs(p), err)
+	}
+	defer file.Close()
+	if info, err := file.Stat(); err != nil {
+		return nil, err
+	} else if !info.Mode().IsRegular() {
+		return nil, &NotRegularError{Path: p, Mode: info.Mode()}
+	}
+	data, err := io.ReadAll(io.LimitReader(file, f.maxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > f.maxFileSize {
+		return nil, &TooLargeError{Path: p, Size: -1, Limit: f.maxFileSize}
+	}
+	return data, nil
+}
+
+// ReadDir lists a folder inside the roots, sorted by name.
+func (f *FS) ReadDir(p string) ([]fs.DirEntry, error) {
+	r, rel, err := f.locate(p)
+	if err != nil {
+		return nil, err
+	}
+	info, err := r.root.Stat(rel)
+	if err != nil {
+		return nil, classify(p, f.Abs(p), err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder", p)
+	}
+	d, err := r.root.Open(rel)
+	if err != nil {
+		return nil, classify(p, f.Abs(p), err)
+	}
+	defer d.Close()
+	entries, err := d.ReadDir(-1)
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	return entries, err
+}
+
+// RealPath is where a path inside the roots really is, links resolved; it names a file once
+// whatever links lead to it.
+func (f *FS) RealPath(p string) (string, error) {
+	if _, err := f.Stat(p); err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(f.Abs(p))
+	if err != nil {
+		return "", err
+	}
+	return real, nil
+}
+
+// Skip is an entry a walk did not read, and why.
+type Skip struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// WalkFunc is called for each folder and regular file a walk reaches, in lexical order, with
+// the path as walked. Returning fs.SkipDir for a folder skips it.
+type WalkFunc func(path string, isDir bool) error
+
+// Walk visits start and everything below it. Links that stay inside the roots are followed,
+// each folder and file once (a link to a folder already walked, or to one of its own parents,
+// is a loop and is skipped); links that leave, named pipes, devices and sockets are skipped
+// and reported to skip.
+func (f *FS) Walk(start string, visit WalkFunc, skip func(Skip)) error {
+	info, err := f.Stat(start)
+	if err != nil {
+		return err
+	}
+	seen := map[string]string{}
+	if !info.IsDir() {
+		return visit(start, false)
+	}
+	return f.walkDir(start, visit, skip, seen)
+}
+
+func (f *FS) walkDir(dir string, visit WalkFunc, skip func(Skip), seen map[string]string) error {
+	real, err := f.RealPath(dir)
+	if err != nil {
+		skip(Skip{Path: dir, Reason: plain(err)})
+		return nil
+	}
+	if first, ok := seen[real]; ok {
+		skip(Skip{Path: dir, Reason: "a link to " + first + ", which is walked already (or a link loop): not walked again"})
+		return nil
+	}
+	seen[real] = dir
+	if err := visit(dir, true); err != nil {
+		if errors.Is(err, fs.SkipDir) {
+			return nil
+		}
+		return err
+	}
+	entries, err := f.ReadDir(dir)
+	if err != nil {
+		skip(Skip{Path: dir, Reason: plain(err)})
+		return nil
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		mode := e.Type()
+		if mode&fs.ModeSymlink != 0 {
+			info, err := f.Stat(p)
+			if err != nil {
+				skip(Skip{Path: p, Reason: plain(err)})
+				continue
+			}
+			mode = info.Mode().Type()
+		}
+		switch {
+		case mode.IsDir():
+			if err := f.walkDir(p, visit, skip, seen); err != nil {
+				return err
+			}
+		case mode.IsRegular():
+			real, err := f.RealPath(p)
+			if err != nil {
+				skip(Skip{Path: p, Reason: plain(err)})
+				continue
+			}
+			if first, ok := seen[real]; ok {
+				skip(Skip{Path: p, Reason: "the same file as " + first + ": read once"})
+				continue
+			}
+			seen[real] = p
+			if err := visit(p, false); err != nil && !errors.Is(err, fs.SkipDir) {
+				return err
+			}
+		default:
+			skip(Skip{Path: p, Reason: describeMode(mode) + ", not a regular file: not read"})
+		}
+	}
+	return nil
+}
+
+// Reason is an error's message without the path, for a skipped entry or a located error.
+func Reason(err error) string { return plain(err) }
+
+// plain is an error's message without the path it is about, which the report names already.
+func plain(err error) string {
+	var oe *OutsideError
+	if errors.As(err, &oe) {
+		if oe.Target != "" {
+			return "leads outside the scanned folders (to " + oe.Target + "): not read"
+		}
+		return "outside the scanned folders: not read"
+	}
+	var nr *NotRegularError
+	if errors.As(err, &nr) {
+		return describeMode(nr.Mode) + ", not a regular file: not read"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// Open makes a file system confined to roots, with the default size budget.
+func Open(roots ...string) (*FS, error) {
+	f, err := New("", 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range roots {
+		if err := f.AddRoot(r); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return f, nil
+}

@@ -1,0 +1,179 @@
+package kustomize
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/eni-lint/eni-lint/pkg/confine"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
+)
+
+// kustomization is what eni-lint reads of a kustomization file itself, before kustomize does:
+// every string that kustomize may treat as a path or URL, with its position.
+type kustomization struct {
+	file string
+	refs []reference // every string value outside the keys that never hold paths
+	dirs []string    // resources, bases and components: what may be another kustomization
+}
+
+type reference struct {
+	value string
+	pos   inventory.Position
+}
+
+// notPaths are top-level keys whose values are never loaded as files: labels, annotations,
+// images, names and inline patches. Every other string in a kustomization is checked, so a
+// field kustomize learns to load later is refused rather than fetched.
+var notPaths = map[string]bool{
+	"apiVersion": true, "kind": true, "metadata": true, "commonLabels": true, "labels": true,
+	"commonAnnotations": true, "images": true, "namePrefix": true, "nameSuffix": true,
+	"namespace": true, "replicas": true, "vars": true, "generatorOptions": true,
+	"buildMetadata": true, "sortOptions": true, "nameReference": true,
+}
+
+// notPathsInItems are keys of list items (patches, replacements, generators) whose values are
+// inline content or selectors.
+var notPathsInItems = map[string]bool{
+	"patch": true, "target": true, "options": true, "literals": true, "name": true,
+	"namespace": true, "behavior": true, "type": true, "source": true, "targets": true,
+	"select": true, "reject": true, "fieldPaths": true, "group": true, "version": true,
+	"kind": true, "labelSelector": true, "annotationSelector": true,
+}
+
+func readKustomization(fsys *confine.FS, dir string) (kustomization, error) {
+	k := kustomization{file: kustomizationFile(fsys, dir)}
+	if k.file == "" {
+		return k, fmt.Errorf("no kustomization file")
+	}
+	data, err := fsys.ReadFile(k.file)
+	if err != nil {
+		return k, err
+	}
+	docs, err := yamlpos.Documents(data)
+	if err != nil {
+		return k, err
+	}
+	if len(docs) == 0 || docs[0].Kind != yaml.MappingNode {
+		return k, nil
+	}
+	root := docs[0]
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key, val := root.Content[i].Value, yamlpos.Resolve(root.Content[i+1])
+		if notPaths[key] {
+			continue
+		}
+		collect(&k, val, 0)
+		if key == "resources" || key == "bases" || key == "components" {
+			if val != nil && val.Kind == yaml.SequenceNode {
+				for _, item := range val.Content {
+					if item = yamlpos.Resolve(item); item.Kind == yaml.ScalarNode {
+						k.dirs = append(k.dirs, item.Value)
+					}
+				}
+			}
+		}
+	}
+	return k, nil
+}
+
+func collect(k *kustomization, n *yaml.Node, depth int) {
+	n = yamlpos.Resolve(n)
+	if n == nil || depth > 32 {
+		return
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag == "!!str" && !strings.Contains(n.Value, "\n") { // a string with a newline is an inline patch
+			k.refs = append(k.refs, reference{value: n.Value, pos: inventory.Position{File: k.file, Line: n.Line, Column: n.Column}})
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			collect(k, c, depth+1)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if !notPathsInItems[n.Content[i].Value] {
+				collect(k, n.Content[i+1], depth+1)
+			}
+		}
+	}
+}
+
+// local lists the resources, bases and components that are local paths.
+func (k kustomization) local() []string {
+	var out []string
+	for _, d := range k.dirs {
+		if !Remote(d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+var scpUser = regexp.MustCompile(`^[a-z][a-z0-9-]*@`)
+
+// Remote reports whether kustomize would fetch a reference rather than read it from the disk:
+// a URL with a scheme, a git address (user@host:repo, github.com/org/repo, repo//path?ref=x).
+// It errs on the side of remote: whatever kustomize might clone or download is refused.
+func Remote(ref string) bool {
+	r := strings.ToLower(strings.TrimSpace(ref))
+	r = strings.TrimPrefix(r, "git::")
+	switch {
+	case strings.Contains(r, "://"), strings.Contains(r, "//"), strings.Contains(r, "?"):
+		return true
+	case scpUser.MatchString(r):
+		return true
+	case strings.HasPrefix(r, "github.com/"), strings.HasPrefix(r, "github.com:"), r == "github.com":
+		return true
+	}
+	return false
+}
+
+// checkTree reads the kustomization at dir and every local kustomization it uses, and
+// returns an error for every remote reference (nothing is fetched) and for a cycle.
+func checkTree(fsys *confine.FS, dir string) []inventory.LoadError {
+	var problems []inventory.LoadError
+	state := map[string]int{} // 1 while its bases are read, 2 when done
+	var visit func(dir string, depth int)
+	visit = func(dir string, depth int) {
+		abs := fsys.Abs(dir)
+		switch state[abs] {
+		case 1:
+			problems = append(problems, inventory.LoadError{Position: inventory.Position{File: kustomizationFile(fsys, dir)},
+				Message: "this kustomization uses itself through its resources, bases or components (a cycle): not built"})
+			return
+		case 2:
+			return
+		}
+		if depth > 64 {
+			problems = append(problems, inventory.LoadError{Position: inventory.Position{File: kustomizationFile(fsys, dir)}, Message: "kustomizations nest more than 64 deep: not built"})
+			return
+		}
+		state[abs] = 1
+		defer func() { state[abs] = 2 }()
+		k, err := readKustomization(fsys, dir)
+		if err != nil {
+			problems = append(problems, inventory.LoadError{Position: inventory.Position{File: k.file}, Message: "cannot read the kustomization: " + confine.Reason(err)})
+			return
+		}
+		for _, r := range k.refs {
+			if Remote(r.value) {
+				problems = append(problems, inventory.LoadError{Position: r.pos,
+					Message: fmt.Sprintf("%q is remote: remote resources and bases are not fetched; render them first (kustomize build … | eni-lint check -) or vendor them into the repository", r.value)})
+			}
+		}
+		for _, d := range k.local() {
+			sub := filepath.Join(dir, d)
+			if IsKustomization(fsys, sub) {
+				visit(sub, depth+1)
+			}
+		}
+	}
+	visit(dir, 0)
+	return problems
+}
