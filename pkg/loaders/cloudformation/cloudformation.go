@@ -172,6 +172,16 @@ func intrinsic(n *yaml.Node) (string, *yaml.Node) {
 	return "", nil
 }
 
+// parameter is a parameter's Default. CloudFormation requires a literal there; a Default
+// that is itself a Ref or a function (`Default: !Ref P`, which would make evaluation loop) is
+// unknown with that reason.
+func (t *template) parameter(name string, def *yaml.Node) (any, string) {
+	if fn, _ := intrinsic(yamlpos.Resolve(def)); fn != "" {
+		return nil, fmt.Sprintf("parameter %s: its Default is %s, not a literal value as CloudFormation requires", name, fn)
+	}
+	return t.value(def)
+}
+
 func (t *template) call(fn string, arg *yaml.Node) (any, string) {
 	switch fn {
 	case "Ref":
@@ -180,7 +190,7 @@ func (t *template) call(fn string, arg *yaml.Node) (any, string) {
 			if def == nil {
 				return nil, fmt.Sprintf("parameter %s has no Default (its value is given when the stack is deployed)", name)
 			}
-			return t.value(def)
+			return t.parameter(name, def)
 		}
 		if _, ok := t.resources[name]; ok {
 			return t.refPrefix + name, ""
@@ -195,7 +205,7 @@ func (t *template) call(fn string, arg *yaml.Node) (any, string) {
 		out := subVar.ReplaceAllStringFunc(text, func(m string) string {
 			name := m[2 : len(m)-1]
 			if def, ok := t.params[name]; ok && def != nil {
-				if v, w := t.value(def); w == "" {
+				if v, w := t.parameter(name, def); w == "" {
 					return fmt.Sprint(v)
 				}
 			}

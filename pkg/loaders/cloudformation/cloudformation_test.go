@@ -95,10 +95,31 @@ func TestIsTemplate(t *testing.T) {
 	}
 }
 
+func TestSelfReferencesAreUnknownNotACrash(t *testing.T) {
+	for _, src := range []string{
+		"Parameters: {P: {Default: !Ref P}}\nResources:\n  A: {Type: AWS::EKS::Nodegroup, Properties: {InstanceTypes: [!Ref P]}}\n",
+		"Parameters: {P: {Default: !Sub '${P}'}}\nResources:\n  A: {Type: AWS::EKS::Nodegroup, Properties: {InstanceTypes: [!Sub '${P}']}}\n",
+	} {
+		docs, err := yamlpos.Documents([]byte(src))
+		if err != nil || len(docs) != 1 {
+			t.Fatal(err)
+		}
+		frag := Load("t.yaml", docs[0])
+		if len(frag.NodeGroups) != 1 || frag.NodeGroups[0].UnknownTypes == "" || strings.Contains(frag.NodeGroups[0].UnknownTypes, "m5") {
+			t.Errorf("%q: node groups %+v", src, frag.NodeGroups)
+		}
+	}
+}
+
 func FuzzLoad(f *testing.F) {
 	f.Add("Resources:\n  A:\n    Type: AWS::EKS::Nodegroup\n    Properties:\n      InstanceTypes: [!Ref X]\n")
 	f.Add("A:\n  Type: AWS::AutoScaling::AutoScalingGroup\n  Properties:\n    MixedInstancesPolicy: {LaunchTemplate: {Overrides: [{InstanceType: !Sub '${A}'}]}}\n")
 	f.Add("Resources:\n  A: {Type: AWS::EKS::Nodegroup, Properties: {LaunchTemplate: {Id: !GetAtt [B, Id]}}}\n  B: {Type: AWS::EC2::LaunchTemplate}\n")
+	// The hostile corpus: a parameter whose Default refers to itself, used by Ref and by Sub,
+	// and labels that alias themselves.
+	f.Add("Parameters: {P: {Default: !Ref P}}\nResources:\n  A: {Type: AWS::EKS::Nodegroup, Properties: {InstanceTypes: [!Ref P]}}\n")
+	f.Add("Parameters: {P: {Default: !Sub '${P}'}}\nResources:\n  A: {Type: AWS::EKS::Nodegroup, Properties: {InstanceTypes: [!Sub '${P}']}}\n")
+	f.Add("Resources:\n  A: {Type: AWS::EKS::Nodegroup, Properties: {InstanceTypes: [m5.large], Labels: &l {a: *l}}}\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		docs, _ := yamlpos.Documents([]byte(src))
 		for _, d := range docs {
