@@ -10,12 +10,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/policies"
@@ -31,13 +31,33 @@ const RulePackagePrefix = "data.eni.rules."
 
 // deniedBuiltins are removed from the policies' capabilities: no network, no environment or
 // runtime information, nothing that makes a verdict depend on the clock or chance.
-var deniedBuiltins = map[string]bool{
-	"http.send":          true,
-	"net.lookup_ip_addr": true,
-	"opa.runtime":        true,
-	"time.now_ns":        true,
-	"rand.intn":          true,
-	"uuid.rfc4122":       true,
+var deniedBuiltins = map[string]string{
+	"http.send":            "network",
+	"net.lookup_ip_addr":   "network",
+	"opa.runtime":          "environment",
+	"rand.intn":            "randomness",
+	"uuid.rfc4122":         "randomness",
+	"io.jwt.decode_verify": "clock (it checks expiry against the current time)",
+	"crypto.x509.parse_and_verify_certificates":              "clock (it checks validity against the current time)",
+	"crypto.x509.parse_and_verify_certificates_with_options": "clock (it checks validity against the current time)",
+	// Builders of collections of any size from a few characters: a policy iterates over the
+	// input instead, so its memory stays in proportion to the input.
+	"numbers.range":      "unbounded memory (it builds a collection of any size)",
+	"numbers.range_step": "unbounded memory (it builds a collection of any size)",
+	"net.cidr_expand":    "unbounded memory (it lists every address of a network)",
+}
+
+// deniedWhy says why a builtin is denied, or "" when it is allowed. Every time.* builtin is
+// denied: a verdict must not depend on when the run happens (ignore expiry uses the run's date,
+// which the report states).
+func deniedWhy(name string) string {
+	if why, ok := deniedBuiltins[name]; ok {
+		return why
+	}
+	if strings.HasPrefix(name, "time.") {
+		return "clock"
+	}
+	return ""
 }
 
 // Capabilities returns what policies may use: this OPA's builtins minus deniedBuiltins, and
@@ -46,7 +66,7 @@ func Capabilities() *ast.Capabilities {
 	caps := ast.CapabilitiesForThisVersion()
 	kept := caps.Builtins[:0]
 	for _, b := range caps.Builtins {
-		if !deniedBuiltins[b.Name] {
+		if deniedWhy(b.Name) == "" {
 			kept = append(kept, b)
 		}
 	}
@@ -92,13 +112,21 @@ func Modules(withTests bool) (map[string]*ast.Module, error) {
 }
 
 // CustomModules parses the .rego files of a folder (and its subfolders), tests excluded.
+// The folder is read through a confined file system rooted at it: a link in it that leads
+// elsewhere is refused, and so is a folder that is itself a link out of the working folder.
 func CustomModules(dir string) (map[string]*ast.Module, error) {
 	modules := map[string]*ast.Module{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(p) != ".rego" || strings.HasSuffix(p, "_test.rego") {
-			return err
+	fsys, err := confine.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("custom policies %s: %s", dir, confine.Reason(err))
+	}
+	defer fsys.Close()
+	var skipped []string
+	err = fsys.Walk(dir, func(p string, isDir bool) error {
+		if isDir || filepath.Ext(p) != ".rego" || strings.HasSuffix(p, "_test.rego") {
+			return nil
 		}
-		src, err := os.ReadFile(p)
+		src, err := fsys.ReadFile(p)
 		if err != nil {
 			return err
 		}
@@ -108,9 +136,17 @@ func CustomModules(dir string) (map[string]*ast.Module, error) {
 		}
 		modules[p] = m
 		return nil
+	}, func(s confine.Skip) {
+		if filepath.Ext(s.Path) == ".rego" {
+			skipped = append(skipped, s.Path+": "+s.Reason)
+		}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("custom policies %s: %w", dir, err)
+	}
+	if len(skipped) > 0 {
+		// A policy that is not read is a rule that silently does not run.
+		return nil, fmt.Errorf("custom policies %s: not read: %s", dir, strings.Join(skipped, "; "))
 	}
 	if len(modules) == 0 {
 		return nil, fmt.Errorf("custom policies %s: no .rego files", dir)
@@ -125,9 +161,10 @@ func Compile(modules map[string]*ast.Module) (*ast.Compiler, error) {
 	c.Compile(modules)
 	if c.Failed() {
 		for _, e := range c.Errors {
-			for name := range deniedBuiltins {
-				if strings.Contains(e.Message, "undefined function "+name) {
-					return nil, fmt.Errorf("%s: %s is not allowed: eni-lint policies have no network, environment, clock or randomness (%v)", e.Location, name, c.Errors)
+			if name, ok := strings.CutPrefix(e.Message, "undefined function "); ok {
+				name = strings.TrimSpace(name)
+				if why := deniedWhy(name); why != "" {
+					return nil, fmt.Errorf("%s: %s is not allowed (%s): eni-lint policies have no network, environment, clock, randomness or unbounded builders (%v)", e.Location, name, why, c.Errors)
 				}
 			}
 		}
