@@ -11,6 +11,7 @@ import (
 )
 
 func main() {
+	cli.DenyDefaultNetwork()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := cli.Run(ctx, os.Args[1:], cli.DefaultIO())
 	stop()

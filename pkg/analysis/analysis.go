@@ -9,6 +9,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/limits"
@@ -18,6 +19,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
 	"github.com/eni-lint/eni-lint/pkg/rules"
 	"github.com/eni-lint/eni-lint/pkg/suppress"
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 )
 
 // Options are the settings of one run, already merged from flags and config.
@@ -53,6 +55,12 @@ type Options struct {
 	BaselineFile string
 	// EvalTimeout bounds the policy evaluation (custom policies included); 0 means none.
 	EvalTimeout time.Duration
+	// MaxFileSize is the size budget of one input file (0: confine.DefaultMaxFileSize).
+	MaxFileSize int64
+	// MaxDocuments is the budget of YAML documents in one file (0: the default).
+	MaxDocuments int
+	// Progress, when set, is told which step the run is in (for --timeout's message).
+	Progress func(step string)
 	// ChangedFiles, when set, narrows the report to findings related to these files.
 	ChangedFiles map[string]bool
 	ChangedSince string
@@ -96,9 +104,23 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		}
 		start = time.Now()
 	}
+	progress := func(step string) {
+		if opts.Progress != nil {
+			opts.Progress(step)
+		}
+	}
+	progress("reading the inputs")
+	// Every file the run reads goes through one confined file system: the scanned folders
+	// are its roots (see pkg/confine).
+	fsys, err := confine.New("", opts.MaxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	defer fsys.Close()
 	frags, stats := loaders.Load(ctx, opts.Paths, loaders.Options{
 		DefaultNamespace: opts.DefaultNamespace, Workers: opts.Workers, Stdin: opts.Stdin,
 		Exclude: opts.Exclude, Terraform: opts.Terraform, HelmCharts: opts.HelmCharts,
+		FS: fsys, YAML: yamlpos.Limits{MaxDocuments: opts.MaxDocuments, MaxAliasNodes: yamlpos.DefaultMaxAliasNodes},
 	})
 	today := opts.Today
 	if today == "" {
@@ -143,6 +165,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	inv.InstanceFamilies = inventory.Families(inv.NodeGroups, table)
 	ensureSlices(inv)
 	step("load")
+	progress("evaluating the policies")
 
 	evalCtx := ctx
 	if opts.EvalTimeout > 0 {

@@ -47,6 +47,10 @@ type checkFlags struct {
 	github        bool
 	comment       bool
 	review        bool
+	timeout       time.Duration
+	maxFileSize   string
+	maxDocuments  int
+	maxMemory     string
 }
 
 func newCheck(stdio IO) *cobra.Command {
@@ -96,6 +100,10 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 	fl.BoolVar(&f.comment, "comment", true, "with --github: keep one pull request comment up to date")
 	fl.BoolVar(&f.review, "review", false, "with --github: add review comments on changed lines that have findings")
 	fl.BoolVar(&f.timings, "timings", false, "print how long loading, evaluation and reporting took to stderr")
+	fl.DurationVar(&f.timeout, "timeout", DefaultTimeout, "end the run with exit 2 when it takes longer (0: no limit)")
+	fl.StringVar(&f.maxFileSize, "max-file-size", "10MiB", "size budget of one input file; a larger one is a located error")
+	fl.IntVar(&f.maxDocuments, "max-documents", 10000, "YAML documents one file may hold; the rest is a located error")
+	fl.StringVar(&f.maxMemory, "max-memory", "4GiB", "end the run with exit 2 when its heap grows past this (0: no limit)")
 	return cmd
 }
 
@@ -104,6 +112,35 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 	wd, err := os.Getwd()
 	if err != nil {
 		return err
+	}
+	maxFileSize, err := parseBytes(f.maxFileSize)
+	if err != nil {
+		return usageError{fmt.Errorf("--max-file-size: %v", err)}
+	}
+	var maxMemory int64
+	if strings.TrimSpace(f.maxMemory) != "0" {
+		if maxMemory, err = parseBytes(f.maxMemory); err != nil {
+			return usageError{fmt.Errorf("--max-memory: %v", err)}
+		}
+	}
+	if f.maxDocuments <= 0 {
+		return usageError{fmt.Errorf("--max-documents must be more than 0")}
+	}
+	if f.changedSince != "" {
+		if err := validRevision(f.changedSince); err != nil {
+			return usageError{err}
+		}
+	}
+	exit := stdio.Exit
+	if exit == nil {
+		exit = os.Exit
+	}
+	g := startGuard(f.timeout, uint64(maxMemory), stdio.Err, exit)
+	defer g.Stop()
+	if f.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, f.timeout)
+		defer cancel()
 	}
 	cooldown := ""
 	if f.cooldown != 0 {
@@ -129,6 +166,7 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		Rules:         map[string]analysis.RuleOverride{},
 		EvalTimeout:   f.policyTimeout,
 		Terraform:     terraform.Options{VarFiles: f.varFiles, Vars: f.vars},
+		MaxFileSize:   maxFileSize, MaxDocuments: f.maxDocuments, Progress: g.setStep,
 	}
 	for _, dir := range f.helmCharts {
 		opts.HelmCharts = append(opts.HelmCharts, helm.Chart{Dir: dir, Values: f.helmValues})
@@ -269,7 +307,7 @@ func linkBase(getenv func(string) string) string {
 func changedFiles(ctx context.Context, ref string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for _, args := range [][]string{
-		{"diff", "--name-only", "--relative", ref, "--"},
+		{"diff", "--name-only", "--relative", "--end-of-options", ref, "--"},
 		{"ls-files", "--others", "--exclude-standard"},
 	} {
 		cmd := exec.CommandContext(ctx, "git", args...)

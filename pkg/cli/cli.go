@@ -28,6 +28,8 @@ type IO struct {
 	IsTerminal func() bool
 	// Transport carries GitHub API calls in --github mode; nil means the default.
 	Transport http.RoundTripper
+	// Exit ends the process when --timeout or --max-memory is overrun; nil means os.Exit.
+	Exit func(int)
 }
 
 // exitError carries an exit code through cobra without printing anything more.

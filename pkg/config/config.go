@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/limits"
 	"github.com/eni-lint/eni-lint/pkg/yamlpos"
@@ -133,10 +134,17 @@ var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type
 var decodeLine = regexp.MustCompile(`line (\d+): (.*)`)
 
 // Load reads and checks a config file. Unknown keys are errors, with their line.
+// It is read through pkg/confine with its own folder as the root: a config file that is a
+// link out of the repository is refused, so its target's text never reaches an error message.
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	fsys, err := confine.Open(filepath.Dir(path))
 	if err != nil {
-		return nil, &Error{Position: inventory.Position{File: path}, Message: "cannot read: " + err.Error()}
+		return nil, &Error{Position: inventory.Position{File: path}, Message: "cannot read: " + confine.Reason(err)}
+	}
+	defer fsys.Close()
+	data, err := fsys.ReadFile(path)
+	if err != nil {
+		return nil, &Error{Position: inventory.Position{File: path}, Message: "cannot read: " + confine.Reason(err)}
 	}
 	return Parse(path, data)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/limits"
 )
@@ -126,6 +127,26 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 		}
 		return filepath.Join(baseDir, p)
 	}
+	// The config file is part of the repository, so a pull request writes it: what it names
+	// must stay inside the config file's folder (no /dev/zero baseline, no policies from
+	// elsewhere on the runner).
+	var outside error
+	confined := func(key, p string) string {
+		r := rel(p)
+		dir := baseDir
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(cwd, dir)
+		}
+		abs := r
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(cwd, abs)
+		}
+		if outside == nil && !confine.Within(filepath.Clean(dir), filepath.Clean(abs)) {
+			outside = &Error{Position: inventory.Position{File: path, Line: f.Line(key)},
+				Message: fmt.Sprintf("%s: %q is outside the config file's folder; a config file may only name files below it", key, p)}
+		}
+		return r
+	}
 
 	// Scalars: flag > env > file > default.
 	scalar := func(key, flag, fromFile string, set func(string)) {
@@ -141,8 +162,11 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 	if f != nil {
 		fileRelease, fileCooldown, fileNamespace, fileFailOn = f.ENIRelease, f.Cooldown, f.Namespace, f.FailOn
 		if f.Baseline != "" {
-			fileBaseline = rel(f.Baseline)
+			fileBaseline = confined("baseline", f.Baseline)
 		}
+	}
+	if outside != nil {
+		return nil, outside
 	}
 	scalar("eniRelease", fl.ENIRelease, fileRelease, func(v string) { e.ENIRelease = v })
 	scalar("namespace", fl.Namespace, fileNamespace, func(v string) { e.Namespace = v })
@@ -178,7 +202,7 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 		e.Paths, e.Sources["paths"] = fl.Paths, "arguments"
 	case f != nil && len(f.Paths) > 0:
 		for _, p := range f.Paths {
-			e.Paths = append(e.Paths, rel(p))
+			e.Paths = append(e.Paths, confined("paths", p))
 		}
 		e.Sources["paths"] = fileSrc("paths")
 	default:
@@ -215,13 +239,13 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 		e.Policies, e.Sources["policies"] = policies, polSrc
 	} else if f != nil && len(f.Policies) > 0 {
 		for _, p := range f.Policies {
-			e.Policies = append(e.Policies, rel(p))
+			e.Policies = append(e.Policies, confined("policies", p))
 		}
 		e.Sources["policies"] = fileSrc("policies")
 	}
 	if f != nil {
 		if f.EachVarFile != "" {
-			e.EachVarFile = rel(f.EachVarFile)
+			e.EachVarFile = confined("eachVarFile", f.EachVarFile)
 			e.Sources["eachVarFile"] = fileSrc("eachVarFile")
 		}
 		e.Limits = f.Limits
@@ -244,6 +268,9 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 			e.Ignores = f.Ignores
 			e.Sources["ignores"] = fileSrc("ignores")
 		}
+	}
+	if outside != nil {
+		return nil, outside
 	}
 	return e, nil
 }

@@ -113,9 +113,7 @@ func Publish(ctx context.Context, env Env, opts Options, rep *findings.Report) e
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	if opts.Sleep == nil {
-		opts.Sleep = time.Sleep
-	}
+
 	p := &publisher{env: env, opts: opts, said: map[string]bool{}}
 	if err := (report.GitHub{}).Write(opts.Out, rep); err != nil {
 		return err
@@ -210,17 +208,25 @@ func (p *publisher) connect() error {
 	p.owner, p.repo = owner, repo
 	base := p.opts.Transport
 	if base == nil {
-		base = http.DefaultTransport
+		base = apiTransport()
 	}
-	httpClient := &http.Client{Transport: &retryTransport{base: base, sleep: p.opts.Sleep, attempts: 4}, Timeout: 30 * time.Second}
-	p.client = gh.NewClient(httpClient).WithAuthToken(p.env.Token)
+	sleep := sleepContext
+	if p.opts.Sleep != nil {
+		fake := p.opts.Sleep
+		sleep = func(ctx context.Context, d time.Duration) error { fake(d); return ctx.Err() }
+	}
+	apiURL := "https://api.github.com/"
 	if p.env.APIURL != "" {
-		u, err := url.Parse(strings.TrimSuffix(p.env.APIURL, "/") + "/")
-		if err != nil {
-			return fmt.Errorf("GITHUB_API_URL: %v", err)
-		}
-		p.client.BaseURL = u
+		apiURL = strings.TrimSuffix(p.env.APIURL, "/") + "/"
 	}
+	u, err := url.Parse(apiURL)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("GITHUB_API_URL %q is not a URL", p.env.APIURL)
+	}
+	auth := &authTransport{base: base, token: p.env.Token, host: u.Host}
+	httpClient := &http.Client{Transport: &retryTransport{base: auth, sleep: sleep, attempts: 4}, Timeout: 30 * time.Second, CheckRedirect: sameHostRedirects}
+	p.client = gh.NewClient(httpClient)
+	p.client.BaseURL = u
 	return nil
 }
 
@@ -258,13 +264,40 @@ func (p *publisher) stickyComment(ctx context.Context, pr int, rep *findings.Rep
 		return
 	}
 	text := body.String()
+	if len(text) > MaxCommentLength {
+		text = p.shortComment(rep, md)
+	}
 	if existing == nil {
-		if _, _, err := p.client.Issues.CreateComment(ctx, p.owner, p.repo, pr, &gh.IssueComment{Body: &text}); err != nil {
-			p.apiFailed("creating the comment", err)
-			return
+		// A create is not repeated blindly: one that failed with a 5xx or a broken connection
+		// may have been made, so the marker is looked for again before the next try.
+		backoff := time.Second
+		for attempt := 1; ; attempt++ {
+			_, _, err := p.client.Issues.CreateComment(ctx, p.owner, p.repo, pr, &gh.IssueComment{Body: &text})
+			if err == nil {
+				p.say("created", "created the pull request comment")
+				return
+			}
+			if attempt >= 3 || !transient(err) || ctx.Err() != nil {
+				p.apiFailed("creating the comment", err)
+				return
+			}
+			if p.opts.Sleep != nil {
+				p.opts.Sleep(backoff)
+			} else if sleepContext(ctx, backoff) != nil {
+				p.apiFailed("creating the comment", ctx.Err())
+				return
+			}
+			backoff *= 2
+			found, ferr := p.findComment(ctx, pr)
+			if ferr != nil {
+				p.apiFailed("listing comments", ferr)
+				return
+			}
+			if found != nil {
+				existing = found
+				break // it was made: edit it below if it differs
+			}
 		}
-		p.say("created", "created the pull request comment")
-		return
 	}
 	if existing.GetBody() == text {
 		return
@@ -274,6 +307,47 @@ func (p *publisher) stickyComment(ctx context.Context, pr int, rep *findings.Rep
 		return
 	}
 	p.say("updated", "updated the pull request comment")
+}
+
+// MaxCommentLength is GitHub's limit on a comment body (65,536 characters), with room for
+// the line that says what was left out.
+const MaxCommentLength = 65000
+
+// transient reports whether an API error may pass: a 5xx answer or no answer at all.
+func transient(err error) bool {
+	var ge *gh.ErrorResponse
+	if errors.As(err, &ge) && ge.Response != nil {
+		return ge.Response.StatusCode >= 500
+	}
+	return true
+}
+
+// shortComment renders the comment with as many findings as fit under GitHub's limit, and a
+// line that says how many were left out and where they all are.
+func (p *publisher) shortComment(rep *findings.Report, md report.Markdown) string {
+	render := func(n int) string {
+		cut := *rep
+		cut.Findings = rep.Findings[:n]
+		var b strings.Builder
+		b.WriteString(Marker + "\n")
+		md.Write(&b, &cut)
+		fmt.Fprintf(&b, "\n**%d of %d findings are not shown here** (GitHub's 65,536-character limit on a comment): the job summary, the annotations and the SARIF report have them all.\n", len(rep.Findings)-n, len(rep.Findings))
+		return b.String()
+	}
+	lo, hi := 0, len(rep.Findings)
+	for lo < hi { // the most findings that fit
+		mid := (lo + hi + 1) / 2
+		if len(render(mid)) <= MaxCommentLength {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	text := render(lo)
+	if len(text) > MaxCommentLength {
+		text = text[:MaxCommentLength]
+	}
+	return text
 }
 
 func shortSHA(sha string) string {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,13 +30,16 @@ type fakeGitHub struct {
 	comments map[int64]string
 	nextID   int64
 	fail     map[string][]int // "METHOD /path" -> statuses to answer first
-	files    []map[string]any
-	reviews  []map[string]any
-	forbid   bool
+	// failAfter: statuses to answer after doing what was asked (a 502 from a proxy after
+	// the comment was created)
+	failAfter map[string][]int
+	files     []map[string]any
+	reviews   []map[string]any
+	forbid    bool
 }
 
 func newFake() *fakeGitHub {
-	return &fakeGitHub{comments: map[int64]string{}, nextID: 100, fail: map[string][]int{}}
+	return &fakeGitHub{comments: map[int64]string{}, nextID: 100, fail: map[string][]int{}, failAfter: map[string][]int{}}
 }
 
 func (f *fakeGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -69,6 +73,11 @@ func (f *fakeGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case key == "POST /repos/org/repo/issues/7/comments":
 		f.nextID++
 		f.comments[f.nextID] = body["body"].(string)
+		if codes := f.failAfter[key]; len(codes) > 0 {
+			f.failAfter[key] = codes[1:]
+			w.WriteHeader(codes[0])
+			return
+		}
 		w.WriteHeader(http.StatusCreated)
 		json.NewEncoder(w).Encode(map[string]any{"id": f.nextID, "body": body["body"]})
 	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/repos/org/repo/issues/comments/"):
@@ -252,11 +261,98 @@ func TestServerErrorsAreRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fake.comments) != 1 || fake.count("GET /repos/org/repo/issues/7/comments") != 2 || fake.count("POST /repos/org/repo/issues/7/comments") != 3 {
+	// The GET is retried by the transport; the POST is not (it is not idempotent): the
+	// publisher looks for its marker after each failed create, then creates again.
+	if len(fake.comments) != 1 || fake.count("GET /repos/org/repo/issues/7/comments") != 4 || fake.count("POST /repos/org/repo/issues/7/comments") != 3 {
 		t.Errorf("requests %v", fake.requests)
 	}
-	if len(slept) != 3 || slept[0] != time.Second || slept[2] != 2*time.Second {
+	if len(slept) != 3 || slept[0] != time.Second || slept[1] != time.Second || slept[2] != 2*time.Second {
 		t.Errorf("backoff %v", slept)
+	}
+}
+
+// A create that succeeded behind a 502 is found by its marker, not made twice.
+func TestCreateThatSucceededBehindA502IsNotRepeated(t *testing.T) {
+	fake := newFake()
+	fake.failAfter["POST /repos/org/repo/issues/7/comments"] = []int{502}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	publish(t, srv, Env{EventPath: eventFile(t, "org/repo")}, Options{Comment: true}, reportWith(eni001))
+	if len(fake.comments) != 1 || fake.count("POST /repos/org/repo/issues/7/comments") != 1 {
+		t.Errorf("comments %d, requests %v", len(fake.comments), fake.requests)
+	}
+}
+
+// Retry-After is capped, the waits end with the context, and the token goes to the API host
+// only, never where a redirect points.
+func TestRetryWaitsAreBoundedAndTheTokenStaysHome(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "3600")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	defer srv.Close()
+	var slept []time.Duration
+	tr := &retryTransport{base: srv.Client().Transport, sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }, attempts: 4}
+	resp, err := (&http.Client{Transport: tr}).Get(srv.URL)
+	if err != nil || resp.StatusCode != 429 || len(slept) != 1 || slept[0] != maxRetryWait {
+		t.Errorf("err %v slept %v (want one wait of %v, then the total budget stops it)", err, slept, maxRetryWait)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := sleepContext(ctx, time.Hour); err == nil {
+		t.Error("sleepContext ignored a cancelled context")
+	}
+
+	var leaked []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked = append(leaked, r.Header.Get("Authorization"))
+	}))
+	defer other.Close()
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/x", http.StatusFound)
+	}))
+	defer api.Close()
+	u, _ := url.Parse(api.URL)
+	client := &http.Client{Transport: &authTransport{base: api.Client().Transport, token: token, host: u.Host}, CheckRedirect: sameHostRedirects}
+	if _, err := client.Get(api.URL + "/repos"); err == nil || len(leaked) != 0 {
+		t.Errorf("redirect to another host followed: err %v, requests there %v", err, leaked)
+	}
+	// A response larger than the cap is cut.
+	big := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write(make([]byte, maxResponseBytes+1000))
+	}))
+	defer big.Close()
+	bu, _ := url.Parse(big.URL)
+	resp, err = (&http.Client{Transport: &authTransport{base: big.Client().Transport, host: bu.Host}}).Get(big.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := io.Copy(io.Discard, resp.Body)
+	if n != maxResponseBytes {
+		t.Errorf("read %d bytes, want the cap %d", n, maxResponseBytes)
+	}
+}
+
+// A comment longer than GitHub accepts is cut, and says what it left out.
+func TestLongCommentIsTruncated(t *testing.T) {
+	fake := newFake()
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	var many []findings.Finding
+	for i := 0; i < 2000; i++ {
+		f := eni001
+		f.Message = fmt.Sprintf("%d %s", i, strings.Repeat("x", 100))
+		f.Location.Line = i + 1
+		many = append(many, f)
+	}
+	publish(t, srv, Env{EventPath: eventFile(t, "org/repo")}, Options{Comment: true}, reportWith(many...))
+	if len(fake.comments) != 1 {
+		t.Fatalf("%d comments", len(fake.comments))
+	}
+	for _, body := range fake.comments {
+		if len(body) > 65536 || !strings.Contains(body, "findings are not shown here") {
+			t.Errorf("comment of %d characters", len(body))
+		}
 	}
 }
 
@@ -274,7 +370,7 @@ func TestSecondaryRateLimitIsRetried(t *testing.T) {
 	}))
 	defer srv.Close()
 	var slept []time.Duration
-	tr := &retryTransport{base: srv.Client().Transport, sleep: func(d time.Duration) { slept = append(slept, d) }, attempts: 4}
+	tr := &retryTransport{base: srv.Client().Transport, sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }, attempts: 4}
 	resp, err := (&http.Client{Transport: tr}).Get(srv.URL)
 	if err != nil || resp.StatusCode != 200 || calls != 2 || len(slept) != 1 || slept[0] != 7*time.Second {
 		t.Errorf("status %v err %v calls %d slept %v", resp.StatusCode, err, calls, slept)

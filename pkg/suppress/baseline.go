@@ -3,6 +3,7 @@ package suppress
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"os"
 	"path/filepath"
 	"sort"
@@ -77,11 +78,21 @@ func (b Baseline) Write(path string) error {
 }
 
 // ReadBaseline loads a baseline file.
+// It is read through pkg/confine: inside the working folder when it is below it (a link out
+// is refused), a regular file within the size budget (not /dev/zero or a pipe).
 func ReadBaseline(path string) (Baseline, error) {
 	var b Baseline
-	data, err := os.ReadFile(path)
+	fsys, err := confine.New("", 0)
 	if err != nil {
 		return b, fmt.Errorf("baseline: %w", err)
+	}
+	defer fsys.Close()
+	if err := fsys.AddRootFor(path); err != nil {
+		return b, fmt.Errorf("baseline %s: %s", path, confine.Reason(err))
+	}
+	data, err := fsys.ReadFile(path)
+	if err != nil {
+		return b, fmt.Errorf("baseline: %s: %s", path, confine.Reason(err))
 	}
 	if err := json.Unmarshal(data, &b); err != nil {
 		return b, fmt.Errorf("baseline %s: %v", path, err)
