@@ -21,8 +21,11 @@ type Markdown struct {
 	Chart bool
 }
 
+// mdEscape makes text of the pull request (file names, names, messages) inert in a Markdown
+// table cell of a comment: no table break, HTML, link, emphasis, image or @-mention.
 func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
+	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "<", "&lt;", ">", "&gt;", "\\", `\\`, "`", "\\`",
+		"[", `\[`, "]", `\]`, "*", `\*`, "_", `\_`, "!", `\!`, "@", "&#64;").Replace(controlChars.ReplaceAllString(s, ""))
 }
 
 func (m Markdown) link(p inventory.Position) string {
@@ -30,13 +33,13 @@ func (m Markdown) link(p inventory.Position) string {
 		if p.File == "" {
 			return "-"
 		}
-		return "`" + mdEscape(p.File) + "`"
+		return "`" + mdCode(p.File) + "`"
 	}
 	text := fmt.Sprintf("%s:%s", p.File, place(p))
 	clean := filepath.ToSlash(filepath.Clean(p.File))
 	// Only paths inside the checkout can be linked to the commit.
 	if m.LinkBase == "" || artifactURI(p) == "" || strings.HasPrefix(clean, "../") || filepath.IsAbs(p.File) {
-		return "`" + mdEscape(text) + "`"
+		return "`" + mdCode(text) + "`"
 	}
 	u := url.URL{Path: clean}
 	return fmt.Sprintf("[%s](%s%s#L%d)", mdEscape(text), m.LinkBase, u.EscapedPath(), p.Line)
@@ -111,7 +114,7 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 	if len(r.Inputs.Skipped) > 0 {
 		fmt.Fprintf(&b, "<details><summary>%s not read</summary>\n\n| Path | Why |\n| --- | --- |\n", count(len(r.Inputs.Skipped), "input"))
 		for _, s := range r.Inputs.Skipped {
-			fmt.Fprintf(&b, "| `%s` | %s |\n", mdEscape(s.Path), mdEscape(s.Reason))
+			fmt.Fprintf(&b, "| `%s` | %s |\n", mdCode(s.Path), mdEscape(s.Reason))
 		}
 		b.WriteString("\n</details>\n\n")
 	}

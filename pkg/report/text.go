@@ -184,7 +184,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		fmt.Fprintf(&b, ", %d suppressed", s.Suppressed)
 	}
 	fmt.Fprintf(&b, " in %s (%s); exit %d (fail-on %s)\n", count(r.Inputs.Files, "file"), count(r.Inputs.Documents, "document"), exit, r.FailOn)
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, TerminalSafe(b.String(), t.Color))
 	return err
 }
 

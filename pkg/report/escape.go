@@ -1,0 +1,63 @@
+package report
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// controlChars are removed from Markdown and SARIF text: nothing in a report needs them.
+var controlChars = regexp.MustCompile(`[\x00-\x08\x0b-\x1f\x7f\x{80}-\x{9f}\x{202a}-\x{202e}\x{2066}-\x{2069}]`)
+
+// mdCode is text for inside a Markdown code span: no backtick can end it early.
+func mdCode(s string) string {
+	return strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(controlChars.ReplaceAllString(s, ""))
+}
+
+// sgr matches the colour sequences the text reporter writes itself.
+var sgr = regexp.MustCompile(`^\x1b\[[0-9;]*m`)
+
+// TerminalSafe makes text output safe to print where a pull request's file names and values
+// end up: control characters (escape sequences that move the cursor or rewrite the screen,
+// carriage returns that hide a line, bells) are shown as \xNN, and a line that would start
+// with "::" (a GitHub Actions workflow command, e.g. a file named "::error::x.yaml") gets a
+// space before it. Colour sequences of the reporter's own are kept when colour is on.
+func TerminalSafe(s string, color bool) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == '\x1b' && color {
+			if m := sgr.FindString(s[i:]); m != "" {
+				b.WriteString(m)
+				i += len(m)
+				continue
+			}
+		}
+		if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			fmt.Fprintf(&b, "\\x%02x", c)
+			i++
+			continue
+		}
+		r, size := rune(c), 1
+		if c >= 0x80 {
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') {
+				fmt.Fprintf(&b, "\\u%04x", r) // C1 controls, line separators, bidi overrides
+				i += size
+				continue
+			}
+		}
+		b.WriteString(s[i : i+size])
+		i += size
+	}
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimLeft(l, " \t"), "::") {
+			lines[i] = strings.Replace(l, "::", ":\u200b:", 1) // the runner trims spaces
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,72 @@
+package report
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestTerminalSafe(t *testing.T) {
+	tests := []struct {
+		name, in string
+		color    bool
+		want     string
+	}{
+		{"workflow command in a file name", "::error file=x::pwned.yaml  ENI002\n", false, ":\u200b:error file=x::pwned.yaml  ENI002\n"},
+		{"indented workflow command", "  ::add-mask::x\n", false, "  :\u200b:add-mask::x\n"},
+		{"escape sequence that clears the screen", "a\x1b[2Jb", false, `a\x1b[2Jb`},
+		{"own colours kept", "\x1b[1mbold\x1b[0m", true, "\x1b[1mbold\x1b[0m"},
+		{"cursor movement dropped even with colour", "\x1b[10Ax", true, `\x1b[10Ax`},
+		{"carriage return that hides a line", "fits\rexceeds", false, `fits\x0dexceeds`},
+		{"bidi override", "a\u202eb", false, `a\u202eb`},
+		{"plain text untouched", "m5.large: 35 > 9\tok\n", false, "m5.large: 35 > 9\tok\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := TerminalSafe(tc.in, tc.color); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMarkdownEscape(t *testing.T) {
+	in := "x|y [click](https://evil) @org/team `code` <img src=x> **b** \x1b[2J\nnext"
+	got := mdEscape(in)
+	unescaped := strings.NewReplacer(`\]`, "", `\[`, "", `\|`, "", `\*`, "", "\\`", "").Replace(got)
+	for _, bad := range []string{"](", "@org", "<img", "**", "\x1b", "\n", "|", "`"} {
+		if strings.Contains(unescaped, bad) {
+			t.Errorf("mdEscape(%q) = %q still holds %q", in, got, bad)
+		}
+	}
+	if c := mdCode("a`b\nc"); strings.ContainsAny(c, "`\n") {
+		t.Errorf("mdCode = %q", c)
+	}
+}
+
+func FuzzTerminalSafe(f *testing.F) {
+	for _, s := range []string{"::error::x.yaml", "\x1b[2J", "a\rb", "\u202e", "\x1b[1mok\x1b[0m", "\xff\xfe"} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, s string, color bool) {
+		out := TerminalSafe(s, color)
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+				t.Fatalf("a line starts a workflow command: %q", line)
+			}
+		}
+		for i := 0; i < len(out); i++ {
+			c := out[i]
+			if c == '\r' || (c < 0x20 && c != '\n' && c != '\t' && c != 0x1b) {
+				t.Fatalf("control character %#x left in %q", c, out)
+			}
+			if c == 0x1b && (!color || sgr.FindString(out[i:]) == "") {
+				t.Fatalf("escape sequence left in %q", out)
+			}
+		}
+		md := mdEscape(s)
+		if strings.ContainsAny(md, "\n\r|") && !strings.Contains(md, `\|`) {
+			t.Fatalf("mdEscape left a line or cell break in %q", md)
+		}
+	})
+}
