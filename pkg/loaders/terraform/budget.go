@@ -26,6 +26,9 @@ const (
 	MaxValueSize = 4 << 20
 )
 
+// budgetMark is in every budget error, so that the evaluator reports it where it happens.
+const budgetMark = "(a budget)"
+
 // budgetFunc is the hidden function every `for` expression's collection is passed through
 // (see meterForExpressions): it counts the elements against MaxIterations.
 const budgetFunc = "__eni_lint_for_budget"
@@ -131,7 +134,7 @@ func bounded(name string, f function.Function) function.Function {
 				}
 			}
 			if est := estimate(name, args); est > MaxValueSize {
-				return cty.DynamicVal, fmt.Errorf("%s: the result would hold about %d characters, more than the budget of %d", name, est, MaxValueSize)
+				return cty.DynamicVal, fmt.Errorf("%s: the result would hold about %d characters, more than %d (a budget)", name, est, MaxValueSize)
 			}
 			v, err := f.Call(args)
 			if err != nil {

@@ -149,7 +149,15 @@ func (e *evaluator) value(expr hcl.Expression, inst *instance) (cty.Value, hcl.D
 	for typ, names := range resources {
 		ctx.Variables[typ] = cty.ObjectVal(names)
 	}
-	return expr.Value(ctx)
+	v, d := expr.Value(ctx)
+	// A budget that was hit is an error of the input wherever the value is used: it is
+	// reported at the call, not only folded into an unknown value.
+	for _, diag := range d {
+		if diag.Severity == hcl.DiagError && strings.Contains(diag.Detail, budgetMark) {
+			e.diags = append(e.diags, diag)
+		}
+	}
+	return v, d
 }
 
 // known evaluates an expression and says why it is unknown when it is.

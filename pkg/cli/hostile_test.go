@@ -1,0 +1,235 @@
+//go:build unix
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+)
+
+const canaryText = "CANARY-d41d8cd9-outside-the-tree"
+
+// hostileCase is one folder of testdata/hostile with what the test adds and expects.
+type hostileCase struct {
+	name  string
+	args  []string                               // after "check"; the repository is the working folder
+	setup func(t *testing.T, repo, outside string) // links, pipes and big files
+	exit  int
+	want  []string // in stdout or stderr
+	// good is false where the run stops before reporting (a usage error or a refused policy).
+	noGood bool
+}
+
+func link(t *testing.T, target, name string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(name), 0o755)
+	if err := os.Symlink(target, name); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func fifo(t *testing.T, name string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(name), 0o755)
+	if err := syscall.Mkfifo(name, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func write(t *testing.T, name, content string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(name), 0o755)
+	if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var hostileCases = []hostileCase{
+	{name: "kustomize-upload-pack", exit: 2, want: []string{"app/kustomization.yaml:2:5", "is remote: remote resources and bases are not fetched"}},
+	{name: "kustomize-remote-base", exit: 2, want: []string{"github.com/org/repo//deploy?ref=v1", "is remote"}},
+	{name: "kustomize-http-resource", exit: 2, want: []string{"is remote"}},
+	{name: "kustomize-cycle", exit: 2, want: []string{"a cycle"}},
+	{name: "helm-source-outside", exit: 1, want: []string{"ENI001"}},
+	{name: "helm-repeat-bomb", args: []string{"--helm-chart", "chart"}, exit: 2, want: []string{"chart/templates/cm.yaml:5", "repeat 2000000000 asks for more than 100000 items"}},
+	{name: "helm-until-bomb", args: []string{"--helm-chart", "chart"}, exit: 2, want: []string{"until 50000000 asks for more than"}},
+	{name: "helm-file-outside", args: []string{"--helm-chart", "chart"}, exit: 2, want: []string{"chart/files/x", "leads outside"},
+		setup: func(t *testing.T, repo, outside string) {
+			write(t, filepath.Join(repo, "chart/Chart.yaml"), "apiVersion: v2\nname: chart\nversion: 0.1.0\n")
+			write(t, filepath.Join(repo, "chart/templates/x.yaml"), "{{ fail (.Files.Get \"files/x\") }}\n")
+			link(t, outside, filepath.Join(repo, "chart/files/x"))
+		}},
+	{name: "tfvars-link-outside", exit: 2, want: []string{"terraform.tfvars.json", "leads outside"},
+		setup: func(t *testing.T, repo, outside string) {
+			write(t, filepath.Join(repo, "infra/main.tf"), "variable \"types\" {}\nresource \"aws_eks_node_group\" \"g\" {\n  instance_types = var.types\n}\n")
+			link(t, outside, filepath.Join(repo, "infra/terraform.tfvars.json"))
+		}},
+	{name: "terraform-module-outside", exit: 2, want: []string{"infra/main.tf:1", "leads outside the scanned folders"},
+		setup: func(t *testing.T, repo, outside string) {
+			write(t, filepath.Join(filepath.Dir(repo), "outside", "main.tf"), "resource \"aws_eks_node_group\" \"x\" {\n  instance_types = [\""+canaryText+"\"]\n}\n")
+		}},
+	{name: "terraform-module-self", exit: 2, want: []string{"infra/main.tf:1", "a cycle"}},
+	{name: "terraform-count-billion", exit: 2, want: []string{"infra/main.tf:2", "more than 1024 instances"}},
+	{name: "terraform-count-negative", exit: 2, want: []string{"must not be negative", "must be a whole number"}},
+	{name: "terraform-nested-for", exit: 2, want: []string{"iterate more than 1000000 times"}},
+	{name: "terraform-huge-string", exit: 2, want: []string{"infra/main.tf:3", "arguments larger than 4194304 characters and elements (a budget)"}},
+	{name: "yaml-merge-cycle", exit: 2, want: []string{"bad.yaml:2", "alias cycle"}},
+	{name: "yaml-list-cycle", exit: 2, want: []string{"bad.yaml:1", "alias cycle"}},
+	{name: "yaml-alias-bomb", exit: 2, want: []string{"bomb.yaml:", "an alias bomb"},
+		setup: func(t *testing.T, repo, _ string) {
+			var b strings.Builder
+			b.WriteString("apiVersion: v1\nkind: List\nitems: &a0 [{apiVersion: batch/v1, kind: Job, metadata: {name: j}}]\n")
+			for i := 1; i < 12; i++ {
+				fmt.Fprintf(&b, "x%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+			}
+			write(t, filepath.Join(repo, "bomb.yaml"), b.String())
+		}},
+	{name: "yaml-duplicate-spec", exit: 2, want: []string{"job.yaml:7", "duplicate key \"spec\" (first at line 4)"}},
+	{name: "yaml-million-documents", exit: 2, want: []string{"many.yaml:", "more than 10000 documents"},
+		setup: func(t *testing.T, repo, _ string) {
+			write(t, filepath.Join(repo, "many.yaml"), strings.Repeat("a: 1\n---\n", 1000000))
+		}},
+	{name: "file-over-budget", args: []string{"--max-file-size", "1KiB"}, exit: 2, want: []string{"big.yaml", "more than the 1024-byte budget"},
+		setup: func(t *testing.T, repo, _ string) {
+			write(t, filepath.Join(repo, "big.yaml"), "a: "+strings.Repeat("x", 4096)+"\n")
+		}},
+	{name: "cloudformation-default-ref", exit: 1, want: []string{"not a literal value"}},
+	{name: "cloudformation-sub-self", exit: 1, want: []string{"ENI001"}},
+	{name: "cloudformation-labels-cycle", exit: 2, want: []string{"stack.yaml:7", "alias cycle"}},
+	{name: "fifos-and-devices", exit: 2, want: []string{"Not read", "x.tf", "named pipe", "zero.yaml", "leads outside"},
+		setup: func(t *testing.T, repo, _ string) {
+			fifo(t, filepath.Join(repo, "infra/x.tf"))
+			fifo(t, filepath.Join(repo, "infra/terraform.tfvars"))
+			write(t, filepath.Join(repo, "infra/main.tf"), "resource \"aws_eks_node_group\" \"g\" {\n  instance_types = [\"m5.large\"]\n}\n")
+			fifo(t, filepath.Join(repo, "kust/kustomization.yaml"))
+			link(t, "/dev/zero", filepath.Join(repo, "zero.yaml"))
+			link(t, filepath.Dir(repo), filepath.Join(repo, "up"))
+		}},
+	{name: "fifo-on-the-command-line", args: []string{"pipe.yaml"}, exit: 2, want: []string{"pipe.yaml", "named pipe"}, noGood: true,
+		setup: func(t *testing.T, repo, _ string) { fifo(t, filepath.Join(repo, "pipe.yaml")) }},
+	{name: "manifest-link-outside", exit: 1, want: []string{"Not read", "stolen.yaml", "leads outside"},
+		setup: func(t *testing.T, repo, outside string) { link(t, outside, filepath.Join(repo, "stolen.yaml")) }},
+	{name: "named-folder-is-a-link-out", args: []string{"manifests"}, exit: 2, want: []string{"manifests", "leads outside"}, noGood: true,
+		setup: func(t *testing.T, repo, outside string) { link(t, filepath.Dir(outside), filepath.Join(repo, "manifests")) }},
+	{name: "policy-numbers-range", args: []string{"--policy", "policies"}, exit: 2, want: []string{"numbers.range is not allowed", "bomb.rego:5"}, noGood: true},
+	{name: "config-outside", exit: 2, want: []string{".eni-lint.yaml:1", "outside the config file's folder"}, noGood: true},
+	{name: "changed-since-option", args: []string{"--changed-since=--output=x.txt"}, exit: 2, want: []string{"is not a git revision"}, noGood: true},
+	{name: "workflow-command-name", exit: 1, want: []string{"pwned.yaml"}},
+}
+
+// TestHostileCorpus runs every case of testdata/hostile as a pull request would present it.
+func TestHostileCorpus(t *testing.T) {
+	corpus, err := filepath.Abs("../../testdata/hostile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quickstart, _ := filepath.Abs("../../examples/quickstart")
+	// Nothing may start a process: a git (and friends) on PATH leaves a mark if run.
+	bin := t.TempDir()
+	marker := filepath.Join(bin, "EXECUTED")
+	for _, name := range []string{"git", "helm", "kubectl", "kustomize", "terraform", "sh", "bash", "touch"} {
+		write(t, filepath.Join(bin, name), "#!/bin/sh\necho \"$0 $*\" >> "+marker+"\n")
+		os.Chmod(filepath.Join(bin, name), 0o755)
+	}
+	t.Setenv("PATH", bin)
+	// Nothing may open a connection: a loopback listener counts them, and the default
+	// transport is the binary's refusing one.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var connections atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			connections.Add(1)
+			c.Close()
+		}
+	}()
+	saved, savedClient := http.DefaultTransport, http.DefaultClient.Transport
+	DenyDefaultNetwork()
+	defer func() { http.DefaultTransport, http.DefaultClient.Transport = saved, savedClient }()
+	port := fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
+
+	seen := map[string]bool{}
+	for _, tc := range hostileCases {
+		seen[tc.name] = true
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			repo := filepath.Join(base, "repo")
+			outside := filepath.Join(base, "secret.txt")
+			write(t, outside, canaryText+"\n")
+			src := filepath.Join(corpus, tc.name)
+			filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+				if err != nil || info.IsDir() {
+					return nil
+				}
+				rel, _ := filepath.Rel(src, p)
+				data, _ := os.ReadFile(p)
+				write(t, filepath.Join(repo, rel), strings.ReplaceAll(string(data), "PORT", port))
+				return nil
+			})
+			for _, f := range []string{"db-migrate-cronjob.yaml", "sgp.yaml"} {
+				data, _ := os.ReadFile(filepath.Join(quickstart, f))
+				write(t, filepath.Join(repo, "good", f), string(data))
+			}
+			if tc.setup != nil {
+				tc.setup(t, repo, outside)
+			}
+			t.Chdir(repo)
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"check", "--node-group", "default=m5.large", "--timeout", "2m"}, tc.args...)
+			code := Run(context.Background(), args, IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr, Getenv: func(string) string { return "" },
+				Exit: func(c int) { t.Errorf("the guard ended the run with %d: %s", c, stderr.String()) }})
+			all := stdout.String() + stderr.String()
+			if code != tc.exit {
+				t.Errorf("exit %d, want %d\n%s", code, tc.exit, all)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("output lacks %q\n%s", w, all)
+				}
+			}
+			if !tc.noGood && !strings.Contains(stdout.String(), "good/db-migrate-cronjob.yaml") {
+				t.Errorf("the good files' ENI001 is lost\n%s", all)
+			}
+			if strings.Contains(all, canaryText) {
+				t.Errorf("text from outside the tree in the output\n%s", all)
+			}
+			for _, line := range strings.Split(stdout.String(), "\n") {
+				if strings.HasPrefix(strings.TrimSpace(line), "::") {
+					t.Errorf("a workflow command in the text output: %q", line)
+				}
+			}
+			if data, err := os.ReadFile(marker); err == nil {
+				t.Errorf("a process was started: %s", data)
+			}
+			for _, f := range []string{"pwned", "x.txt"} {
+				if _, err := os.Stat(filepath.Join(repo, f)); err == nil {
+					t.Errorf("%s was created", f)
+				}
+			}
+			if n := connections.Load(); n != 0 {
+				t.Errorf("%d connections were made", n)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(corpus)
+	for _, e := range entries {
+		if e.IsDir() && !seen[e.Name()] {
+			t.Errorf("testdata/hostile/%s has no case in hostileCases", e.Name())
+		}
+	}
+}

@@ -1,0 +1,3 @@
+module "nodes" {
+  source = "../../outside"
+}

@@ -1,0 +1,6 @@
+module "again" {
+  source = "./"
+}
+module "again2" {
+  source = "./"
+}
