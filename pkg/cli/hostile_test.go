@@ -21,7 +21,7 @@ const canaryText = "CANARY-d41d8cd9-outside-the-tree"
 // hostileCase is one folder of testdata/hostile with what the test adds and expects.
 type hostileCase struct {
 	name  string
-	args  []string                               // after "check"; the repository is the working folder
+	args  []string                                 // after "check"; the repository is the working folder
 	setup func(t *testing.T, repo, outside string) // links, pipes and big files
 	exit  int
 	want  []string // in stdout or stderr
@@ -118,7 +118,9 @@ var hostileCases = []hostileCase{
 	{name: "manifest-link-outside", exit: 1, want: []string{"Not read", "stolen.yaml", "leads outside"},
 		setup: func(t *testing.T, repo, outside string) { link(t, outside, filepath.Join(repo, "stolen.yaml")) }},
 	{name: "named-folder-is-a-link-out", args: []string{"manifests"}, exit: 2, want: []string{"manifests", "leads outside"}, noGood: true,
-		setup: func(t *testing.T, repo, outside string) { link(t, filepath.Dir(outside), filepath.Join(repo, "manifests")) }},
+		setup: func(t *testing.T, repo, outside string) {
+			link(t, filepath.Dir(outside), filepath.Join(repo, "manifests"))
+		}},
 	{name: "policy-numbers-range", args: []string{"--policy", "policies"}, exit: 2, want: []string{"numbers.range is not allowed", "bomb.rego:5"}, noGood: true},
 	{name: "config-outside", exit: 2, want: []string{".eni-lint.yaml:1", "outside the config file's folder"}, noGood: true},
 	{name: "changed-since-option", args: []string{"--changed-since=--output=x.txt"}, exit: 2, want: []string{"is not a git revision"}, noGood: true},
