@@ -53,3 +53,22 @@ spec:
 		t.Errorf("missing template: %+v", got)
 	}
 }
+
+// FuzzSourceMapping maps any `# Source:` path: nothing outside the root is ever opened.
+func FuzzSourceMapping(f *testing.F) {
+	for _, s := range []string{"chart/templates/job.yaml", "../../../../../../etc/passwd", "/etc/passwd", "..\\..\\x", "c/../../x", ""} {
+		f.Add(s)
+	}
+	root := f.TempDir()
+	os.WriteFile(filepath.Join(filepath.Dir(root), "outside.yaml"), []byte("kind: Secret\n"), 0o644)
+	fsys, err := confine.Open(root)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, source string) {
+		l := NewLocator(fsys, root)
+		if tm := l.template(source); tm != nil && !confine.Within(root, fsys.Abs(tm.path)) {
+			t.Fatalf("%q opened %s", source, tm.path)
+		}
+	})
+}
