@@ -12,7 +12,7 @@ func TestRemote(t *testing.T) {
 	for ref, want := range map[string]bool{
 		"../base": false, "job.yaml": false, "overlays/prod": false,
 		"file:///nonexistent//x?ref=--upload-pack=touch${IFS}pwned": true,
-		"github.com/org/repo//deploy?ref=v1": true, "GitHub.com:org/repo": true,
+		"github.com/org/repo//deploy?ref=v1":                        true, "GitHub.com:org/repo": true,
 		"git@gitlab.com:org/repo.git": true, "git::https://example.com/r": true,
 		"https://raw.example.com/x.yaml": true, "ssh://host/r": true, "dir//sub": true, "x?ref=y": true,
 	} {
