@@ -25,7 +25,7 @@ type hostileCase struct {
 	setup func(t *testing.T, repo, outside string) // links, pipes and big files
 	exit  int
 	want  []string // in stdout or stderr
-	// good is false where the run stops before reporting (a usage error or a refused policy).
+	// noGood is set where the run stops before reporting (a usage error or a refused policy).
 	noGood bool
 }
 

@@ -134,15 +134,10 @@ var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type
 var decodeLine = regexp.MustCompile(`line (\d+): (.*)`)
 
 // Load reads and checks a config file. Unknown keys are errors, with their line.
-// It is read through pkg/confine with its own folder as the root: a config file that is a
-// link out of the repository is refused, so its target's text never reaches an error message.
+// It is read through pkg/confine: a config file that is a link out of the repository is
+// refused, so its target's text never reaches an error message.
 func Load(path string) (*File, error) {
-	fsys, err := confine.Open(filepath.Dir(path))
-	if err != nil {
-		return nil, &Error{Position: inventory.Position{File: path}, Message: "cannot read: " + confine.Reason(err)}
-	}
-	defer fsys.Close()
-	data, err := fsys.ReadFile(path)
+	data, err := confine.ReadFileAt(path, 0)
 	if err != nil {
 		return nil, &Error{Position: inventory.Position{File: path}, Message: "cannot read: " + confine.Reason(err)}
 	}

@@ -228,28 +228,32 @@ func classify(p, abs string, err error) error {
 
 // Stat returns a file's information, links followed (inside the roots only).
 func (f *FS) Stat(p string) (fs.FileInfo, error) {
-	r, rel, err := f.locate(p)
-	if err != nil {
-		return nil, err
-	}
-	info, err := r.root.Stat(rel)
-	if err != nil {
-		return nil, classify(p, f.Abs(p), err)
-	}
-	return info, nil
+	_, _, info, err := f.stat(p, true)
+	return info, err
 }
 
 // Lstat returns a file's information without following a final link.
 func (f *FS) Lstat(p string) (fs.FileInfo, error) {
+	_, _, info, err := f.stat(p, false)
+	return info, err
+}
+
+// stat finds the root of p and stats p in it.
+func (f *FS) stat(p string, follow bool) (*root, string, fs.FileInfo, error) {
 	r, rel, err := f.locate(p)
 	if err != nil {
-		return nil, err
+		return nil, "", nil, err
 	}
-	info, err := r.root.Lstat(rel)
+	var info fs.FileInfo
+	if follow {
+		info, err = r.root.Stat(rel)
+	} else {
+		info, err = r.root.Lstat(rel)
+	}
 	if err != nil {
-		return nil, classify(p, f.Abs(p), err)
+		return nil, "", nil, classify(p, f.Abs(p), err)
 	}
-	return info, nil
+	return r, rel, info, nil
 }
 
 // IsDir reports whether p is a folder inside the roots.
@@ -266,13 +270,9 @@ func (f *FS) IsFile(p string) bool {
 
 // ReadFile reads a regular file inside the roots, within the size budget.
 func (f *FS) ReadFile(p string) ([]byte, error) {
-	r, rel, err := f.locate(p)
+	r, rel, info, err := f.stat(p, true)
 	if err != nil {
 		return nil, err
-	}
-	info, err := r.root.Stat(rel)
-	if err != nil {
-		return nil, classify(p, f.Abs(p), err)
 	}
 	if !info.Mode().IsRegular() {
 		return nil, &NotRegularError{Path: p, Mode: info.Mode()}
@@ -304,13 +304,9 @@ func (f *FS) ReadFile(p string) ([]byte, error) {
 
 // ReadDir lists a folder inside the roots, sorted by name.
 func (f *FS) ReadDir(p string) ([]fs.DirEntry, error) {
-	r, rel, err := f.locate(p)
+	r, rel, info, err := f.stat(p, true)
 	if err != nil {
 		return nil, err
-	}
-	info, err := r.root.Stat(rel)
-	if err != nil {
-		return nil, classify(p, f.Abs(p), err)
 	}
 	if !info.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", p)
@@ -357,19 +353,19 @@ func (f *FS) Walk(start string, visit WalkFunc, skip func(Skip)) error {
 	if err != nil {
 		return err
 	}
-	seen := map[string]string{}
 	if !info.IsDir() {
 		return visit(start, false)
 	}
-	return f.walkDir(start, visit, skip, seen)
+	real, err := f.RealPath(start)
+	if err != nil {
+		return err
+	}
+	return f.walkDir(start, real, visit, skip, map[string]string{})
 }
 
-func (f *FS) walkDir(dir string, visit WalkFunc, skip func(Skip), seen map[string]string) error {
-	real, err := f.RealPath(dir)
-	if err != nil {
-		skip(Skip{Path: dir, Reason: plain(err)})
-		return nil
-	}
+// walkDir walks dir, whose links are resolved in real. An entry that is not a link is at
+// real/name, so only links cost a resolution: the walk stays one stat per link, not per file.
+func (f *FS) walkDir(dir, real string, visit WalkFunc, skip func(Skip), seen map[string]string) error {
 	if first, ok := seen[real]; ok {
 		skip(Skip{Path: dir, Reason: "a link to " + first + ", which is walked already (or a link loop): not walked again"})
 		return nil
@@ -389,8 +385,12 @@ func (f *FS) walkDir(dir string, visit WalkFunc, skip func(Skip), seen map[strin
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		mode := e.Type()
+		realP := filepath.Join(real, e.Name())
 		if mode&fs.ModeSymlink != 0 {
 			info, err := f.Stat(p)
+			if err == nil {
+				realP, err = f.RealPath(p)
+			}
 			if err != nil {
 				skip(Skip{Path: p, Reason: plain(err)})
 				continue
@@ -399,20 +399,15 @@ func (f *FS) walkDir(dir string, visit WalkFunc, skip func(Skip), seen map[strin
 		}
 		switch {
 		case mode.IsDir():
-			if err := f.walkDir(p, visit, skip, seen); err != nil {
+			if err := f.walkDir(p, realP, visit, skip, seen); err != nil {
 				return err
 			}
 		case mode.IsRegular():
-			real, err := f.RealPath(p)
-			if err != nil {
-				skip(Skip{Path: p, Reason: plain(err)})
-				continue
-			}
-			if first, ok := seen[real]; ok {
+			if first, ok := seen[realP]; ok {
 				skip(Skip{Path: p, Reason: "the same file as " + first + ": read once"})
 				continue
 			}
-			seen[real] = p
+			seen[realP] = p
 			if err := visit(p, false); err != nil && !errors.Is(err, fs.SkipDir) {
 				return err
 			}
@@ -459,4 +454,18 @@ func Open(roots ...string) (*FS, error) {
 		}
 	}
 	return f, nil
+}
+
+// ReadFileAt reads one file named on the command line or in the config, confined as
+// AddRootFor says: to the working folder when the file is below it, else to its own folder.
+func ReadFileAt(path string, maxFileSize int64) ([]byte, error) {
+	f, err := New("", maxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if err := f.AddRootFor(path); err != nil {
+		return nil, err
+	}
+	return f.ReadFile(path)
 }

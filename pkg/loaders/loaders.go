@@ -5,7 +5,6 @@ package loaders
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -155,7 +154,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		}
 		info, err := os.Lstat(p)
 		if err != nil {
-			frags = append(frags, failed(p, "cannot read: "+plainError(err)))
+			frags = append(frags, failed(p, "cannot read: "+confine.Reason(err)))
 			continue
 		}
 		isDir := info.IsDir()
@@ -345,15 +344,6 @@ func loadBytes(file string, data []byte, opts Options) inventory.Fragment {
 
 func failed(file, msg string) inventory.Fragment {
 	return inventory.Fragment{File: file, Errors: []inventory.LoadError{{Position: inventory.Position{File: file}, Message: msg}}}
-}
-
-// plainError drops the path that os errors repeat, since the report already names the file.
-func plainError(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 func excluded(path string, globs []string) bool {

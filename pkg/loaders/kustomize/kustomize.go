@@ -47,9 +47,10 @@ const MaxObjects = 50000
 // one fragment each. Nothing remote is fetched: a kustomization that names a remote resource
 // or base anywhere in its tree is not built, and the error names the reference.
 func Load(fsys *confine.FS, dirs []string, opts kubernetes.Options) []inventory.Fragment {
+	ks := newKustomizations(fsys)
 	used := map[string][]string{}
 	for _, dir := range dirs {
-		k, _ := readKustomization(fsys, dir)
+		k, _ := ks.get(dir)
 		for _, ref := range k.local() {
 			sub := filepath.Clean(filepath.Join(dir, ref))
 			used[filepath.Clean(dir)] = append(used[filepath.Clean(dir)], sub)
@@ -77,7 +78,7 @@ func Load(fsys *confine.FS, dirs []string, opts kubernetes.Options) []inventory.
 	for _, dir := range dirs {
 		if !isUsed[filepath.Clean(dir)] {
 			reach(filepath.Clean(dir))
-			out = append(out, build(fsys, dir, opts))
+			out = append(out, build(ks, dir, opts))
 		}
 	}
 	// Kustomizations that use each other in a circle are no one's base: build them anyway, so
@@ -85,7 +86,7 @@ func Load(fsys *confine.FS, dirs []string, opts kubernetes.Options) []inventory.
 	for _, dir := range dirs {
 		if !reached[filepath.Clean(dir)] {
 			reach(filepath.Clean(dir))
-			out = append(out, build(fsys, dir, opts))
+			out = append(out, build(ks, dir, opts))
 		}
 	}
 	return out
@@ -196,7 +197,8 @@ func (m *memFile) Write([]byte) (int, error)  { return 0, errReadOnly }
 func (m *memFile) Close() error               { return nil }
 func (m *memFile) Stat() (os.FileInfo, error) { return m.info, nil }
 
-func build(fsys *confine.FS, dir string, opts kubernetes.Options) (frag inventory.Fragment) {
+func build(ks *kustomizations, dir string, opts kubernetes.Options) (frag inventory.Fragment) {
+	fsys := ks.fsys
 	file := kustomizationFile(fsys, dir)
 	frag = inventory.Fragment{File: file}
 	defer func() {
@@ -204,7 +206,7 @@ func build(fsys *confine.FS, dir string, opts kubernetes.Options) (frag inventor
 			frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: file}, Message: fmt.Sprintf("kustomize build failed: %v", r)})
 		}
 	}()
-	if problems := checkTree(fsys, dir); len(problems) > 0 {
+	if problems := checkTree(ks, dir); len(problems) > 0 {
 		frag.Errors = append(frag.Errors, problems...)
 		return frag
 	}

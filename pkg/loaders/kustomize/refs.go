@@ -45,6 +45,28 @@ var notPathsInItems = map[string]bool{
 	"kind": true, "labelSelector": true, "annotationSelector": true,
 }
 
+// kustomizations reads each kustomization file of a load once: Load and the tree check of
+// every root share it, so a base used by many overlays is parsed once.
+type kustomizations struct {
+	fsys  *confine.FS
+	read  map[string]kustomization
+	fails map[string]error
+}
+
+func newKustomizations(fsys *confine.FS) *kustomizations {
+	return &kustomizations{fsys: fsys, read: map[string]kustomization{}, fails: map[string]error{}}
+}
+
+func (ks *kustomizations) get(dir string) (kustomization, error) {
+	abs := ks.fsys.Abs(dir)
+	if k, ok := ks.read[abs]; ok {
+		return k, ks.fails[abs]
+	}
+	k, err := readKustomization(ks.fsys, dir)
+	ks.read[abs], ks.fails[abs] = k, err
+	return k, err
+}
+
 func readKustomization(fsys *confine.FS, dir string) (kustomization, error) {
 	k := kustomization{file: kustomizationFile(fsys, dir)}
 	if k.file == "" {
@@ -136,7 +158,8 @@ func Remote(ref string) bool {
 
 // checkTree reads the kustomization at dir and every local kustomization it uses, and
 // returns an error for every remote reference (nothing is fetched) and for a cycle.
-func checkTree(fsys *confine.FS, dir string) []inventory.LoadError {
+func checkTree(ks *kustomizations, dir string) []inventory.LoadError {
+	fsys := ks.fsys
 	var problems []inventory.LoadError
 	state := map[string]int{} // 1 while its bases are read, 2 when done
 	var visit func(dir string, depth int)
@@ -156,7 +179,7 @@ func checkTree(fsys *confine.FS, dir string) []inventory.LoadError {
 		}
 		state[abs] = 1
 		defer func() { state[abs] = 2 }()
-		k, err := readKustomization(fsys, dir)
+		k, err := ks.get(dir)
 		if err != nil {
 			problems = append(problems, inventory.LoadError{Position: inventory.Position{File: k.file}, Message: "cannot read the kustomization: " + confine.Reason(err)})
 			return

@@ -39,7 +39,7 @@ func FuzzCheckTree(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer fsys.Close()
-		problems := checkTree(fsys, dir)
+		problems := checkTree(newKustomizations(fsys), dir)
 		k, _ := readKustomization(fsys, dir)
 		for _, r := range k.refs {
 			if Remote(r.value) && len(problems) == 0 {
