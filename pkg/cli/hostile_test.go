@@ -235,3 +235,17 @@ func TestHostileCorpus(t *testing.T) {
 		}
 	}
 }
+
+// A module beside the scanned folder but inside the checkout is read, as terraform would: an
+// example that calls "../.." still finds its node groups when only examples/ is scanned.
+func TestModuleBesideTheScannedFolderIsRead(t *testing.T) {
+	repo := t.TempDir()
+	write(t, filepath.Join(repo, "main.tf"), "variable \"types\" {\n  default = [\"m5.xlarge\"]\n}\nresource \"aws_eks_node_group\" \"g\" {\n  instance_types = var.types\n}\n")
+	write(t, filepath.Join(repo, "examples/basic/main.tf"), "module \"eks\" {\n  source = \"../..\"\n}\n")
+	t.Chdir(repo)
+	var stdout, stderr bytes.Buffer
+	code := Run(context.Background(), []string{"check", "examples"}, IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr, Getenv: func(string) string { return "" }})
+	if code != 0 || !strings.Contains(stdout.String(), "m5.xlarge") {
+		t.Errorf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+}

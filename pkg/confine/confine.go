@@ -175,6 +175,17 @@ func (f *FS) AddRootFor(file string) error {
 	return f.AddRoot(filepath.Dir(abs))
 }
 
+// AddWorkingFolderFor makes the working folder a root when p is below it, and reports whether
+// p is. Terraform follows a local module source wherever it leads; eni-lint follows it inside
+// the checkout (an example that calls "../.." is read when only examples/ is scanned), never
+// out of it.
+func (f *FS) AddWorkingFolderFor(p string) bool {
+	if !Within(f.cwd, f.Abs(p)) {
+		return false
+	}
+	return f.AddRoot(f.cwd) == nil
+}
+
 // Close releases the roots.
 func (f *FS) Close() {
 	f.mu.Lock()

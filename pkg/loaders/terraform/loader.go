@@ -257,10 +257,14 @@ func (l *loader) child(parent *evaluator, c *moduleCall) *evaluator {
 			return refuse("Module calls itself", fmt.Sprintf("module %q: source %q is %s, which is already being evaluated (a cycle); not evaluated", c.name, c.source, dir))
 		}
 	}
-	if info, err := l.fsys.Stat(dir); err != nil || !info.IsDir() {
-		var outside *confine.OutsideError
+	info, err := l.fsys.Stat(dir)
+	var outside *confine.OutsideError
+	if errors.As(err, &outside) && outside.Target == "" && l.fsys.AddWorkingFolderFor(dir) {
+		info, err = l.fsys.Stat(dir) // beside the scanned folder, inside the checkout
+	}
+	if err != nil || !info.IsDir() {
 		if errors.As(err, &outside) {
-			return refuse("Local module outside the scanned folders", fmt.Sprintf("module %q: source %q leads outside the scanned folders and is not read; scan a folder that holds it, or give its node groups with --node-group", c.name, c.source))
+			return refuse("Local module outside the scanned folders", fmt.Sprintf("module %q: source %q leads outside the scanned folders and the working folder, and is not read; scan a folder that holds it, or give its node groups with --node-group", c.name, c.source))
 		}
 		return refuse("Local module not found", fmt.Sprintf("module %q: source %q is not a folder", c.name, c.source))
 	}
