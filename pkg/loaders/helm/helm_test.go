@@ -1,10 +1,13 @@
 package helm
 
 import (
-	"github.com/eni-lint/eni-lint/pkg/confine"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"helm.sh/helm/v3/pkg/chart"
+
+	"github.com/eni-lint/eni-lint/pkg/confine"
 )
 
 func TestLocateFindsKeysInTemplates(t *testing.T) {
@@ -70,5 +73,18 @@ func FuzzSourceMapping(f *testing.F) {
 		if tm := l.template(source); tm != nil && !confine.Within(root, fsys.Abs(tm.path)) {
 			t.Fatalf("%q opened %s", source, tm.path)
 		}
+	})
+}
+
+// FuzzCheckCounts reads any template text before rendering without a panic (the hostile
+// corpus asserts that the repeat and until bombs are refused).
+func FuzzCheckCounts(f *testing.F) {
+	f.Add(`{{ repeat 2000000000 "x" }}`)
+	f.Add(`{{- range until 50000000 }}k{{ . }}{{- end }}`)
+	f.Add(`{{ define "a" }}{{ if .x }}{{ "x" | repeat 999999 }}{{ end }}{{ end }}`)
+	f.Add(`{{ include "a" (until (add 1 2)) }}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		ch := &chart.Chart{Templates: []*chart.File{{Name: "templates/x.yaml", Data: []byte(text)}}}
+		checkCounts("chart", ch, 1000)
 	})
 }

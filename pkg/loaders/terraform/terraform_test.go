@@ -262,6 +262,14 @@ resource "aws_eks_node_group" "c" { instance_types = [local.a] }`)
   eks_managed_node_groups = { a = { instance_types = ["m5.large"], taints = [{ key = "k", effect = "NO_SCHEDULE" }] } }
 }`)
 	f.Add(`resource "aws_autoscaling_group" "a" { mixed_instances_policy { launch_template { override { instance_type = "m5.large" } } } }`)
+	// The hostile corpus: count bombs and invalid counts, nested for, huge strings, self-calls.
+	f.Add(`resource "aws_eks_node_group" "g" { count = 1000000000 }`)
+	f.Add(`resource "aws_eks_node_group" "g" { count = -5 }
+resource "aws_eks_node_group" "h" { count = 1.5 }`)
+	f.Add(`locals { big = { for a in range(1000) : a => [for b in range(1000) : [for c in range(1000) : c]] } }`)
+	f.Add(`locals { s = join("", [for i in range(1000) : "xxxxxxxxxx"])
+ t = replace(local.s, "", local.s) }`)
+	f.Add(`module "self" { source = "./" }`)
 	f.Fuzz(func(t *testing.T, src string) {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
