@@ -81,6 +81,22 @@ var hostileCases = []hostileCase{
 	{name: "terraform-count-negative", exit: 2, want: []string{"must not be negative", "must be a whole number"}},
 	{name: "terraform-nested-for", exit: 2, want: []string{"iterate more than 1000000 times"}},
 	{name: "terraform-huge-string", exit: 2, want: []string{"infra/main.tf:3", "arguments larger than 4194304 characters and elements (a budget)"}},
+	{name: "terraform-json-nested-for", exit: 2, want: []string{"infra/main.tf.json:3", "iterate more than 1000000 times"}},
+	// A few megabytes of nesting overflowed Go's stack in hcl's recursive parsers: a fatal
+	// error that no recover() catches, so the whole report was lost.
+	{name: "terraform-deep-json", exit: 2, want: []string{"infra/main.tf.json:2", "more than 500 levels deep (a budget)"},
+		setup: func(t *testing.T, repo, _ string) {
+			n := 3000000
+			write(t, filepath.Join(repo, "infra/main.tf.json"), "{\"locals\":\n{\"x\": "+strings.Repeat("[", n)+strings.Repeat("]", n)+"}}\n")
+		}},
+	{name: "terraform-deep-operators", exit: 2, want: []string{"infra/main.tf:2", "more than 500 levels deep (a budget)"},
+		setup: func(t *testing.T, repo, _ string) {
+			write(t, filepath.Join(repo, "infra/main.tf"), "locals {\n  x = "+strings.Repeat("!", 1000000)+"true\n}\n")
+		}},
+	{name: "terraform-deep-blocks", exit: 2, want: []string{"infra/main.tf:501", "more than 500 levels deep (a budget)"},
+		setup: func(t *testing.T, repo, _ string) {
+			write(t, filepath.Join(repo, "infra/main.tf"), strings.Repeat("a {\n", 500000)+strings.Repeat("}\n", 500000))
+		}},
 	{name: "yaml-merge-cycle", exit: 2, want: []string{"bad.yaml:2", "alias cycle"}},
 	{name: "yaml-list-cycle", exit: 2, want: []string{"bad.yaml:1", "alias cycle"}},
 	{name: "yaml-alias-bomb", exit: 2, want: []string{"bomb.yaml:", "an alias bomb"},

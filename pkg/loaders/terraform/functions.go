@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	"github.com/zclconf/go-cty/cty"
@@ -24,7 +25,7 @@ var functions = map[string]function.Function{
 	"trimspace": stdlib.TrimSpaceFunc, "zipmap": stdlib.ZipmapFunc, "range": stdlib.RangeFunc,
 	"min": stdlib.MinFunc, "max": stdlib.MaxFunc, "slice": stdlib.SliceFunc,
 	"try": tryfunc.TryFunc, "can": tryfunc.CanFunc,
-	"jsonencode": stdlib.JSONEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc,
+	"jsonencode": stdlib.JSONEncodeFunc, "jsondecode": jsonDecodeFunc,
 	"tolist":   convertFunc(func(ty cty.Type) cty.Type { return cty.List(cty.DynamicPseudoType) }),
 	"toset":    convertFunc(func(ty cty.Type) cty.Type { return cty.Set(cty.DynamicPseudoType) }),
 	"tomap":    convertFunc(func(ty cty.Type) cty.Type { return cty.Map(cty.DynamicPseudoType) }),
@@ -84,3 +85,38 @@ var coalesceFunc = function.New(&function.Spec{
 })
 
 var errNoCoalesce = errors.New("no non-null, non-empty-string arguments")
+
+// jsonDecodeFunc is Terraform's jsondecode for documents nested at most MaxNesting deep:
+// go-cty decodes recursively, and a string built by `join` can nest millions of levels.
+var jsonDecodeFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "str", Type: cty.String}},
+	Type:   function.StaticReturnType(cty.DynamicPseudoType),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		if jsonNestsDeeper(args[0].AsString(), MaxNesting) {
+			return cty.DynamicVal, fmt.Errorf("the JSON document nests more than %d levels deep (a budget): not decoded", MaxNesting)
+		}
+		return stdlib.JSONDecodeFunc.Call(args)
+	},
+})
+
+// jsonNestsDeeper reports whether a JSON text opens more than limit arrays and objects at once.
+func jsonNestsDeeper(s string, limit int) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			if depth++; depth > limit {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
+}

@@ -223,7 +223,14 @@ func parseFile(parser *hclparse.Parser, fsys *confine.FS, path string) (*hcl.Fil
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read", Detail: confine.Reason(err), Subject: &hcl.Range{Filename: path}}}
 	}
 	if strings.HasSuffix(path, ".json") {
-		return parser.ParseJSON(data, path)
+		prepared, deep := prepareJSON(data, path)
+		if deep != nil {
+			return nil, hcl.Diagnostics{deep}
+		}
+		return parser.ParseJSON(prepared, path)
+	}
+	if deep := checkNativeNesting(data, path); deep != nil {
+		return nil, hcl.Diagnostics{deep}
 	}
 	return parser.ParseHCL(data, path)
 }

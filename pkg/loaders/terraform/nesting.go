@@ -1,0 +1,191 @@
+package terraform
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// MaxNesting bounds how deeply one file nests blocks, brackets, strings, template sequences
+// and unary operators. hcl's parsers and its evaluator recurse once per level, and Go ends a
+// process whose stack passes 1 GB with "fatal error: stack overflow": no report, no exit code
+// of ours. A few megabytes of `[[[[` in a .tf.json, `!!!!` or `a {` lines in a .tf do it.
+// Real modules nest fewer than 30 levels.
+const MaxNesting = 500
+
+func tooDeep(r hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Nested too deeply",
+		Detail:   fmt.Sprintf("this file nests blocks, brackets, strings or operators more than %d levels deep (a budget): not read", MaxNesting),
+		Subject:  &r,
+	}
+}
+
+// nativeNesting lexes native syntax (a .tf or .tfvars file, or a template) and returns the
+// range where it first nests deeper than MaxNesting-base, or false.
+func nativeNesting(tokens hclsyntax.Tokens, base int) (hcl.Range, bool) {
+	depth, directives, unary := base, 0, 0
+	for i, t := range tokens {
+		switch t.Type {
+		case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen, hclsyntax.TokenOQuote,
+			hclsyntax.TokenOHeredoc, hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
+			depth++
+		case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen, hclsyntax.TokenCQuote,
+			hclsyntax.TokenCHeredoc, hclsyntax.TokenTemplateSeqEnd:
+			if depth > base {
+				depth--
+			}
+		}
+		// %{ if } … %{ endif } and %{ for } … %{ endfor } nest their bodies in the parser.
+		if t.Type == hclsyntax.TokenIdent && i > 0 && tokens[i-1].Type == hclsyntax.TokenTemplateControl {
+			switch string(t.Bytes) {
+			case "if", "for":
+				directives++
+			case "endif", "endfor":
+				if directives > 0 {
+					directives--
+				}
+			}
+		}
+		// Each prefix operator is one level of the parser's recursion.
+		if t.Type == hclsyntax.TokenBang || t.Type == hclsyntax.TokenMinus {
+			unary++
+		} else {
+			unary = 0
+		}
+		if depth+directives+unary > MaxNesting {
+			return t.Range, true
+		}
+	}
+	return hcl.Range{}, false
+}
+
+// checkNativeNesting refuses a native-syntax file that nests deeper than MaxNesting.
+func checkNativeNesting(src []byte, filename string) *hcl.Diagnostic {
+	tokens, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
+	if r, deep := nativeNesting(tokens, 0); deep {
+		return tooDeep(r)
+	}
+	return nil
+}
+
+// prepareJSON readies a JSON-syntax file (.tf.json, .tfvars.json) for hcl's JSON parser. It
+// refuses nesting deeper than MaxNesting, counting the templates inside strings (hcl parses
+// them when it evaluates), and it passes the collection of every `for` expression in a
+// template through budgetFunc, as meterForExpressions does for native syntax: hcl parses
+// those templates only when it evaluates them, so their syntax tree cannot be rewritten. A
+// rewritten string is re-encoded in place; lines keep their numbers, and only the columns
+// after a rewritten `for` on its line move.
+func prepareJSON(src []byte, filename string) ([]byte, *hcl.Diagnostic) {
+	var out []byte
+	last, depth := 0, 0
+	pos := hcl.Pos{Line: 1, Column: 1}
+	at := func(i int) hcl.Range { // i is at or after pos.Byte
+		for ; pos.Byte < i; pos.Byte++ {
+			if src[pos.Byte] == '\n' {
+				pos.Line, pos.Column = pos.Line+1, 1
+			} else {
+				pos.Column++
+			}
+		}
+		return hcl.Range{Filename: filename, Start: pos, End: pos}
+	}
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '[', '{':
+			depth++
+			if depth > MaxNesting {
+				return nil, tooDeep(at(i))
+			}
+		case ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		case '"':
+			end := i + 1
+			for end < len(src) && src[end] != '"' {
+				if src[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			if end >= len(src) {
+				i = len(src) // unterminated: hcl's parser reports it
+				continue
+			}
+			raw := src[i : end+1]
+			start := i
+			i = end
+			if !bytes.Contains(raw, []byte("${")) && !bytes.Contains(raw, []byte("%{")) {
+				continue
+			}
+			var text string
+			if json.Unmarshal(raw, &text) != nil {
+				continue
+			}
+			tokens, _ := hclsyntax.LexTemplate([]byte(text), filename, hcl.InitialPos)
+			if _, deep := nativeNesting(tokens, depth); deep {
+				return nil, tooDeep(at(start))
+			}
+			metered, changed := meterTemplate(text)
+			if !changed {
+				continue
+			}
+			var enc bytes.Buffer
+			e := json.NewEncoder(&enc)
+			e.SetEscapeHTML(false)
+			if e.Encode(metered) != nil {
+				continue
+			}
+			out = append(out, src[last:start]...)
+			out = append(out, bytes.TrimSuffix(enc.Bytes(), []byte("\n"))...)
+			last = end + 1
+		}
+	}
+	if out == nil {
+		return src, nil
+	}
+	return append(out, src[last:]...), nil
+}
+
+// meterTemplate wraps the collection of every `for` expression of a template in budgetFunc.
+func meterTemplate(text string) (string, bool) {
+	expr, diags := hclsyntax.ParseTemplate([]byte(text), "", hcl.InitialPos)
+	if diags.HasErrors() {
+		return text, false
+	}
+	type insert struct {
+		at   int
+		text string
+	}
+	var inserts []insert
+	hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+		if f, ok := n.(*hclsyntax.ForExpr); ok {
+			if call, ok := f.CollExpr.(*hclsyntax.FunctionCallExpr); ok && call.Name == budgetFunc {
+				return nil
+			}
+			r := f.CollExpr.Range()
+			inserts = append(inserts, insert{r.Start.Byte, budgetFunc + "("}, insert{r.End.Byte, ")"})
+		}
+		return nil
+	})
+	if len(inserts) == 0 {
+		return text, false
+	}
+	// From the end, so earlier offsets stay valid; at one offset the order does not matter,
+	// since an opening and a closing never share one (a collection is never empty).
+	sort.SliceStable(inserts, func(a, b int) bool { return inserts[a].at > inserts[b].at })
+	out := text
+	for _, in := range inserts {
+		if in.at < 0 || in.at > len(out) {
+			return text, false
+		}
+		out = out[:in.at] + in.text + out[in.at:]
+	}
+	return out, true
+}

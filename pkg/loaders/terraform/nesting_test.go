@@ -1,0 +1,232 @@
+package terraform
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+func TestNativeNesting(t *testing.T) {
+	deep := MaxNesting + 1
+	tests := []struct {
+		name string
+		src  string
+		deep bool
+		line int
+	}{
+		{"a real module", "module \"eks\" {\n  groups = { a = { types = [\"m5.large\"] } }\n  x = !(a && -b)\n}\n", false, 0},
+		{"brackets", "x = " + strings.Repeat("[", deep) + strings.Repeat("]", deep) + "\n", true, 1},
+		{"brackets at the limit", "x = " + strings.Repeat("[", MaxNesting-1) + strings.Repeat("]", MaxNesting-1) + "\n", false, 0},
+		{"blocks on their own lines", "x = 1\n" + strings.Repeat("a {\n", deep) + strings.Repeat("}\n", deep), true, 2 + MaxNesting},
+		{"bangs", "x = " + strings.Repeat("!", deep) + "true\n", true, 1},
+		{"minus signs", "x = " + strings.Repeat("-", deep) + "1\n", true, 1},
+		{"subtractions are not nesting", "x = " + strings.Repeat("1 - ", 2*MaxNesting) + "1\n", false, 0},
+		{"templates in templates", "x = " + strings.Repeat(`"${`, deep/2+1) + "1" + strings.Repeat(`}"`, deep/2+1) + "\n", true, 1},
+		{"if directives", "x = \"" + strings.Repeat("%{ if true }a", deep) + strings.Repeat("%{ endif }", deep) + "\"\n", true, 1},
+		{"many closed brackets in sequence", "x = [" + strings.Repeat("[1], ", 10*MaxNesting) + "]\n", false, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := checkNativeNesting([]byte(tc.src), "main.tf")
+			if (d != nil) != tc.deep {
+				t.Fatalf("deep = %v, want %v (%v)", d != nil, tc.deep, d)
+			}
+			if d != nil && (d.Subject.Filename != "main.tf" || d.Subject.Start.Line != tc.line || !strings.Contains(d.Detail, "(a budget)")) {
+				t.Errorf("diagnostic %s at %v, want main.tf:%d", d.Detail, d.Subject, tc.line)
+			}
+			if !tc.deep {
+				if _, diags := hclsyntax.ParseConfig([]byte(tc.src), "main.tf", hcl.InitialPos); diags.HasErrors() {
+					t.Errorf("the test input does not parse: %v", diags)
+				}
+			}
+		})
+	}
+}
+
+func TestPrepareJSON(t *testing.T) {
+	deep := MaxNesting + 1
+	tests := []struct {
+		name string
+		src  string
+		want string // the prepared text; "" means unchanged
+		line int    // > 0: refused at this line
+	}{
+		{"no templates", `{"locals": {"a": [1, "x"]}}`, "", 0},
+		{"a template without for", `{"locals": {"a": "${var.x}-y"}}`, "", 0},
+		{"a for expression is metered", `{"locals": {"a": "${[for t in var.types : upper(t)]}"}}`,
+			`{"locals": {"a": "${[for t in __eni_lint_for_budget(var.types) : upper(t)]}"}}`, 0},
+		{"nested for expressions", `{"a": "${{for k, v in local.m : k => [for x in v : x]}}"}`,
+			`{"a": "${{for k, v in __eni_lint_for_budget(local.m) : k => [for x in __eni_lint_for_budget(v) : x]}}"}`, 0},
+		{"a for directive", `{"a": "%{ for x in var.l }${x}%{ endfor }"}`,
+			`{"a": "%{ for x in __eni_lint_for_budget(var.l) }${x}%{ endfor }"}`, 0},
+		{"escapes are kept meaningful", `{"a": "${[for t in [\"<a>\", \"\\n\"] : t]}", "b": "\u00e9"}`,
+			`{"a": "${[for t in __eni_lint_for_budget([\"<a>\", \"\\n\"]) : t]}", "b": "\u00e9"}`, 0},
+		{"only the rewritten string changes", "{\"a\": \"${[for t in x : t]}\",\n \"b\": \"${[for u in y : u]}\"}",
+			"{\"a\": \"${[for t in __eni_lint_for_budget(x) : t]}\",\n \"b\": \"${[for u in __eni_lint_for_budget(y) : u]}\"}", 0},
+		{"deep arrays", "{\"a\":\n" + strings.Repeat("[", deep) + strings.Repeat("]", deep) + "}", "", 2},
+		{"deep objects", strings.Repeat(`{"a":`, deep) + "1" + strings.Repeat("}", deep), "", 1},
+		{"a deep template in a shallow file", `{"a": "` + strings.Repeat(`(`, deep) + `"}`, "", 0},
+		{"a deep template expression", `{"a": "${` + strings.Repeat(`(`, deep) + `1` + strings.Repeat(`)`, deep) + `}"}`, "", 1},
+		{"an unterminated string", `{"a": "${[for x in y : x]`, "", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, d := prepareJSON([]byte(tc.src), "main.tf.json")
+			if tc.line > 0 {
+				if d == nil || d.Subject.Start.Line != tc.line || d.Subject.Filename != "main.tf.json" {
+					t.Fatalf("want a refusal at line %d, got %v", tc.line, d)
+				}
+				return
+			}
+			if d != nil {
+				t.Fatalf("refused: %v", d)
+			}
+			want := tc.want
+			if want == "" {
+				want = tc.src
+			}
+			if string(got) != want {
+				t.Errorf("prepared\n %s\nwant\n %s", got, want)
+			}
+			if json.Valid([]byte(tc.src)) && !json.Valid(got) {
+				t.Errorf("the prepared text is not JSON: %s", got)
+			}
+		})
+	}
+}
+
+func TestJSONForExpressionsAreMetered(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.tf.json": `{
+ "variable": {"types": {"default": ["m5.large", "c5.xlarge"]}},
+ "locals": {"big": "${[for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]]}"},
+ "resource": {"aws_eks_node_group": {
+  "g": {"node_group_name": "g", "instance_types": "${[for t in var.types : t]}"},
+  "h": {"node_group_name": "h", "instance_types": ["${length(local.big) > 0 ? \"m5.large\" : \"m5.xlarge\"}"]}
+ }}
+}`,
+	})
+	frags := Load([]string{root}, Options{})
+	groups := groupsOf(t, frags)
+	if g := groups["g"]; strings.Join(g.InstanceTypes, ",") != "m5.large,c5.xlarge" {
+		t.Errorf("a metered for expression must still evaluate: %v (%s)", g.InstanceTypes, g.UnknownTypes)
+	}
+	var budget bool
+	for _, f := range frags {
+		for _, e := range f.Errors {
+			if strings.Contains(e.Message, "iterate more than 1000000 times") && e.Position.Line == 3 {
+				budget = true
+			}
+		}
+	}
+	if !budget {
+		t.Errorf("the nested for in a .tf.json must stop at the iteration budget, at line 3: %+v", frags)
+	}
+}
+
+func TestJSONDecodeNesting(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.tf": `locals {
+  deep = jsondecode(join("", concat([for i in range(1000) : "[[[[[[[[[["], [for i in range(1000) : "]]]]]]]]]]"])))
+  ok   = jsondecode("{\"types\": [\"m5.large\"]}")
+}
+resource "aws_eks_node_group" "g" {
+  node_group_name = "g"
+  instance_types  = local.ok.types
+}
+resource "aws_eks_node_group" "h" {
+  node_group_name = "h"
+  instance_types  = length(local.deep) > 0 ? ["m5.large"] : []
+}
+`,
+	})
+	frags := Load([]string{root}, Options{})
+	groups := groupsOf(t, frags)
+	if g := groups["g"]; strings.Join(g.InstanceTypes, ",") != "m5.large" {
+		t.Errorf("jsondecode of a shallow document: %v (%s)", g.InstanceTypes, g.UnknownTypes)
+	}
+	if g := groups["h"]; len(g.InstanceTypes) != 0 || g.UnknownTypes == "" {
+		t.Errorf("a group that depends on a refused jsondecode must be unknown: %v", g)
+	}
+	var refused bool
+	for _, f := range frags {
+		for _, e := range f.Errors {
+			refused = refused || strings.Contains(e.Message, "nests more than 500 levels deep (a budget)")
+		}
+	}
+	if !refused {
+		t.Errorf("the deep jsondecode must be a located budget error: %+v", frags)
+	}
+}
+
+func TestJSONNestsDeeper(t *testing.T) {
+	tests := []struct {
+		s    string
+		deep bool
+	}{
+		{`[[1]]`, false},
+		{`[[[1]]]`, true},
+		{`["[[[[", {"a": "]]]"}]`, false},
+		{`["\"[[[["]`, false},
+		{`{"a": {"b": {"c": 1}}}`, true},
+	}
+	for _, tc := range tests {
+		if got := jsonNestsDeeper(tc.s, 2); got != tc.deep {
+			t.Errorf("jsonNestsDeeper(%s, 2) = %v, want %v", tc.s, got, tc.deep)
+		}
+	}
+}
+
+func FuzzPrepareJSON(f *testing.F) {
+	f.Add([]byte(`{"locals": {"a": "${[for t in var.types : upper(t)]}"}}`))
+	f.Add([]byte(`{"a": "%{ for x in var.l }${x}%{ endfor }", "b": "\u00e9\"${x}"}`))
+	f.Add([]byte(`{"a": "${[for t in x : t]}"`))
+	f.Add([]byte(strings.Repeat("[", 600)))
+	f.Add([]byte(`{"a": "${` + strings.Repeat(`(`, 600) + `}"}`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		got, d := prepareJSON(src, "f.tf.json")
+		if d != nil {
+			if d.Subject == nil || d.Subject.Filename != "f.tf.json" || d.Subject.Start.Line < 1 {
+				t.Fatalf("refusal without a position: %+v", d)
+			}
+			return
+		}
+		if json.Valid(src) && !json.Valid(got) {
+			t.Fatalf("valid JSON became invalid: %q -> %q", src, got)
+		}
+		if strings.Count(string(got), "\n") != strings.Count(string(src), "\n") {
+			t.Fatalf("lines moved: %q -> %q", src, got)
+		}
+		// Preparing twice changes nothing more: the budget call is recognised.
+		again, _ := prepareJSON(got, "f.tf.json")
+		if string(again) != string(got) {
+			t.Fatalf("not idempotent: %q -> %q", got, again)
+		}
+	})
+}
+
+func FuzzNativeNesting(f *testing.F) {
+	f.Add("x = [[1]]\n")
+	f.Add("x = \"%{ if a }${b}%{ endif }\"\n")
+	f.Add("x = !!-1\n")
+	f.Add("a {\n b {\n }\n}\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		if d := checkNativeNesting([]byte(src), "f.tf"); d != nil {
+			if d.Subject == nil || d.Subject.Filename != "f.tf" {
+				t.Fatalf("refusal without a position: %+v", d)
+			}
+			return
+		}
+		// What passes the check parses and evaluates without overflowing the stack.
+		file, _ := hclsyntax.ParseConfig([]byte(src), "f.tf", hcl.InitialPos)
+		if file != nil {
+			attrs, _ := file.Body.JustAttributes()
+			for _, a := range attrs {
+				a.Expr.Value(nil)
+			}
+		}
+	})
+}
