@@ -1,11 +1,13 @@
 package kustomize
 
 import (
-	"github.com/eni-lint/eni-lint/pkg/confine"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
 
@@ -46,5 +48,46 @@ func TestBuildPointsAtSources(t *testing.T) {
 	}
 	if len(broken.Errors) != 1 {
 		t.Errorf("broken: %+v", broken.Errors)
+	}
+}
+
+func TestBuildOverTheObjectBudgetIsRefusedBeforeItStarts(t *testing.T) {
+	root := t.TempDir()
+	job := "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j%d}\n"
+	var base strings.Builder
+	for i := 0; i < MaxObjects/2+1; i++ {
+		if i > 0 {
+			base.WriteString("---\n")
+		}
+		fmt.Fprintf(&base, job, i)
+	}
+	files := map[string]string{
+		"base/kustomization.yaml": "resources: [jobs.yaml]\n",
+		"base/jobs.yaml":          base.String(),
+		"a/kustomization.yaml":    "namePrefix: a-\nresources: [../base]\n",
+		"b/kustomization.yaml":    "namePrefix: b-\nresources: [../base]\n",
+		"top/kustomization.yaml":  "resources: [../a, ../b]\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fsys, err := confine.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fsys.Close()
+	frags := Load(fsys, []string{filepath.Join(root, "top"), filepath.Join(root, "a")}, kubernetes.Options{DefaultNamespace: "default"})
+	// top uses the base twice (through a and b): over the budget; a alone is within it, but
+	// top uses a, so only top is a root.
+	if len(frags) != 1 || len(frags[0].Errors) != 1 || len(frags[0].Workloads) != 0 {
+		t.Fatalf("want top refused with one error, got %d fragments: %+v", len(frags), frags)
+	}
+	e := frags[0].Errors[0]
+	if e.Position.File != filepath.Join(root, "top", "kustomization.yaml") || !strings.Contains(e.Message, "more than 5000 objects") || !strings.Contains(e.Message, "a budget") {
+		t.Errorf("error %s: %s", e.Position.File, e.Message)
 	}
 }

@@ -1,6 +1,7 @@
 package kustomize
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -199,4 +200,36 @@ func checkTree(ks *kustomizations, dir string) []inventory.LoadError {
 	}
 	visit(dir, 0)
 	return problems
+}
+
+// objectEstimate counts the objects a build of dir reads: the apiVersion keys of its resource
+// files (every object has one, items of a List included; nested ones only overcount) and,
+// as often as they are used, those of the kustomizations it builds on. It runs after
+// checkTree, so there is no cycle; counts stop growing past MaxObjects.
+func objectEstimate(ks *kustomizations, dir string, memo map[string]int) int {
+	fsys := ks.fsys
+	abs := fsys.Abs(dir)
+	if n, ok := memo[abs]; ok {
+		return n
+	}
+	memo[abs] = 0
+	k, err := ks.get(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, d := range k.local() {
+		if n > MaxObjects {
+			break
+		}
+		sub := filepath.Join(dir, d)
+		if IsKustomization(fsys, sub) {
+			n += objectEstimate(ks, sub, memo)
+		} else if data, err := fsys.ReadFile(sub); err == nil {
+			n += bytes.Count(data, []byte("apiVersion"))
+		}
+	}
+	n = min(n, MaxObjects+1)
+	memo[abs] = n
+	return n
 }
