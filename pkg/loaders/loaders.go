@@ -55,6 +55,12 @@ type Options struct {
 	locator *helm.Locator
 }
 
+// kubernetes are the options of every manifest read: parsed files, kustomize builds, Helm
+// output and manifests declared in Terraform.
+func (o Options) kubernetes() kubernetes.Options {
+	return kubernetes.Options{DefaultNamespace: o.DefaultNamespace, YAML: o.YAML}
+}
+
 // newHelmLocator makes the run's one locator of `# Source:` templates: it reads each
 // template once, whatever the number of documents that name it.
 func (o Options) newHelmLocator() *helm.Locator {
@@ -227,8 +233,10 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 	stats.Files += len(files)
 	frags = append(frags, parseAll(ctx, files, opts)...)
 	for _, c := range opts.HelmCharts {
-		k8s := kubernetes.Options{DefaultNamespace: opts.DefaultNamespace}
-		rendered := helm.Render(fsys, c, opts.DefaultNamespace, opts.Helm, func(file string, docs []*yaml.Node) inventory.Fragment {
+		k8s := opts.kubernetes()
+		helmLimits := opts.Helm
+		helmLimits.YAML = opts.YAML
+		rendered := helm.Render(fsys, c, opts.DefaultNamespace, helmLimits, func(file string, docs []*yaml.Node) inventory.Fragment {
 			return kubernetes.LoadDocuments(file, docs, nil, k8s)
 		}, skip)
 		stats.HelmCharts++
@@ -239,7 +247,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		for d := range kustDirs {
 			dirs = append(dirs, d)
 		}
-		built := kustomize.Load(fsys, dirs, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
+		built := kustomize.Load(fsys, dirs, opts.kubernetes())
 		stats.Kustomizations = len(built)
 		frags = append(frags, built...)
 	}
@@ -251,7 +259,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		sort.Strings(dirs)
 		stats.TerraformModules = len(dirs)
 		tf := opts.Terraform
-		tf.Kubernetes = kubernetes.Options{DefaultNamespace: opts.DefaultNamespace}
+		tf.Kubernetes = opts.kubernetes()
 		tf.FS = fsys
 		frags = append(frags, terraform.Load(dirs, tf)...)
 	}
@@ -323,14 +331,14 @@ func loadBytes(file string, data []byte, opts Options) inventory.Fragment {
 	plain := manifests[:0:0]
 	for _, d := range manifests {
 		if source := helm.SourceOf(d); source != "" {
-			f := kubernetes.LoadDocuments(source, []*yaml.Node{d}, nil, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
+			f := kubernetes.LoadDocuments(source, []*yaml.Node{d}, nil, opts.kubernetes())
 			opts.locator.Relocate(&f, source)
 			rendered = append(rendered, f)
 			continue
 		}
 		plain = append(plain, d)
 	}
-	frag := kubernetes.LoadDocuments(file, plain, err, kubernetes.Options{DefaultNamespace: opts.DefaultNamespace})
+	frag := kubernetes.LoadDocuments(file, plain, err, opts.kubernetes())
 	for _, r := range rendered {
 		frag.Append(r)
 	}

@@ -4,10 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
 )
 
 func write(t *testing.T, root string, files map[string]string) {
@@ -92,4 +95,69 @@ func TestStdin(t *testing.T) {
 	if frags[0].Workloads[0].Locations[""].File != StdinName {
 		t.Errorf("file %q", frags[0].Workloads[0].Locations[""].File)
 	}
+}
+
+// TestDocumentBudgetReachesRenderedCharts: --max-documents bounds the stream of each
+// rendered chart template as it does plain files. (kustomize builds are bounded by
+// kustomize.MaxObjects, counted before the build.)
+func TestDocumentBudgetReachesRenderedCharts(t *testing.T) {
+	var jobs []string
+	for _, n := range []string{"a", "b", "c", "d", "e"} {
+		jobs = append(jobs, jobNamed(n))
+	}
+	five := strings.Join(jobs, "---\n")
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"plain/jobs.yaml":           five,
+		"chart/Chart.yaml":          "apiVersion: v2\nname: chart\nversion: 0.1.0\n",
+		"chart/templates/jobs.yaml": five,
+	})
+	opts := Options{DefaultNamespace: "default", Workers: 1, HelmCharts: []helm.Chart{{Dir: filepath.Join(root, "chart")}}}
+	opts.YAML.MaxDocuments = 3
+	frags, _ := Load(context.Background(), []string{root}, opts)
+	var where []string
+	workloads := 0
+	for _, f := range frags {
+		workloads += len(f.Workloads)
+		for _, e := range f.Errors {
+			if strings.Contains(e.Message, "more than 3 documents") {
+				where = append(where, filepath.Base(filepath.Dir(e.Position.File))+"/"+filepath.Base(e.Position.File))
+			}
+		}
+	}
+	sort.Strings(where)
+	if got := strings.Join(where, ","); got != "plain/jobs.yaml,templates/jobs.yaml" || workloads != 6 {
+		t.Errorf("budget errors at %q, %d workloads; want both files stopped after 3 documents each", got, workloads)
+	}
+}
+
+// FuzzLoadBytes feeds one file to the dispatch that sends each document to its loader
+// (CloudFormation, rendered Helm output, Kubernetes): it does not panic, and every error and
+// workload it reports is located.
+func FuzzLoadBytes(f *testing.F) {
+	f.Add([]byte(jobNamed("a")))
+	f.Add([]byte("AWSTemplateFormatVersion: '2010-09-09'\nResources:\n  g: {Type: AWS::EKS::Nodegroup, Properties: {InstanceTypes: [m5.large]}}\n---\n" + jobNamed("b")))
+	f.Add([]byte("---\n# Source: chart/templates/job.yaml\n" + jobNamed("c") + "---\n# Source: ../../etc/passwd\n" + jobNamed("d")))
+	f.Add([]byte("apiVersion: eksctl.io/v1alpha5\nkind: ClusterConfig\nmetadata: {name: c, region: us-east-1}\nmanagedNodeGroups: [{name: ng, instanceTypes: [m5.large, c5.large]}]\n"))
+	f.Add([]byte("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  annotations: {eni-lint.io/ignore: 'ENI002: reviewed'}\n"))
+	root := f.TempDir()
+	fsys, err := confine.Open(root)
+	if err != nil {
+		f.Fatal(err)
+	}
+	opts := Options{DefaultNamespace: "default", FS: fsys}
+	opts.locator = opts.newHelmLocator()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		frag := loadBytes(filepath.Join(root, "f.yaml"), data, opts)
+		for _, e := range frag.Errors {
+			if e.Position.File == "" || e.Message == "" {
+				t.Fatalf("an error without a file or message: %+v", e)
+			}
+		}
+		for _, w := range frag.Workloads {
+			if w.Locations[""].File == "" {
+				t.Fatalf("a workload without a position: %+v", w.Object)
+			}
+		}
+	})
 }

@@ -41,6 +41,8 @@ type Limits struct {
 	// MaxCount bounds a literal count given to repeat, until, untilStep, seq, indent,
 	// nindent and the rand* functions.
 	MaxCount int64
+	// YAML are the budgets of each rendered template's stream (--max-documents).
+	YAML yamlpos.Limits
 }
 
 // Default budgets of one chart.
@@ -131,7 +133,7 @@ func Render(fsys *confine.FS, c Chart, namespace string, lim Limits, load func(f
 		if strings.TrimSpace(text) == "" || !(strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".json")) {
 			continue
 		}
-		docs, err := yamlpos.Documents([]byte(text))
+		docs, err := yamlpos.DocumentsWithin([]byte(text), lim.YAML)
 		frag := load(name, docs)
 		for _, se := range yamlpos.Errors(err) {
 			frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: name}, Message: "rendered YAML: " + se.Error()})

@@ -19,6 +19,9 @@ type Options struct {
 	// DefaultNamespace is the namespace of objects without metadata.namespace: where the user
 	// deploys them (`default` unless --namespace or config says otherwise).
 	DefaultNamespace string
+	// YAML are the budgets of each stream Load parses (--max-documents); zero values are
+	// yamlpos's defaults.
+	YAML yamlpos.Limits
 }
 
 // PodENIResource is the extended resource the VPC resource controller's webhook injects.
@@ -27,7 +30,7 @@ const PodENIResource = "vpc.amazonaws.com/pod-eni"
 // Load reads one file's bytes. It never fails as a whole: what it cannot read becomes a
 // located error in the fragment, and the documents it can read are still returned.
 func Load(file string, data []byte, opts Options) inventory.Fragment {
-	docs, err := yamlpos.Documents(data)
+	docs, err := yamlpos.DocumentsWithin(data, opts.YAML)
 	return LoadDocuments(file, docs, err, opts)
 }
 
