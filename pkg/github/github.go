@@ -189,15 +189,22 @@ func (p *publisher) pullRequest() (number int, fork bool) {
 		p.say("event", "cannot read GITHUB_EVENT_PATH: %v", err)
 		return 0, false
 	}
+	number, p.headSHA, fork = parseEvent(b, p.env.EventName)
+	return number, fork
+}
+
+// parseEvent reads the pull request of a workflow event: its number (0 when the event has
+// none), head commit, and whether it comes from a fork. The event holds text the pull
+// request's author wrote (title, body, branch names); only these fields are used.
+func parseEvent(data []byte, eventName string) (number int, headSHA string, fork bool) {
 	var ev event
-	if err := json.Unmarshal(b, &ev); err != nil || ev.PullRequest == nil {
-		return 0, false
+	if err := json.Unmarshal(data, &ev); err != nil || ev.PullRequest == nil || ev.PullRequest.Number < 1 {
+		return 0, "", false
 	}
-	p.headSHA = ev.PullRequest.Head.SHA
 	head, base := ev.PullRequest.Head.Repo.FullName, ev.PullRequest.Base.Repo.FullName
 	// pull_request_target runs with the base repository's token, which may write.
-	fork = head != "" && base != "" && head != base && p.env.EventName != "pull_request_target"
-	return ev.PullRequest.Number, fork
+	fork = head != "" && base != "" && head != base && eventName != "pull_request_target"
+	return ev.PullRequest.Number, ev.PullRequest.Head.SHA, fork
 }
 
 func (p *publisher) connect() error {

@@ -435,3 +435,38 @@ func TestChangedLines(t *testing.T) {
 		}
 	}
 }
+
+func TestParseEvent(t *testing.T) {
+	tests := []struct {
+		name, event, data string
+		number            int
+		sha               string
+		fork              bool
+	}{
+		{"same repository", "pull_request", `{"pull_request":{"number":7,"head":{"sha":"abc","repo":{"full_name":"o/r"}},"base":{"repo":{"full_name":"o/r"}}}}`, 7, "abc", false},
+		{"a fork", "pull_request", `{"pull_request":{"number":7,"head":{"sha":"abc","repo":{"full_name":"x/r"}},"base":{"repo":{"full_name":"o/r"}}}}`, 7, "abc", true},
+		{"pull_request_target may write", "pull_request_target", `{"pull_request":{"number":7,"head":{"repo":{"full_name":"x/r"}},"base":{"repo":{"full_name":"o/r"}}}}`, 7, "", false},
+		{"a push", "push", `{"ref":"refs/heads/main"}`, 0, "", false},
+		{"a number that is no pull request", "pull_request", `{"pull_request":{"number":-3}}`, 0, "", false},
+		{"not JSON", "pull_request", `{"pull_request":`, 0, "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			n, sha, fork := parseEvent([]byte(tc.data), tc.event)
+			if n != tc.number || sha != tc.sha || fork != tc.fork {
+				t.Errorf("got %d %q %v, want %d %q %v", n, sha, fork, tc.number, tc.sha, tc.fork)
+			}
+		})
+	}
+}
+
+func FuzzParseEvent(f *testing.F) {
+	f.Add([]byte(`{"pull_request":{"number":7,"title":"::error::x","head":{"sha":"abc","repo":{"full_name":"x/r"}},"base":{"repo":{"full_name":"o/r"}}}}`), "pull_request")
+	f.Add([]byte(`{"pull_request":null}`), "pull_request_target")
+	f.Fuzz(func(t *testing.T, data []byte, name string) {
+		n, sha, fork := parseEvent(data, name)
+		if n < 0 || (n == 0 && (sha != "" || fork)) {
+			t.Fatalf("number %d, head %q, fork %v", n, sha, fork)
+		}
+	})
+}

@@ -14,13 +14,15 @@ import (
 type GitHub struct{}
 
 // escapeData and escapeProperty follow the workflow-command encoding: messages may hold any
-// text, property values may not hold ',' or ':'.
+// text, property values may not hold ',' or ':'. Control characters of the input (a file name
+// or value with an escape sequence, which the job log would interpret) are shown as \xNN
+// first, as in the text format.
 func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(TerminalSafe(s, false))
 }
 
 func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(TerminalSafe(s, false))
 }
 
 func githubCommand(s findings.Severity) string {

@@ -3,12 +3,12 @@ package suppress
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/eni-lint/eni-lint/pkg/confine"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/findings"
 )
 
@@ -86,11 +86,22 @@ func ReadBaseline(path string) (Baseline, error) {
 	if err != nil {
 		return b, fmt.Errorf("baseline: %s: %s", path, confine.Reason(err))
 	}
+	return parseBaseline(data, path)
+}
+
+// parseBaseline reads a baseline's JSON; a pull request may have written it.
+func parseBaseline(data []byte, path string) (Baseline, error) {
+	var b Baseline
 	if err := json.Unmarshal(data, &b); err != nil {
 		return b, fmt.Errorf("baseline %s: %v", path, err)
 	}
 	if b.Version != BaselineVersion {
 		return b, fmt.Errorf("baseline %s: version %q, want %q", path, b.Version, BaselineVersion)
+	}
+	for i, e := range b.Entries {
+		if e.Count < 1 {
+			return b, fmt.Errorf("baseline %s: entry %d (%s %s): count %d, want 1 or more", path, i+1, e.Rule, e.File, e.Count)
+		}
 	}
 	return b, nil
 }

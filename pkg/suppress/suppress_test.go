@@ -136,6 +136,7 @@ func TestReadBaselineErrors(t *testing.T) {
 		{"missing", filepath.Join(dir, "nope.json"), "baseline:"},
 		{"not JSON", write("bad.json", "{"), "bad.json"},
 		{"wrong version", write("old.json", `{"version":"v0","entries":[]}`), "want \"eni-lint.baseline/v1\""},
+		{"count below one", write("zero.json", `{"version":"eni-lint.baseline/v1","entries":[{"rule":"ENI001","file":"a.yaml","count":0}]}`), "entry 1 (ENI001 a.yaml): count 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,4 +167,38 @@ func TestChangedOnly(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("a finding whose node group file changed was dropped")
 	}
+}
+
+func FuzzParseBaseline(f *testing.F) {
+	f.Add([]byte(`{"version":"eni-lint.baseline/v1","entries":[{"rule":"ENI001","file":"a.yaml","kind":"CronJob","name":"c","count":2}]}`))
+	f.Add([]byte(`{"version":"eni-lint.baseline/v1","entries":[{"rule":"ENI003","file":"","subject":"g/m5.large","count":1}]}`))
+	f.Add([]byte(`{"version":"v0"}`))
+	f.Add([]byte(`[[[[[[[[`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := parseBaseline(data, "b.json")
+		if err != nil {
+			if !strings.Contains(err.Error(), "b.json") {
+				t.Fatalf("error without the file: %v", err)
+			}
+			return
+		}
+		fs := []findings.Finding{
+			{Rule: "ENI001", Location: inventory.Position{File: "a.yaml"}, Object: &findings.ObjectRef{Kind: "CronJob", Name: "c"}},
+			{Rule: "ENI003", Details: map[string]any{"nodeGroup": "g", "instanceType": "m5.large"}},
+		}
+		total := 0
+		for _, e := range b.Entries {
+			total += e.Count
+		}
+		b.Apply(fs)
+		suppressed := 0
+		for _, f := range fs {
+			if f.Suppressed != nil {
+				suppressed++
+			}
+		}
+		if suppressed > total {
+			t.Fatalf("%d findings suppressed by entries counting %d", suppressed, total)
+		}
+	})
 }

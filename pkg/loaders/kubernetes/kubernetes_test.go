@@ -219,6 +219,9 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Pod, metadata: {name: p}}]\n"))
 	f.Add([]byte("a: &x [*x]\n"))
 	f.Add([]byte("apiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata: {name: s}\nspec: {podSelector: {matchExpressions: [{key: a, operator: In}]}}\n"))
+	f.Add([]byte("apiVersion: eksctl.io/v1alpha5\nkind: ClusterConfig\nmetadata: {name: c, region: eu-west-1}\nnodeGroups: [{name: a, instanceType: m5.large, taints: [{key: k, value: v, effect: NoSchedule}]}]\nmanagedNodeGroups: [{name: b, instancesDistribution: {instanceTypes: [c5.large]}, labels: {x: y}}]\n"))
+	f.Add([]byte("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec: {template: {metadata: {labels: {a: b}}, spec: {taints: [{key: k, effect: NoSchedule}], requirements: [{key: kubernetes.io/arch, operator: In, values: [arm64]}]}}}\n"))
+	f.Add([]byte("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  annotations:\n    eni-lint.io/ignore: 'ENI002,ENI001: reviewed; expires 2027-01-01'\nspec: {template: {metadata: {annotations: {eni-lint.io/ignore: x}}}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		frag := Load("fuzz.yaml", data, opts)
 		for _, e := range frag.Errors {

@@ -284,3 +284,36 @@ resource "aws_eks_node_group" "h" { count = 1.5 }`)
 		}
 	})
 }
+
+// FuzzVariableInputs loads a root module whose variables come from a terraform.tfvars and a
+// terraform.tfvars.json a pull request wrote, with ignore comments above the node group.
+func FuzzVariableInputs(f *testing.F) {
+	f.Add(`type = "m5.xlarge"`, `{"name": "g2"}`, "# eni-lint:ignore ENI006 reviewed\n")
+	f.Add(`type = [for t in ["a"] : t]`, `{"type": "${[for t in range(3) : t]}"}`, "// eni-lint:ignore\n")
+	f.Add(`type = `, `{"type": `, "# eni-lint:ignore ENI001,ENI006 x\n# eni-lint:ignore\n")
+	f.Add(`type = "${`+strings.Repeat("(", 600)+`"`, `[`+strings.Repeat("[", 600), "")
+	f.Fuzz(func(t *testing.T, tfvars, tfvarsJSON, comments string) {
+		root := writeTree(t, map[string]string{
+			"main.tf":               comments + nodeGroup + `variable "type" { default = "m5.large" }`,
+			"terraform.tfvars":      tfvars,
+			"terraform.tfvars.json": tfvarsJSON,
+		})
+		for _, frag := range Load([]string{root}, Options{}) {
+			for _, e := range frag.Errors {
+				if e.Position.File == "" || strings.Contains(e.Message, "cannot evaluate this Terraform module") {
+					t.Fatalf("error %+v", e)
+				}
+			}
+			for _, g := range frag.NodeGroups {
+				if len(g.InstanceTypes) == 0 && g.UnknownTypes == "" {
+					t.Fatalf("node group %q has no types and no reason", g.Name)
+				}
+				for _, ig := range g.Ignores {
+					if ig.Location == nil || ig.Location.File == "" || ig.Location.Line < 1 {
+						t.Fatalf("ignore without a position: %+v", ig)
+					}
+				}
+			}
+		}
+	})
+}
