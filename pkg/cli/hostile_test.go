@@ -81,6 +81,7 @@ var hostileCases = []hostileCase{
 	{name: "terraform-count-negative", exit: 2, want: []string{"must not be negative", "must be a whole number"}},
 	{name: "terraform-nested-for", exit: 2, want: []string{"iterate more than 1000000 times"}},
 	{name: "terraform-huge-string", exit: 2, want: []string{"infra/main.tf:3", "arguments larger than 4194304 characters and elements (a budget)"}},
+	{name: "terraform-huge-number", exit: 2, want: []string{"infra/main.tf:4", "Number too large", "infra/squares.tf:3", "exponent passes ±400 (a budget)"}},
 	{name: "terraform-json-nested-for", exit: 2, want: []string{"infra/main.tf.json:3", "iterate more than 1000000 times"}},
 	// A few megabytes of nesting overflowed Go's stack in hcl's recursive parsers: a fatal
 	// error that no recover() catches, so the whole report was lost.
@@ -186,6 +187,10 @@ func TestHostileCorpus(t *testing.T) {
 		seen[tc.name] = true
 		t.Run(tc.name, func(t *testing.T) {
 			base := t.TempDir()
+			// scripts/bench-hostile.sh keeps each case's tree to measure the real binary on it.
+			if keep := os.Getenv("ENI_LINT_HOSTILE_KEEP"); keep != "" {
+				base = filepath.Join(keep, tc.name)
+			}
 			repo := filepath.Join(base, "repo")
 			outside := filepath.Join(base, "secret.txt")
 			write(t, outside, canaryText+"\n")

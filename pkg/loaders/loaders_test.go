@@ -13,7 +13,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
 )
 
-func write(t *testing.T, root string, files map[string]string) {
+func write(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(root, name)

@@ -42,6 +42,11 @@ func meterForExpressions(body hcl.Body) {
 		return
 	}
 	hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
+		if b, ok := n.(*hclsyntax.BinaryOpExpr); ok {
+			if op := boundedOps[b.Op]; op != nil {
+				b.Op = op
+			}
+		}
 		if f, ok := n.(*hclsyntax.ForExpr); ok {
 			if call, ok := f.CollExpr.(*hclsyntax.FunctionCallExpr); ok && call.Name == budgetFunc {
 				return nil
@@ -50,6 +55,39 @@ func meterForExpressions(body hcl.Body) {
 			f.CollExpr = &hclsyntax.FunctionCallExpr{Name: budgetFunc, Args: []hclsyntax.Expression{f.CollExpr}, NameRange: r, OpenParenRange: r, CloseParenRange: r}
 		}
 		return nil
+	})
+}
+
+// boundedOps replace hcl's arithmetic operators in every parsed body (meterForExpressions): a
+// result whose exponent passes MaxExponent is an error, so squaring a local through a chain
+// of locals cannot make a number whose digits take minutes to print.
+var boundedOps = map[*hclsyntax.Operation]*hclsyntax.Operation{}
+
+func init() {
+	for _, op := range []*hclsyntax.Operation{hclsyntax.OpAdd, hclsyntax.OpSubtract, hclsyntax.OpMultiply, hclsyntax.OpDivide, hclsyntax.OpModulo} {
+		boundedOps[op] = &hclsyntax.Operation{Impl: boundedArithmetic(op.Impl), Type: op.Type}
+	}
+}
+
+// maxBinaryExponent is MaxExponent in powers of two (log2(10) < 3.33).
+const maxBinaryExponent = MaxExponent * 333 / 100
+
+func boundedArithmetic(f function.Function) function.Function {
+	return function.New(&function.Spec{
+		Params: f.Params(),
+		Type:   func(args []cty.Value) (cty.Type, error) { return f.ReturnTypeForValues(args) },
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			v, err := f.Call(args)
+			if err != nil || !v.IsKnown() || v.IsNull() || v.Type() != cty.Number {
+				return v, err
+			}
+			if bf := v.AsBigFloat(); !bf.IsInf() && bf.Sign() != 0 {
+				if e := bf.MantExp(nil); e > maxBinaryExponent || e < -maxBinaryExponent {
+					return cty.DynamicVal, fmt.Errorf("the result's exponent passes ±%d (a budget)", MaxExponent)
+				}
+			}
+			return v, nil
+		},
 	})
 }
 

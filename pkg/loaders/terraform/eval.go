@@ -367,9 +367,10 @@ func (e *evaluator) instances(count, forEach hcl.Expression) (insts []*instance,
 		n, _ := bf.Int64()
 		switch {
 		case bf.Sign() < 0:
-			return bad(fmt.Sprintf("count is %s: it must not be negative, as Terraform requires", bf.Text('f', 0)))
+			return bad(fmt.Sprintf("count is %s: it must not be negative, as Terraform requires", bf.Text('g', 10)))
 		case !bf.IsInt() || n > MaxInstances:
-			return bad(fmt.Sprintf("count is %s: more than %d instances (a budget); not expanded", bf.Text('f', 0), MaxInstances))
+			// 'g', not 'f': printing 1e10000000 in full takes 12 s and 10 MB.
+			return bad(fmt.Sprintf("count is %s: more than %d instances (a budget); not expanded", bf.Text('g', 10), MaxInstances))
 		}
 		for i := int64(0); i < n; i++ {
 			idx := cty.NumberIntVal(i)

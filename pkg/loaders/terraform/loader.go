@@ -221,6 +221,9 @@ func (l *loader) variableInputs(dir string, opts Options) map[string]cty.Value {
 // cliValue reads a --var value: an HCL literal (number, list, map) when it is one, else the
 // text as a string, as Terraform does for string variables.
 func cliValue(raw string) cty.Value {
+	if tokens, _ := hclsyntax.LexExpression([]byte(raw), "--var", hcl.InitialPos); checkTokens(tokens, 0) != nil {
+		return cty.StringVal(raw) // too deep or too large to evaluate safely: the text itself
+	}
 	expr, d := hclsyntax.ParseExpression([]byte(raw), "--var", hcl.InitialPos)
 	if !d.HasErrors() && len(expr.Variables()) == 0 {
 		if v, d := expr.Value(nil); !d.HasErrors() {

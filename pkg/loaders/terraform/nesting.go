@@ -17,6 +17,12 @@ import (
 // Real modules nest fewer than 30 levels.
 const MaxNesting = 500
 
+// MaxExponent bounds the decimal exponent of a number literal. cty keeps numbers as 512-bit
+// floats whose exponent may reach 2^31, and turning one into a string (a template, an error
+// message, a list of strings) prints every digit: 1e10000000 takes 12 s. Real files stay
+// within float64's range (1e308).
+const MaxExponent = 400
+
 func tooDeep(r hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
@@ -26,8 +32,48 @@ func tooDeep(r hcl.Range) *hcl.Diagnostic {
 	}
 }
 
-// nativeNesting lexes native syntax (a .tf or .tfvars file, or a template) and returns the
-// range where it first nests deeper than MaxNesting-base, or false.
+func tooLarge(r hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Number too large",
+		Detail:   fmt.Sprintf("a number literal here has an exponent beyond ±%d (a budget): not read", MaxExponent),
+		Subject:  &r,
+	}
+}
+
+// hugeExponent reports whether a number literal's decimal exponent, written or implied by its
+// digits, passes MaxExponent.
+func hugeExponent(lit []byte) bool {
+	mantissa, exp := lit, 0
+	if i := bytes.IndexAny(lit, "eE"); i >= 0 {
+		mantissa = lit[:i]
+		digits := bytes.TrimLeft(bytes.TrimLeft(lit[i+1:], "+-"), "0")
+		if len(digits) > 6 {
+			return true
+		}
+		for _, c := range digits {
+			exp = exp*10 + int(c-'0')
+		}
+	}
+	whole, _, _ := bytes.Cut(bytes.TrimLeft(mantissa, "-0"), []byte("."))
+	return exp+len(whole)-1 > MaxExponent || len(mantissa) > MaxExponent
+}
+
+// checkTokens lexes native syntax (a .tf or .tfvars file, or a template) and returns the
+// first place it nests deeper than MaxNesting-base or writes a number beyond MaxExponent.
+func checkTokens(tokens hclsyntax.Tokens, base int) *hcl.Diagnostic {
+	for _, t := range tokens {
+		if t.Type == hclsyntax.TokenNumberLit && hugeExponent(t.Bytes) {
+			return tooLarge(t.Range)
+		}
+	}
+	if r, deep := nativeNesting(tokens, base); deep {
+		return tooDeep(r)
+	}
+	return nil
+}
+
+// nativeNesting returns the range where tokens first nest deeper than MaxNesting-base.
 func nativeNesting(tokens hclsyntax.Tokens, base int) (hcl.Range, bool) {
 	depth, directives, unary := base, 0, 0
 	for i, t := range tokens {
@@ -68,10 +114,7 @@ func nativeNesting(tokens hclsyntax.Tokens, base int) (hcl.Range, bool) {
 // checkNativeNesting refuses a native-syntax file that nests deeper than MaxNesting.
 func checkNativeNesting(src []byte, filename string) *hcl.Diagnostic {
 	tokens, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
-	if r, deep := nativeNesting(tokens, 0); deep {
-		return tooDeep(r)
-	}
-	return nil
+	return checkTokens(tokens, 0)
 }
 
 // prepareJSON readies a JSON-syntax file (.tf.json, .tfvars.json) for hcl's JSON parser. It
@@ -106,6 +149,15 @@ func prepareJSON(src []byte, filename string) ([]byte, *hcl.Diagnostic) {
 			if depth > 0 {
 				depth--
 			}
+		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			end := i
+			for end < len(src) && bytes.IndexByte([]byte("+-.0123456789eE"), src[end]) >= 0 {
+				end++
+			}
+			if hugeExponent(src[i:end]) {
+				return nil, tooLarge(at(i))
+			}
+			i = end - 1
 		case '"':
 			end := i + 1
 			for end < len(src) && src[end] != '"' {
@@ -129,8 +181,10 @@ func prepareJSON(src []byte, filename string) ([]byte, *hcl.Diagnostic) {
 				continue
 			}
 			tokens, _ := hclsyntax.LexTemplate([]byte(text), filename, hcl.InitialPos)
-			if _, deep := nativeNesting(tokens, depth); deep {
-				return nil, tooDeep(at(start))
+			if d := checkTokens(tokens, depth); d != nil {
+				r := at(start)
+				d.Subject = &r
+				return nil, d
 			}
 			metered, changed := meterTemplate(text)
 			if !changed {

@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -229,4 +230,68 @@ func FuzzNativeNesting(f *testing.F) {
 			}
 		}
 	})
+}
+
+func FuzzCLIValue(f *testing.F) {
+	f.Add(`["m5.large", "c5.large"]`)
+	f.Add(`{ a = 1 }`)
+	f.Add(`m5.large`)
+	f.Add(strings.Repeat("[", 1000))
+	f.Add(strings.Repeat("!", 1000) + "true")
+	f.Fuzz(func(t *testing.T, raw string) {
+		if v := cliValue(raw); !v.IsWhollyKnown() {
+			t.Fatalf("--var %q gave an unknown value", raw)
+		}
+	})
+}
+
+func TestHugeExponent(t *testing.T) {
+	tests := []struct {
+		lit  string
+		huge bool
+	}{
+		{"1024", false}, {"1.5", false}, {"1e308", false}, {"-2.5E-300", false}, {"1e400", false},
+		{"1e401", true}, {"1e10000000", true}, {"1e-10000000", true}, {"1e00000000000000000005", false},
+		{"0.000001", false}, {strings.Repeat("9", 401), true}, {"0." + strings.Repeat("1", 401), true},
+	}
+	for _, tc := range tests {
+		if got := hugeExponent([]byte(tc.lit)); got != tc.huge {
+			t.Errorf("hugeExponent(%s) = %v, want %v", tc.lit, got, tc.huge)
+		}
+	}
+}
+
+// TestNumbersCannotGrowPastPrinting: printing a number with millions of digits takes seconds
+// to minutes (count = 1e10000000 took 12 s in an error message), whether it is written as a
+// literal or made by squaring a local again and again.
+func TestNumbersCannotGrowPastPrinting(t *testing.T) {
+	squares := "locals {\n  a0 = 1e300\n"
+	for i := 1; i <= 24; i++ {
+		squares += fmt.Sprintf("  a%d = local.a%d * local.a%d\n", i, i-1, i-1)
+	}
+	squares += "}\n"
+	tests := []struct {
+		name, file, src, want string
+		line                  int
+	}{
+		{"a literal in .tf", "main.tf", "resource \"aws_eks_node_group\" \"g\" {\n  count = 1e10000000\n}\n", "Number too large", 2},
+		{"a literal in .tf.json", "main.tf.json", "{\"resource\": {\"aws_eks_node_group\": {\"g\": {\n\"count\": 1e10000000}}}}", "Number too large", 2},
+		{"a literal in a .tf.json template", "main.tf.json", "{\"locals\": {\n\"a\": \"${1e10000000 + 1}\"}}", "Number too large", 2},
+		{"squared through locals", "main.tf", squares + "resource \"aws_eks_node_group\" \"g\" {\n  count = local.a24\n}\n", "exponent passes ±400 (a budget)", 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeTree(t, map[string]string{tc.file: tc.src})
+			var found []string
+			for _, f := range Load([]string{root}, Options{}) {
+				for _, e := range f.Errors {
+					found = append(found, fmt.Sprintf("%d: %s", e.Position.Line, e.Message))
+					if strings.Contains(e.Message, tc.want) && e.Position.Line == tc.line {
+						return
+					}
+				}
+			}
+			t.Errorf("want %q at line %d, got %q", tc.want, tc.line, found)
+		})
+	}
 }
