@@ -61,6 +61,8 @@ type Options struct {
 	MaxDocuments int
 	// Progress, when set, is told which step the run is in (for --timeout's message).
 	Progress func(step string)
+	// Reading, when set, is told which inputs are being read (see loaders.Options.Reading).
+	Reading func(input string) (done func())
 	// ChangedFiles, when set, narrows the report to findings related to these files.
 	ChangedFiles map[string]bool
 	ChangedSince string
@@ -121,6 +123,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		DefaultNamespace: opts.DefaultNamespace, Workers: opts.Workers, Stdin: opts.Stdin,
 		Exclude: opts.Exclude, Terraform: opts.Terraform, HelmCharts: opts.HelmCharts,
 		FS: fsys, YAML: yamlpos.Limits{MaxDocuments: opts.MaxDocuments, MaxAliasNodes: yamlpos.DefaultMaxAliasNodes},
+		Reading: opts.Reading,
 	})
 	today := opts.Today
 	if today == "" {
@@ -173,12 +176,26 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		evalCtx, cancel = context.WithTimeout(ctx, opts.EvalTimeout)
 		defer cancel()
 	}
-	res, err := engine.Evaluate(evalCtx, inv)
-	if err != nil {
-		if evalCtx.Err() == context.DeadlineExceeded {
+	// The run's deadline (--timeout) may pass while reading or evaluating: then the report
+	// still goes out, with what was read and the reason there is no verdict, as exit 2.
+	var stopped string
+	res := &rules.Result{}
+	if ctx.Err() != nil {
+		stopped = "the run took longer than --timeout while reading the inputs: the policies were not evaluated, so there is no verdict; the files not read are listed"
+	} else if r, err := engine.Evaluate(evalCtx, inv); err != nil {
+		switch {
+		case ctx.Err() != nil:
+			stopped = "the run took longer than --timeout while evaluating the policies: there is no verdict"
+		case evalCtx.Err() == context.DeadlineExceeded:
 			return nil, fmt.Errorf("policy evaluation took longer than %v (--policy-timeout)", opts.EvalTimeout)
+		default:
+			return nil, err
 		}
-		return nil, err
+	} else {
+		res = r
+	}
+	if stopped != "" {
+		loadErrors = append(loadErrors, inventory.LoadError{Position: inventory.Position{File: "--timeout"}, Message: stopped})
 	}
 	step("evaluate")
 	res.Findings = tune(res.Findings, opts.Rules)

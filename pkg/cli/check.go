@@ -166,7 +166,7 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		Rules:         map[string]analysis.RuleOverride{},
 		EvalTimeout:   f.policyTimeout,
 		Terraform:     terraform.Options{VarFiles: f.varFiles, Vars: f.vars},
-		MaxFileSize:   maxFileSize, MaxDocuments: f.maxDocuments, Progress: g.setStep,
+		MaxFileSize:   maxFileSize, MaxDocuments: f.maxDocuments, Progress: g.setStep, Reading: g.startReading,
 	}
 	for _, dir := range f.helmCharts {
 		opts.HelmCharts = append(opts.HelmCharts, helm.Chart{Dir: dir, Values: f.helmValues})

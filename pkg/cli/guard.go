@@ -6,10 +6,13 @@ import (
 	"net/http"
 	"regexp"
 	"runtime/metrics"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/eni-lint/eni-lint/pkg/report"
 )
 
 // DefaultTimeout ends any run that takes longer (trivy's default); DefaultMaxMemory ends one
@@ -19,23 +22,37 @@ const (
 	DefaultMaxMemory = 4 << 30
 )
 
+// timeoutGrace is how long the guard waits after --timeout for the run to stop by itself: the
+// run's context has the same deadline, and the steps that honour it (dispatching files,
+// evaluating the policies) end with a report of what was read. Only a step that does not
+// (a template render, a Terraform evaluation) is ended by the guard.
+const timeoutGrace = 10 * time.Second
+
 // guard ends a run that overruns --timeout or --max-memory. Go cannot stop a template
-// render or a Rego evaluation from outside, so the guard is the last bound on everything a
-// pull request can make eni-lint do: it writes what the run was doing and exits with 2.
+// render or a Terraform evaluation from outside, so the guard is the last bound on everything
+// a pull request can make eni-lint do: it writes what the run was doing and reading, and
+// exits with 2.
 type guard struct {
 	mu       sync.Mutex
 	step     string
+	reading  map[int]string // inputs being read, by start order
+	next     int
 	stop     chan struct{}
 	done     sync.WaitGroup
 	exit     func(int)
 	stderr   io.Writer
 	timeout  time.Duration
+	grace    time.Duration
 	maxBytes uint64
 	interval time.Duration
 }
 
 func startGuard(timeout time.Duration, maxBytes uint64, stderr io.Writer, exit func(int)) *guard {
-	g := &guard{step: "starting", stop: make(chan struct{}), exit: exit, stderr: stderr, timeout: timeout, maxBytes: maxBytes, interval: 200 * time.Millisecond}
+	return startGuardWithGrace(timeout, timeoutGrace, maxBytes, stderr, exit)
+}
+
+func startGuardWithGrace(timeout, grace time.Duration, maxBytes uint64, stderr io.Writer, exit func(int)) *guard {
+	g := &guard{step: "starting", stop: make(chan struct{}), exit: exit, stderr: stderr, timeout: timeout, grace: grace, maxBytes: maxBytes, interval: 200 * time.Millisecond}
 	g.done.Add(1)
 	go g.watch()
 	return g
@@ -47,10 +64,40 @@ func (g *guard) setStep(s string) {
 	g.mu.Unlock()
 }
 
+// startReading records an input being read; the function it returns records its end.
+func (g *guard) startReading(input string) func() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.reading == nil {
+		g.reading = map[int]string{}
+	}
+	id := g.next
+	g.next++
+	g.reading[id] = input
+	return func() {
+		g.mu.Lock()
+		delete(g.reading, id)
+		g.mu.Unlock()
+	}
+}
+
+// current says what the run is doing: its step, and the inputs it is reading, oldest first.
 func (g *guard) current() string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.step
+	if len(g.reading) == 0 {
+		return g.step
+	}
+	ids := make([]int, 0, len(g.reading))
+	for id := range g.reading {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	var names []string
+	for _, id := range ids {
+		names = append(names, g.reading[id])
+	}
+	return g.step + " (still reading " + strings.Join(names, ", ") + ")"
 }
 
 // Stop ends the watch; the run finished in time.
@@ -61,7 +108,7 @@ func (g *guard) Stop() {
 
 func (g *guard) watch() {
 	defer g.done.Done()
-	deadline := time.Now().Add(g.timeout)
+	deadline := time.Now().Add(g.timeout + g.grace)
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	tick := time.NewTicker(g.interval)
 	defer tick.Stop()
@@ -71,14 +118,14 @@ func (g *guard) watch() {
 			return
 		case now := <-tick.C:
 			if g.timeout > 0 && now.After(deadline) {
-				fmt.Fprintf(g.stderr, "eni-lint: the run took longer than --timeout %v while %s: stopped with no verdict (exit 2). Raise --timeout, or exclude what is slow to read (exclude: in .eni-lint.yaml).\n", g.timeout, g.current())
+				fmt.Fprintf(g.stderr, "eni-lint: the run took longer than --timeout %v while %s, and did not stop within %v: stopped with no verdict and no report (exit 2). Raise --timeout, or exclude what is slow to read (exclude: in .eni-lint.yaml).\n", g.timeout, report.TerminalSafe(g.current(), false), g.grace)
 				g.exit(2)
 				return
 			}
 			if g.maxBytes > 0 {
 				metrics.Read(sample)
 				if used := sample[0].Value.Uint64(); used > g.maxBytes {
-					fmt.Fprintf(g.stderr, "eni-lint: the run used more than --max-memory %s while %s: stopped with no verdict (exit 2). An input expands far beyond its size, or the tree needs a higher --max-memory.\n", formatBytes(g.maxBytes), g.current())
+					fmt.Fprintf(g.stderr, "eni-lint: the run used more than --max-memory %s while %s: stopped with no verdict (exit 2). An input expands far beyond its size, or the tree needs a higher --max-memory.\n", formatBytes(g.maxBytes), report.TerminalSafe(g.current(), false))
 					g.exit(2)
 					return
 				}

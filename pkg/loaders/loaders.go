@@ -51,6 +51,9 @@ type Options struct {
 	FS *confine.FS
 	// YAML are the budgets of each YAML stream.
 	YAML yamlpos.Limits
+	// Reading, when set, is told when an input starts being read and returns what to call
+	// when it is done, so that a run stopped by --timeout can name what it was reading.
+	Reading func(input string) (done func())
 
 	locator *helm.Locator
 }
@@ -59,6 +62,21 @@ type Options struct {
 // output and manifests declared in Terraform.
 func (o Options) kubernetes() kubernetes.Options {
 	return kubernetes.Options{DefaultNamespace: o.DefaultNamespace, YAML: o.YAML}
+}
+
+func (o Options) reading(input string) func() {
+	if o.Reading == nil {
+		return func() {}
+	}
+	return o.Reading(input)
+}
+
+// notRead is the error of an input left unread because the run was stopped.
+func notRead(ctx context.Context) string {
+	if ctx.Err() == context.DeadlineExceeded {
+		return "not read: the run passed --timeout first"
+	}
+	return "not read: " + ctx.Err().Error()
 }
 
 // newHelmLocator makes the run's one locator of `# Source:` templates: it reads each
@@ -233,12 +251,18 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 	stats.Files += len(files)
 	frags = append(frags, parseAll(ctx, files, opts)...)
 	for _, c := range opts.HelmCharts {
+		if ctx.Err() != nil {
+			frags = append(frags, failed(c.Dir, notRead(ctx)))
+			continue
+		}
+		done := opts.reading("the chart " + c.Dir)
 		k8s := opts.kubernetes()
 		helmLimits := opts.Helm
 		helmLimits.YAML = opts.YAML
 		rendered := helm.Render(fsys, c, opts.DefaultNamespace, helmLimits, func(file string, docs []*yaml.Node) inventory.Fragment {
 			return kubernetes.LoadDocuments(file, docs, nil, k8s)
 		}, skip)
+		done()
 		stats.HelmCharts++
 		frags = append(frags, rendered...)
 	}
@@ -247,7 +271,13 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		for d := range kustDirs {
 			dirs = append(dirs, d)
 		}
+		sort.Strings(dirs)
+		if ctx.Err() != nil {
+			return append(frags, failed(dirs[0], fmt.Sprintf("%s (and the other %d kustomizations)", notRead(ctx), len(dirs)-1))), stats
+		}
+		done := opts.reading(fmt.Sprintf("%d kustomizations (%s …)", len(dirs), dirs[0]))
 		built := kustomize.Load(fsys, dirs, opts.kubernetes())
+		done()
 		stats.Kustomizations = len(built)
 		frags = append(frags, built...)
 	}
@@ -258,10 +288,15 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		}
 		sort.Strings(dirs)
 		stats.TerraformModules = len(dirs)
+		if ctx.Err() != nil {
+			return append(frags, failed(dirs[0], fmt.Sprintf("%s (and the other %d Terraform folders)", notRead(ctx), len(dirs)-1))), stats
+		}
 		tf := opts.Terraform
 		tf.Kubernetes = opts.kubernetes()
 		tf.FS = fsys
+		done := opts.reading(fmt.Sprintf("%d Terraform folders (%s …)", len(dirs), dirs[0]))
 		frags = append(frags, terraform.Load(dirs, tf)...)
+		done()
 	}
 	for _, f := range frags {
 		stats.Documents += f.Documents
@@ -282,13 +317,15 @@ func parseAll(ctx context.Context, files []string, opts Options) []inventory.Fra
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				done := opts.reading(files[i])
 				out[i] = loadFile(files[i], opts)
+				done()
 			}
 		}()
 	}
 	for i := range files {
 		if ctx.Err() != nil {
-			out[i] = failed(files[i], "not read: "+ctx.Err().Error())
+			out[i] = failed(files[i], notRead(ctx))
 			continue
 		}
 		next <- i
