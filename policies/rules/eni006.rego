@@ -31,11 +31,20 @@ finding contains f if {
 	t.unknownReason
 	f := with_group(g, model.finding_at(
 		"ENI006", "",
-		sprintf("the instance types of node group %q cannot be known from the code: %s. They are left out of the checks; set the value (tfvars, --var) or declare the node group in .eni-lint.yaml", [g.name, t.unknownReason]),
+		sprintf("the instance types of node group %q cannot be known from the code: %s. They are left out of the checks; %s", [g.name, t.unknownReason, unknown_hint(t.unknownReason)]),
 		type_location(g, t),
 		{"nodeGroup": g.name, "instanceType": t.name, "unknown": t.unknownReason},
 	))
 }
+
+# A hint that can work: a variable without a value can be given one; a data source, an
+# attribute the provider sets or a module eni-lint does not evaluate has no value before
+# Terraform runs, so only declaring the node group helps.
+unknown_hint(reason) := "give the variable a value (--var NAME=VALUE or a tfvars file), or declare the node group (--node-group, or nodeGroups in .eni-lint.yaml)" if {
+	contains(reason, "(no default")
+} else := "declare the node group (--node-group, or nodeGroups in .eni-lint.yaml): that value exists only when Terraform runs" if {
+	regex.match(`a data source|set by the provider|is not evaluated`, reason)
+} else := "declare the node group (--node-group, or nodeGroups in .eni-lint.yaml)"
 
 # Findings about a node group name it, so that an ignore comment on its code can suppress them.
 with_group(g, f) := object.union(f, {"object": model.object_ref(g)}) if {

@@ -47,3 +47,16 @@ test_fires_unparsable_schedule_when_needed if {
 test_quiet_all_known if {
 	count(eni006.finding) == 0 with input as fx.inventory([fx.job("j", {})], [fx.sgp_all], [fx.node_group("g", ["m5.large"])])
 }
+
+test_unknown_types_hint_fits_the_blocker if {
+	by_var := object.union(fx.node_group("v", []), {"instanceTypes": [{"name": "(unknown)", "known": false, "unknownReason": "instance_types depends on var.types (no default, and no value in tfvars or --var)"}]})
+	by_data := object.union(fx.node_group("d", []), {"instanceTypes": [{"name": "(unknown)", "known": false, "unknownReason": "instance_types depends on data.aws_ssm_parameter.t.value (a data source, read only when Terraform runs)"}]})
+	fs := eni006.finding with input as fx.inventory([], [], [by_var, by_data])
+	some fv in fs
+	fv.details.nodeGroup == "v"
+	contains(fv.message, "--var NAME=VALUE")
+	some fd in fs
+	fd.details.nodeGroup == "d"
+	contains(fd.message, "exists only when Terraform runs")
+	not contains(fd.message, "--var")
+}

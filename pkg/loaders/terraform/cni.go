@@ -59,19 +59,21 @@ func (l *loader) extractCNI(e *evaluator) {
 }
 
 // cniFromEKSModule reads the EKS module's cluster_addons (v20) or addons (v21) vpc-cni entry.
-func (l *loader) cniFromEKSModule(args map[string]cty.Value, c *moduleCall) {
+// Only the add-on map must be known: an IRSA role ARN beside configuration_values (the usual
+// shape) must not hide ENABLE_POD_ENI.
+func (l *loader) cniFromEKSModule(e *evaluator, args map[string]cty.Value, c *moduleCall) {
 	for _, attr := range []string{"cluster_addons", "addons"} {
 		addons, ok := args[attr]
-		if !ok || !addons.IsWhollyKnown() || addons.IsNull() || !(addons.Type().IsObjectType() || addons.Type().IsMapType()) {
+		if !ok || !addons.IsKnown() || addons.IsNull() || !(addons.Type().IsObjectType() || addons.Type().IsMapType()) {
 			continue
 		}
 		entry := field(addons, cty.NilVal, "vpc-cni")
-		if entry == cty.NilVal {
+		if entry == cty.NilVal || !entry.IsKnown() {
 			continue
 		}
 		s := inventory.CNISetting{Source: "terraform:" + eksModule + " " + attr, Location: position(c.declare)}
 		if a := c.attrs[attr]; a != nil {
-			s.Location = position(itemRange(a.Expr, "vpc-cni"))
+			s.Location = position(e.itemRange(a.Expr, "vpc-cni"))
 		}
 		cniFromConfiguration(field(entry, cty.NilVal, "configuration_values"), &s)
 		l.cni = append(l.cni, s)

@@ -33,13 +33,22 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 	}
 	prefix := e.callPath + "module." + c.name
 	if sub == "" {
-		l.cniFromEKSModule(args, c)
+		l.cniFromEKSModule(e, args, c)
 	}
 	switch sub {
-	case "modules/eks-managed-node-group":
-		l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(args["name"], c.name), cty.ObjectVal(args), cty.NilVal, false, position(c.declare), c.attrs["instance_types"], c.ignores))
-	case "modules/self-managed-node-group":
-		l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(args["name"], c.name), cty.ObjectVal(args), cty.NilVal, true, position(c.declare), c.attrs["instance_type"], c.ignores))
+	case "modules/eks-managed-node-group", "modules/self-managed-node-group":
+		self := sub == "modules/self-managed-node-group"
+		typesAttr := c.attrs["instance_types"]
+		if self {
+			typesAttr = c.attrs["instance_type"]
+		}
+		exprOf := func(name string) hcl.Expression {
+			if a := c.attrs[name]; a != nil {
+				return a.Expr
+			}
+			return nil
+		}
+		l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(args["name"], c.name), cty.ObjectVal(args), cty.NilVal, self, position(c.declare), typesAttr, exprOf, c.ignores))
 	case "":
 		for _, kind := range []struct {
 			attr, defaults string
@@ -51,7 +60,13 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 			}
 			groups := args[kind.attr]
 			defaults := args[kind.defaults]
-			if !groups.IsWhollyKnown() || groups.IsNull() || !(groups.Type().IsMapType() || groups.Type().IsObjectType()) {
+			var defaultsExpr hcl.Expression
+			if d := c.attrs[kind.defaults]; d != nil {
+				defaultsExpr = d.Expr
+			}
+			// Only the map's keys must be known here: an unknown subnet or IAM role inside a
+			// group leaves its instance types, labels and taints as they are written.
+			if !groups.IsKnown() || groups.IsNull() || !(groups.Type().IsMapType() || groups.Type().IsObjectType()) {
 				l.groups = append(l.groups, inventory.NodeGroupSpec{
 					Name: prefix + "." + kind.attr, Source: "terraform:" + eksModule, Location: position(a.Expr.Range()),
 					SelfManaged: kind.self, UnknownTypes: kind.attr + " depends on " + e.unknownReason(a.Expr), Ignores: c.ignores,
@@ -71,8 +86,15 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 				} else {
 					obj = groups.Index(cty.StringVal(k))
 				}
-				loc := position(itemRange(a.Expr, k))
-				l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(field(obj, cty.NilVal, "name"), k), obj, defaults, kind.self, loc, nil, c.ignores))
+				loc := position(e.itemRange(a.Expr, k))
+				groupExpr := e.fieldExpr(a.Expr, k)
+				exprOf := func(name string) hcl.Expression {
+					if x := e.fieldExpr(groupExpr, name); x != nil {
+						return x
+					}
+					return e.fieldExpr(defaultsExpr, name)
+				}
+				l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(field(obj, cty.NilVal, "name"), k), obj, defaults, kind.self, loc, nil, exprOf, c.ignores))
 			}
 		}
 	}
@@ -106,39 +128,96 @@ func field(obj, defaults cty.Value, name string) cty.Value {
 	return cty.NilVal
 }
 
-// itemRange finds where a key of an object literal is written, else the whole expression.
-func itemRange(expr hcl.Expression, key string) hcl.Range {
-	if obj, ok := expr.(*hclsyntax.ObjectConsExpr); ok {
-		for _, item := range obj.Items {
-			if k, d := item.KeyExpr.Value(nil); !d.HasErrors() && k.Type() == cty.String && k.AsString() == key {
-				return item.KeyExpr.Range()
+// itemRange finds where a key of an object literal is written (following local values),
+// else the whole expression.
+func (e *evaluator) itemRange(expr hcl.Expression, key string) hcl.Range {
+	whole := expr.Range()
+	for hops := 0; hops < 16; hops++ {
+		switch x := expr.(type) {
+		case *hclsyntax.ObjectConsExpr:
+			for _, item := range x.Items {
+				if k, d := item.KeyExpr.Value(nil); !d.HasErrors() && k.Type() == cty.String && k.AsString() == key {
+					return item.KeyExpr.Range()
+				}
 			}
+			return whole
+		case *hclsyntax.ScopeTraversalExpr:
+			local := e.localNamed(x.Traversal)
+			if local == nil {
+				return whole
+			}
+			expr = local.Expr
+		default:
+			return whole
 		}
 	}
-	return expr.Range()
+	return whole
 }
 
-func (l *loader) eksGroup(e *evaluator, prefix, name string, obj, defaults cty.Value, self bool, loc inventory.Position, typesAttr *hcl.Attribute, ignores []inventory.Ignore) inventory.NodeGroupSpec {
+// localNamed is the local value a traversal names exactly (local.x), or nil.
+func (e *evaluator) localNamed(tr hcl.Traversal) *hcl.Attribute {
+	if tr.RootName() != "local" || len(tr) != 2 {
+		return nil
+	}
+	if attr, ok := tr[1].(hcl.TraverseAttr); ok {
+		return e.mod.locals[attr.Name]
+	}
+	return nil
+}
+
+// eksGroup reads one node group of the EKS module. Each setting is read on its own: an
+// unknown value (a subnet, an IAM role, a tag) spoils nothing else, and an unknown setting
+// the verdict needs (instance types, and the labels, taints, capacity type and AMI type that
+// decide which pods land there) makes the group unknown with that setting's own blocker.
+// exprOf finds the expression that writes a setting, for the reason.
+func (l *loader) eksGroup(e *evaluator, prefix, name string, obj, defaults cty.Value, self bool, loc inventory.Position, typesAttr *hcl.Attribute, exprOf func(string) hcl.Expression, ignores []inventory.Ignore) inventory.NodeGroupSpec {
 	g := inventory.NodeGroupSpec{Name: name, Source: "terraform:" + eksModule, Location: loc, SelfManaged: self, TypeLocations: []inventory.Position{loc}, Ignores: ignores}
 	if typesAttr != nil {
 		g.TypeLocations = []inventory.Position{position(typesAttr.Expr.Range())}
+	} else if x := exprOf("instance_types"); x != nil && !self {
+		g.TypeLocations = []inventory.Position{position(x.Range())}
 	}
-	if !obj.IsWhollyKnown() {
+	if !obj.IsKnown() {
 		g.UnknownTypes = "the node group's settings are not known statically (" + prefix + ")"
 		return g
 	}
-	g.Labels = asStringMap(field(obj, defaults, "labels"))
-	if s, ok := asString(field(obj, defaults, "capacity_type")); ok {
+	get := func(name string) cty.Value { return field(obj, defaults, name) }
+	unknown := func(name string) bool {
+		v := get(name)
+		if v == cty.NilVal || v.IsWhollyKnown() {
+			return false
+		}
+		if g.UnknownTypes == "" {
+			if x := exprOf(name); x != nil {
+				g.UnknownTypes = name + " depends on " + e.unknownReason(x)
+			} else {
+				g.UnknownTypes = name + " is not known statically (" + prefix + ")"
+			}
+		}
+		return true
+	}
+	typesName := "instance_types"
+	if self {
+		typesName = "instance_type"
+	}
+	for _, name := range []string{typesName, "labels", "taints", "capacity_type", "ami_type", "platform"} {
+		unknown(name)
+	}
+	if g.UnknownTypes != "" {
+		return g
+	}
+	g.Labels = asStringMap(get("labels"))
+	if s, ok := asString(get("capacity_type")); ok {
 		g.CapacityType = s
 	}
-	if s, ok := asString(field(obj, defaults, "ami_type")); ok {
+	if s, ok := asString(get("ami_type")); ok {
 		g.Arch, g.Windows = amiPlatform(s)
 	}
-	if s, ok := asString(field(obj, defaults, "platform")); ok && strings.EqualFold(s, "windows") {
+	if s, ok := asString(get("platform")); ok && strings.EqualFold(s, "windows") {
 		g.Windows = true
 	}
-	g.MinSize, g.MaxSize = asInt(field(obj, defaults, "min_size")), asInt(field(obj, defaults, "max_size"))
-	taints := field(obj, defaults, "taints")
+	g.MinSize, g.MaxSize = asInt(get("min_size")), asInt(get("max_size"))
+	taints := get("taints")
 	if taints != cty.NilVal && taints.IsKnown() && !taints.IsNull() && taints.CanIterateElements() {
 		for it := taints.ElementIterator(); it.Next(); {
 			_, t := it.Element()
@@ -151,17 +230,43 @@ func (l *loader) eksGroup(e *evaluator, prefix, name string, obj, defaults cty.V
 		}
 	}
 	if self {
-		if s, ok := asString(field(obj, defaults, "instance_type")); ok && s != "" {
+		if s, ok := asString(get("instance_type")); ok && s != "" {
 			g.InstanceTypes = []string{s}
 		} else {
 			g.UnknownTypes = "instance_type is not set, and the module's default differs between versions; set it"
 		}
 		return g
 	}
-	if types, ok := asStrings(field(obj, defaults, "instance_types")); ok && len(types) > 0 {
+	if types, ok := asStrings(get("instance_types")); ok && len(types) > 0 {
 		g.InstanceTypes = types
 	} else {
 		g.InstanceTypes = []string{eksDefaultInstanceType}
 	}
 	return g
+}
+
+// fieldExpr finds the expression that writes key inside an object literal, following local
+// values (local.groups.core), so that an unknown setting's reason names its own inputs rather
+// than its neighbours'. nil when the object is not written as a literal.
+func (e *evaluator) fieldExpr(expr hcl.Expression, key string) hcl.Expression {
+	for hops := 0; expr != nil && hops < 16; hops++ {
+		switch x := expr.(type) {
+		case *hclsyntax.ObjectConsExpr:
+			for _, item := range x.Items {
+				if k, d := item.KeyExpr.Value(nil); !d.HasErrors() && k.Type() == cty.String && k.AsString() == key {
+					return item.ValueExpr
+				}
+			}
+			return nil
+		case *hclsyntax.ScopeTraversalExpr:
+			local := e.localNamed(x.Traversal)
+			if local == nil {
+				return nil
+			}
+			expr = local.Expr
+		default:
+			return nil
+		}
+	}
+	return nil
 }

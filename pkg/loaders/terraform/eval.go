@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -23,26 +24,30 @@ type instance struct {
 // evaluator evaluates one module instance: its variables, locals, resources and calls, on
 // demand and once each, as Terraform would plan what it can know without providers.
 type evaluator struct {
-	mod      *module
-	loader   *loader
-	vars     map[string]cty.Value
-	missing  map[string]bool // variables without any value
-	locals   map[string]cty.Value
-	inLocal  map[string]bool
-	res      map[string]cty.Value
-	inRes    map[string]bool
-	calls    map[string]cty.Value
-	inCall   map[string]bool
-	diags    hcl.Diagnostics
-	depth    int
-	callPath string     // module.x.module.y, for names
-	parent   *evaluator // the module that calls this one
+	mod     *module
+	loader  *loader
+	vars    map[string]cty.Value
+	missing map[string]bool // variables without any value
+	locals  map[string]cty.Value
+	inLocal map[string]bool
+	// localErrs are why a local could not be evaluated (a function error, a budget), and
+	// localWhy the reasons already found for unknown locals.
+	localErrs map[string]string
+	localWhy  map[string]string
+	res       map[string]cty.Value
+	inRes     map[string]bool
+	calls     map[string]cty.Value
+	inCall    map[string]bool
+	diags     hcl.Diagnostics
+	depth     int
+	callPath  string     // module.x.module.y, for names
+	parent    *evaluator // the module that calls this one
 }
 
 func newEvaluator(l *loader, m *module, inputs map[string]cty.Value, callPath string, depth int, parent *evaluator) *evaluator {
 	e := &evaluator{parent: parent,
 		mod: m, loader: l, vars: map[string]cty.Value{}, missing: map[string]bool{},
-		locals: map[string]cty.Value{}, inLocal: map[string]bool{},
+		locals: map[string]cty.Value{}, inLocal: map[string]bool{}, localErrs: map[string]string{}, localWhy: map[string]string{},
 		res: map[string]cty.Value{}, inRes: map[string]bool{},
 		calls: map[string]cty.Value{}, inCall: map[string]bool{}, callPath: callPath, depth: depth,
 	}
@@ -204,11 +209,20 @@ func (e *evaluator) unknownReasonVisiting(expr hcl.Expression, visiting map[stri
 			}
 		case root == "local":
 			if v := e.local(attr); !v.IsWhollyKnown() {
-				if visiting[attr] {
+				switch why, done := e.localWhy[attr]; {
+				case done:
+					reason = why
+				case e.localErrs[attr] != "":
+					reason = fmt.Sprintf("local.%s (cannot be evaluated: %s)", attr, e.localErrs[attr])
+				case visiting[attr]: // on the path that led here: a real cycle
 					reason = "local." + attr + " (it depends on itself)"
-				} else if inner := e.mod.locals[attr]; inner != nil {
+				case e.mod.locals[attr] != nil:
+					// visiting is the path from the expression, not every local seen: a
+					// local used twice (a diamond) is no cycle.
 					visiting[attr] = true
-					reason = e.unknownReasonVisiting(inner.Expr, visiting)
+					reason = e.unknownReasonVisiting(e.mod.locals[attr].Expr, visiting)
+					delete(visiting, attr)
+					e.localWhy[attr] = reason
 				}
 			}
 		case root == "var":
@@ -224,6 +238,17 @@ func (e *evaluator) unknownReasonVisiting(expr hcl.Expression, visiting map[stri
 			seen[reason] = true
 			why = append(why, reason)
 		}
+	}
+	if syn, ok := expr.(hclsyntax.Expression); ok {
+		hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
+			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && isNotEvaluated(call.Name) {
+				if reason := call.Name + "() (a function eni-lint does not evaluate)"; !seen[reason] {
+					seen[reason] = true
+					why = append(why, reason)
+				}
+			}
+			return nil
+		})
 	}
 	if len(why) == 0 {
 		return fmt.Sprintf("the expression at %s is not known statically", describeRange(expr.Range()))
@@ -276,6 +301,7 @@ func (e *evaluator) local(name string) cty.Value {
 	delete(e.inLocal, name)
 	if d.HasErrors() {
 		v = cty.DynamicVal
+		e.localErrs[name] = d.Errs()[0].Error()
 	}
 	if _, done := e.locals[name]; !done { // a cycle may have set it meanwhile
 		e.locals[name] = v

@@ -32,6 +32,48 @@ var functions = map[string]function.Function{
 	"tostring": convertFunc(func(cty.Type) cty.Type { return cty.String }),
 	"tonumber": convertFunc(func(cty.Type) cty.Type { return cty.Number }),
 	"tobool":   convertFunc(func(cty.Type) cty.Type { return cty.Bool }),
+	"abs":      stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc, "signum": stdlib.SignumFunc,
+	"parseint": stdlib.ParseIntFunc, "chunklist": stdlib.ChunklistFunc, "reverse": stdlib.ReverseListFunc,
+	"setunion": stdlib.SetUnionFunc, "setintersection": stdlib.SetIntersectionFunc, "setsubtract": stdlib.SetSubtractFunc,
+	"sort": stdlib.SortFunc, "strrev": stdlib.ReverseFunc, "substr": stdlib.SubstrFunc, "chomp": stdlib.ChompFunc,
+	"indent": stdlib.IndentFunc, "title": stdlib.TitleFunc, "trim": stdlib.TrimFunc, "trimprefix": stdlib.TrimPrefixFunc,
+	"trimsuffix": stdlib.TrimSuffixFunc, "regex": stdlib.RegexFunc, "regexall": stdlib.RegexAllFunc,
+	// Marks are not modelled: the value is the value.
+	"sensitive": identityFunc, "nonsensitive": identityFunc,
+}
+
+var identityFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true}},
+	Type:   func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+	Impl:   func(args []cty.Value, _ cty.Type) (cty.Value, error) { return args[0], nil },
+})
+
+// notEvaluated are Terraform's other functions. eni-lint does not evaluate them: some read
+// files or the clock (file, templatefile, timestamp), some only matter to values the
+// verdict does not use (cidrsubnet, base64encode). Each returns an unknown value, so that
+// only what depends on the call is unknown, and the reason names the function; a call to a
+// name that is no Terraform function at all stays an error.
+var notEvaluated = []string{
+	"file", "fileexists", "fileset", "filebase64", "filebase64sha256", "filebase64sha512", "filemd5",
+	"filesha1", "filesha256", "filesha512", "templatefile", "templatestring", "abspath", "dirname",
+	"basename", "pathexpand", "base64encode", "base64decode", "base64gzip", "base64sha256",
+	"base64sha512", "md5", "sha1", "sha256", "sha512", "bcrypt", "uuid", "uuidv5", "timestamp",
+	"plantimestamp", "formatdate", "timeadd", "timecmp", "cidrhost", "cidrnetmask", "cidrsubnet",
+	"cidrsubnets", "yamldecode", "yamlencode", "urlencode", "textencodebase64", "textdecodebase64",
+	"csvdecode", "one", "sum", "alltrue", "anytrue", "index", "transpose", "setproduct",
+	"startswith", "endswith", "strcontains", "pow", "log", "type", "issensitive", "ephemeralasnull",
+}
+
+var unknownResult = function.New(&function.Spec{
+	VarParam: &function.Parameter{Name: "args", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true},
+	Type:     function.StaticReturnType(cty.DynamicPseudoType),
+	Impl:     func([]cty.Value, cty.Type) (cty.Value, error) { return cty.DynamicVal, nil },
+})
+
+func init() {
+	for _, name := range notEvaluated {
+		functions[name] = unknownResult
+	}
 }
 
 // convertFunc makes a Terraform to* function: convert the argument to a type, unifying
@@ -116,6 +158,15 @@ func jsonNestsDeeper(s string, limit int) bool {
 			}
 		case c == ']' || c == '}':
 			depth--
+		}
+	}
+	return false
+}
+
+func isNotEvaluated(name string) bool {
+	for _, n := range notEvaluated {
+		if n == name {
+			return true
 		}
 	}
 	return false

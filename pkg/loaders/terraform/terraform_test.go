@@ -317,3 +317,161 @@ func FuzzVariableInputs(f *testing.F) {
 		}
 	})
 }
+
+// TestEKSGroupSettingsAreReadOneByOne: the shape real repositories write, where each group
+// of the EKS module's map sets subnets, IAM roles and policy ARNs that only exist once
+// Terraform runs. Those values must not hide the instance types, labels and taints written
+// beside them; an unknown setting the verdict needs names its own blocker.
+func TestEKSGroupSettingsAreReadOneByOne(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `
+module "vpc" {
+  source = "terraform-aws-modules/vpc/aws"
+}
+data "aws_partition" "current" {}
+resource "aws_iam_policy" "extra" {
+  name   = "extra"
+  policy = "{}"
+}
+variable "spot_types" {}
+variable "gpu_labels" {}
+locals {
+  base   = { min_size = 1, max_size = 4, subnet_ids = module.vpc.private_subnets }
+  worker = merge(local.base, { labels = { role = "worker" } })
+  groups = {
+    core = {
+      instance_types               = ["m6a.xlarge"]
+      subnet_ids                   = module.vpc.private_subnets
+      iam_role_arn                 = "arn:${data.aws_partition.current.partition}:iam::1:role/x"
+      iam_role_additional_policies = { extra = aws_iam_policy.extra.arn }
+      labels                       = local.worker.labels
+      taints                       = { db = { key = "db", value = "yes", effect = "NO_SCHEDULE" } }
+      block_device_mappings        = { xvda = { ebs = { kms_key_id = aws_iam_policy.extra.arn } } }
+    }
+    spot = {
+      instance_types = var.spot_types
+      capacity_type  = "SPOT"
+    }
+    gpu = {
+      instance_types = ["g5.xlarge"]
+      labels         = var.gpu_labels
+    }
+  }
+}
+module "eks" {
+  source                          = "terraform-aws-modules/eks/aws"
+  eks_managed_node_groups         = local.groups
+  eks_managed_node_group_defaults = { subnet_ids = module.vpc.private_subnets, ami_type = "AL2_ARM_64" }
+}
+`})
+	groups := groupsOf(t, Load([]string{root}, Options{}))
+	core := groups["core"]
+	if strings.Join(core.InstanceTypes, ",") != "m6a.xlarge" || core.UnknownTypes != "" || core.Labels["role"] != "worker" ||
+		len(core.Taints) != 1 || core.Taints[0].Effect != "NoSchedule" || core.Arch != "arm64" || core.Location.Line != 16 {
+		t.Errorf("core: %+v", core)
+	}
+	if spot := groups["spot"]; len(spot.InstanceTypes) != 0 || spot.UnknownTypes != "instance_types depends on var.spot_types (no default, and no value in tfvars or --var)" {
+		t.Errorf("spot must name its own blocker: %q %v", spot.UnknownTypes, spot.InstanceTypes)
+	}
+	if gpu := groups["gpu"]; len(gpu.InstanceTypes) != 0 || !strings.HasPrefix(gpu.UnknownTypes, "labels depends on var.gpu_labels") {
+		t.Errorf("gpu: labels decide placement, so the group is unknown: %q", gpu.UnknownTypes)
+	}
+	if len(groups) != 3 {
+		t.Errorf("groups %v", groups)
+	}
+}
+
+// TestUnknownReasons: a local used twice is no cycle, a local that failed says why, and a
+// real cycle is still one.
+func TestUnknownReasons(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `
+variable "types" {}
+locals {
+  a     = var.types
+  b     = local.a
+  c     = local.a
+  both  = concat(local.b, local.c, local.a)
+  wide  = range(100000)
+  loopx = local.loopy
+  loopy = local.loopx
+}
+resource "aws_eks_node_group" "diamond" {
+  node_group_name = "diamond"
+  instance_types  = local.both
+}
+resource "aws_eks_node_group" "failed" {
+  node_group_name = "failed"
+  instance_types  = length(local.wide) > 0 ? ["m5.large"] : []
+}
+resource "aws_eks_node_group" "cycle" {
+  node_group_name = "cycle"
+  instance_types  = local.loopx
+}
+`})
+	groups := groupsOf(t, Load([]string{root}, Options{}))
+	tests := map[string]string{
+		"diamond": "var.types (no default, and no value in tfvars or --var)",
+		"failed":  "local.wide (cannot be evaluated: ",
+		"cycle":   "(it depends on itself)",
+	}
+	for name, want := range tests {
+		if g := groups[name]; !strings.Contains(g.UnknownTypes, want) || (name == "diamond" && strings.Contains(g.UnknownTypes, "itself")) {
+			t.Errorf("%s: %q, want it to say %q", name, g.UnknownTypes, want)
+		}
+	}
+}
+
+// TestCNIAddonBesideAnIRSARole: the vpc-cni add-on usually carries an IRSA role ARN that
+// exists only after apply; ENABLE_POD_ENI beside it must still be read.
+func TestCNIAddonBesideAnIRSARole(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `
+module "irsa" {
+  source = "terraform-aws-modules/iam/aws//modules/iam-role-for-service-accounts-eks"
+}
+module "eks" {
+  source = "terraform-aws-modules/eks/aws"
+  cluster_addons = {
+    coredns = {}
+    vpc-cni = {
+      service_account_role_arn = module.irsa.iam_role_arn
+      configuration_values     = jsonencode({ env = { ENABLE_POD_ENI = "true" } })
+    }
+  }
+}
+`})
+	var got []inventory.CNISetting
+	for _, f := range Load([]string{root}, Options{}) {
+		got = append(got, f.CNISettings...)
+	}
+	if len(got) != 1 || got[0].EnablePodENI == nil || !*got[0].EnablePodENI || got[0].Location.Line != 9 {
+		t.Errorf("CNI settings %+v", got)
+	}
+}
+
+// TestFunctionsNotEvaluatedSpoilOnlyTheirValue: a call eni-lint does not evaluate (file,
+// cidrsubnet, base64encode …) makes its own value unknown and is named as the blocker; it
+// no longer fails the whole argument it sits in. sensitive/nonsensitive keep the value.
+func TestFunctionsNotEvaluatedSpoilOnlyTheirValue(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `
+data "aws_ssm_parameter" "snapshot" { name = "x" }
+module "eks" {
+  source = "terraform-aws-modules/eks/aws"
+  eks_managed_node_groups = {
+    cache = {
+      instance_types = nonsensitive(["g6e.xlarge"])
+      block_device_mappings = { xvdb = { ebs = { snapshot_id = nonsensitive(data.aws_ssm_parameter.snapshot.value) } } }
+      user_data = base64encode(file("${path.module}/init.sh"))
+    }
+    listed = {
+      instance_types = split(",", file("types.txt"))
+    }
+  }
+}
+`})
+	groups := groupsOf(t, Load([]string{root}, Options{}))
+	if g := groups["cache"]; strings.Join(g.InstanceTypes, ",") != "g6e.xlarge" {
+		t.Errorf("cache: %v (%s)", g.InstanceTypes, g.UnknownTypes)
+	}
+	if g := groups["listed"]; len(g.InstanceTypes) != 0 || !strings.Contains(g.UnknownTypes, "file() (a function eni-lint does not evaluate)") {
+		t.Errorf("listed: %v (%s)", g.InstanceTypes, g.UnknownTypes)
+	}
+}
