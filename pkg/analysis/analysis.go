@@ -313,6 +313,9 @@ func ensureSlices(inv *inventory.Inventory) {
 	if inv.CNISettings == nil {
 		inv.CNISettings = []inventory.CNISetting{}
 	}
+	if inv.UnresolvedObjects == nil {
+		inv.UnresolvedObjects = []inventory.UnresolvedObject{}
+	}
 	for i := range inv.NodeGroups {
 		if inv.NodeGroups[i].Taints == nil {
 			inv.NodeGroups[i].Taints = []inventory.Taint{}

@@ -30,7 +30,9 @@ type Fragment struct {
 	// is read (a NodePool names its EC2NodeClass, which may be in another file).
 	NodePools   []NodePool
 	NodeClasses []NodeClass
-	Errors      []LoadError
+	// Unresolved are declared objects that cannot be read statically.
+	Unresolved []UnresolvedObject
+	Errors     []LoadError
 }
 
 // Append adds everything another fragment read to this one. Loaders that read one file
@@ -44,6 +46,7 @@ func (f *Fragment) Append(other Fragment) {
 	f.Namespaces = append(f.Namespaces, other.Namespaces...)
 	f.NodeGroups = append(f.NodeGroups, other.NodeGroups...)
 	f.CNISettings = append(f.CNISettings, other.CNISettings...)
+	f.Unresolved = append(f.Unresolved, other.Unresolved...)
 	f.NodePools = append(f.NodePools, other.NodePools...)
 	f.NodeClasses = append(f.NodeClasses, other.NodeClasses...)
 	f.Errors = append(f.Errors, other.Errors...)
@@ -87,6 +90,7 @@ func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents in
 	inv.ServiceAccounts = append(inv.ServiceAccounts, all.ServiceAccounts...)
 	inv.Namespaces = append(inv.Namespaces, all.Namespaces...)
 	inv.CNISettings = append(inv.CNISettings, all.CNISettings...)
+	inv.UnresolvedObjects = append(inv.UnresolvedObjects, all.Unresolved...)
 	declared = Declared{NodeGroups: all.NodeGroups, NodePools: all.NodePools, NodeClasses: all.NodeClasses}
 	return all.Errors, all.Documents, declared
 }

@@ -77,6 +77,17 @@ type Inventory struct {
 	ConfigIgnores []ConfigIgnore `json:"configIgnores"`
 	// CNISettings are the VPC CNI settings the scanned code makes visible.
 	CNISettings []CNISetting `json:"cniSettings"`
+	// UnresolvedObjects are Kubernetes objects the code declares but that cannot be read
+	// statically (a manifest built from a data source, templatefile): ENI006 names each, since
+	// any of them may be a Job or an SGP.
+	UnresolvedObjects []UnresolvedObject `json:"unresolvedObjects"`
+}
+
+// UnresolvedObject is one declared object eni-lint cannot read, with what would decide it.
+type UnresolvedObject struct {
+	Source   string   `json:"source"` // the declaration, e.g. kubectl_manifest.sgp
+	Location Position `json:"location"`
+	Reason   string   `json:"reason"`
 }
 
 // CNISetting is a place that configures the Amazon VPC CNI: an aws_eks_addon for vpc-cni (or

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -295,8 +296,18 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		tf.Kubernetes = opts.kubernetes()
 		tf.FS = fsys
 		done := opts.reading(fmt.Sprintf("%d Terraform folders (%s …)", len(dirs), dirs[0]))
-		frags = append(frags, terraform.Load(dirs, tf)...)
+		tfFrags := terraform.Load(dirs, tf)
 		done()
+		// kubectl_manifest { yaml_body = file("manifests/job.yaml") } names a file the walk
+		// may have read already: its objects are counted once, from the walk.
+		walked := make(map[string]bool, len(files))
+		for _, f := range files {
+			walked[filepath.Clean(fsys.Abs(f))] = true
+		}
+		for i := range tfFrags {
+			dropObjectsOf(&tfFrags[i], func(file string) bool { return walked[filepath.Clean(fsys.Abs(file))] })
+		}
+		frags = append(frags, tfFrags...)
 	}
 	for _, f := range frags {
 		stats.Documents += f.Documents
@@ -399,4 +410,12 @@ func excluded(path string, globs []string) bool {
 		}
 	}
 	return false
+}
+
+// dropObjectsOf removes from a fragment the Kubernetes objects declared in files that match.
+func dropObjectsOf(f *inventory.Fragment, in func(file string) bool) {
+	f.Workloads = slices.DeleteFunc(f.Workloads, func(o inventory.Workload) bool { return in(o.Locations[""].File) })
+	f.SecurityGroupPolicies = slices.DeleteFunc(f.SecurityGroupPolicies, func(o inventory.SecurityGroupPolicy) bool { return in(o.Locations[""].File) })
+	f.ServiceAccounts = slices.DeleteFunc(f.ServiceAccounts, func(o inventory.ServiceAccount) bool { return in(o.Locations[""].File) })
+	f.Namespaces = slices.DeleteFunc(f.Namespaces, func(o inventory.Namespace) bool { return in(o.Locations[""].File) })
 }

@@ -46,6 +46,18 @@ unknown_hint(reason) := "give the variable a value (--var NAME=VALUE or a tfvars
 	regex.match(`a data source|set by the provider|is not evaluated`, reason)
 } else := "declare the node group (--node-group, or nodeGroups in .eni-lint.yaml)"
 
+# Kubernetes objects the infrastructure code declares but that cannot be read statically: any
+# of them may be a Job or a SecurityGroupPolicy, so the verdict may miss it.
+finding contains f if {
+	some u in object.get(input, "unresolvedObjects", [])
+	f := model.finding_at(
+		"ENI006", "",
+		sprintf("%s declares Kubernetes objects that cannot be read from the code: %s. A Job, CronJob or SecurityGroupPolicy among them is left out of the checks; render them into a file eni-lint scans, or pipe them in (eni-lint check -)", [u.source, u.reason]),
+		u.location,
+		{"source": u.source, "unknown": u.reason},
+	)
+}
+
 # Findings about a node group name it, so that an ignore comment on its code can suppress them.
 with_group(g, f) := object.union(f, {"object": model.object_ref(g)}) if {
 	g.id

@@ -60,3 +60,16 @@ test_unknown_types_hint_fits_the_blocker if {
 	contains(fd.message, "exists only when Terraform runs")
 	not contains(fd.message, "--var")
 }
+
+test_fires_unresolved_object if {
+	inv := object.union(fx.inventory([], [], []), {"unresolvedObjects": [{
+		"source": "kubectl_manifest.sgp",
+		"location": {"file": "main.tf", "line": 3, "column": 15},
+		"reason": "yaml_body depends on templatefile() (a function eni-lint does not evaluate)",
+	}]})
+	fs := eni006.finding with input as inv
+	some f in fs
+	f.details.source == "kubectl_manifest.sgp"
+	f.location.line == 3
+	contains(f.message, "templatefile()")
+}

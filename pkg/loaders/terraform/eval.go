@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -122,8 +123,10 @@ func (e *evaluator) value(expr hcl.Expression, inst *instance) (cty.Value, hcl.D
 				ctx.Variables["each"] = cty.ObjectVal(map[string]cty.Value{"key": *inst.eachKey, "value": *inst.eachValue})
 			}
 		case "path":
+			// Absolute, so that file("${path.module}/x.yaml") names the file wherever
+			// eni-lint runs from; a relative path is the root module's (see kubectlManifest).
 			ctx.Variables["path"] = cty.ObjectVal(map[string]cty.Value{
-				"module": cty.StringVal(e.mod.dir), "root": cty.StringVal(e.loader.root), "cwd": cty.StringVal("."),
+				"module": cty.StringVal(absPath(e.mod.dir)), "root": cty.StringVal(absPath(e.loader.root)), "cwd": cty.StringVal(absPath(e.loader.root)),
 			})
 		case "terraform":
 			ctx.Variables["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})
@@ -342,6 +345,15 @@ func (e *evaluator) resource(typ, name string) cty.Value {
 			}
 			obj[n] = v
 		}
+		// Nested blocks are lists of objects, as Terraform exposes them:
+		// kubernetes_namespace.app.metadata[0].name is written in the configuration.
+		if syn, ok := r.body.(*hclsyntax.Body); ok {
+			for name, list := range e.nestedBlocks(syn, inst, 0) {
+				if _, set := r.attrs[name]; !set {
+					obj[name] = list
+				}
+			}
+		}
 		return cty.ObjectVal(obj)
 	}
 	var v cty.Value
@@ -369,6 +381,40 @@ func (e *evaluator) resource(typ, name string) cty.Value {
 	}
 	e.res[key] = v
 	return v
+}
+
+// nestedBlocks evaluates a body's blocks (not the meta-blocks) into a tuple of objects per
+// block type, each object holding the block's attributes and its own nested blocks.
+func (e *evaluator) nestedBlocks(body *hclsyntax.Body, inst *instance, depth int) map[string]cty.Value {
+	out := map[string]cty.Value{}
+	if depth > 16 {
+		return out
+	}
+	lists := map[string][]cty.Value{}
+	for _, b := range body.Blocks {
+		switch b.Type {
+		case "lifecycle", "timeouts", "dynamic", "provisioner", "connection":
+			continue
+		}
+		obj := map[string]cty.Value{}
+		for n, a := range b.Body.Attributes {
+			v, d := e.value(a.Expr, inst)
+			if d.HasErrors() {
+				v = cty.DynamicVal
+			}
+			obj[n] = v
+		}
+		for n, list := range e.nestedBlocks(b.Body, inst, depth+1) {
+			if _, set := obj[n]; !set {
+				obj[n] = list
+			}
+		}
+		lists[b.Type] = append(lists[b.Type], cty.ObjectVal(obj))
+	}
+	for name, list := range lists {
+		out[name] = cty.TupleVal(list)
+	}
+	return out
 }
 
 // refPrefix marks the stand-in value of a provider-computed attribute (id, arn, …).
@@ -470,4 +516,11 @@ func (e *evaluator) call(name string) cty.Value {
 	v := cty.ObjectVal(outs)
 	e.calls[name] = v
 	return v
+}
+
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }

@@ -2,29 +2,40 @@ package terraform
 
 import (
 	"encoding/json"
+	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"go.yaml.in/yaml/v3"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 )
 
 // Kubernetes objects declared with the Terraform kubernetes provider. kubernetes_manifest
 // holds the object as written; the typed resources spell fields in snake_case and nested
 // blocks, which are converted to the API's camelCase fields (repeated blocks become lists).
 var kubernetesResources = map[string]struct{ apiVersion, kind string }{
-	"kubernetes_job_v1":             {"batch/v1", "Job"},
-	"kubernetes_job":                {"batch/v1", "Job"},
-	"kubernetes_cron_job_v1":        {"batch/v1", "CronJob"},
-	"kubernetes_deployment_v1":      {"apps/v1", "Deployment"},
-	"kubernetes_deployment":         {"apps/v1", "Deployment"},
-	"kubernetes_daemon_set_v1":      {"apps/v1", "DaemonSet"},
-	"kubernetes_stateful_set_v1":    {"apps/v1", "StatefulSet"},
-	"kubernetes_pod_v1":             {"v1", "Pod"},
+	"kubernetes_job_v1":          {"batch/v1", "Job"},
+	"kubernetes_job":             {"batch/v1", "Job"},
+	"kubernetes_cron_job_v1":     {"batch/v1", "CronJob"},
+	"kubernetes_deployment_v1":   {"apps/v1", "Deployment"},
+	"kubernetes_deployment":      {"apps/v1", "Deployment"},
+	"kubernetes_daemon_set_v1":   {"apps/v1", "DaemonSet"},
+	"kubernetes_stateful_set_v1": {"apps/v1", "StatefulSet"},
+	"kubernetes_pod_v1":          {"v1", "Pod"},
+	// The provider's names before the _v1 suffix (still accepted by hashicorp/kubernetes 2.x).
+	"kubernetes_pod":                {"v1", "Pod"},
+	"kubernetes_cron_job":           {"batch/v1", "CronJob"},
+	"kubernetes_daemonset":          {"apps/v1", "DaemonSet"},
+	"kubernetes_stateful_set":       {"apps/v1", "StatefulSet"},
 	"kubernetes_service_account_v1": {"v1", "ServiceAccount"},
 	"kubernetes_service_account":    {"v1", "ServiceAccount"},
 	"kubernetes_namespace_v1":       {"v1", "Namespace"},
@@ -59,15 +70,32 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 	for _, key := range e.mod.order {
 		r := e.mod.resources[key]
 		typed, isTyped := kubernetesResources[r.typ]
-		if r.typ != "kubernetes_manifest" && !isTyped {
+		if r.typ != "kubernetes_manifest" && r.typ != "kubectl_manifest" && !isTyped {
 			continue
+		}
+		address := e.callPath + r.typ + "." + r.name
+		unresolved := func(at hcl.Range, reason string) {
+			l.unresolved = append(l.unresolved, inventory.UnresolvedObject{Source: address, Location: position(at), Reason: reason})
 		}
 		insts, keys, ok := e.instances(r.count, r.forEach)
 		if !ok {
+			// for_each over data.kubectl_file_documents and the like: how many objects, and
+			// which, is decided when Terraform runs.
+			if r.forEach != nil {
+				unresolved(r.forEach.Range(), "for_each depends on "+e.unknownReason(r.forEach))
+			} else if r.count != nil {
+				unresolved(r.count.Range(), "count depends on "+e.unknownReason(r.count))
+			}
 			continue
 		}
 		for i, inst := range insts {
 			var obj map[string]any
+			if r.typ == "kubectl_manifest" {
+				if frag, read := l.kubectlManifest(e, r, inst, keys[i], opts, unresolved); read {
+					l.manifests = append(l.manifests, frag)
+				}
+				continue
+			}
 			if r.typ == "kubernetes_manifest" {
 				a := r.attrs["manifest"]
 				if a == nil {
@@ -75,7 +103,7 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 				}
 				v, d := e.value(a.Expr, inst)
 				if d.HasErrors() || !v.IsWhollyKnown() {
-					l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "manifest not known statically", Subject: r.declare.Ptr()})
+					unresolved(a.Expr.Range(), "manifest depends on "+e.unknownReason(a.Expr))
 					continue
 				}
 				m, ok := ctyToGo(v).(map[string]any)
@@ -87,6 +115,12 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 				syn, ok := r.body.(*hclsyntax.Body)
 				if !ok {
 					continue // kubernetes_* in .tf.json: not read
+				}
+				// An unknown name or namespace must not become the default namespace: the
+				// object is reported instead.
+				if x, why := e.unknownIdentity(syn, inst); why != "" {
+					unresolved(x.Range(), why)
+					continue
 				}
 				obj = e.blockObject(syn, inst)
 				obj["apiVersion"], obj["kind"] = typed.apiVersion, typed.kind
@@ -106,13 +140,20 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 // block (the manifest text was generated), and makes their IDs name the resource instance.
 func relocate(frag *inventory.Fragment, r *resource, key string) {
 	pos := position(r.declare)
+	relocateWith(frag, r, key, func(inventory.Position) inventory.Position { return pos })
+}
+
+// relocateWith moves every position of objects read from a Terraform resource, names the
+// resource instance in their IDs, and gives them the resource's ignore comments.
+func relocateWith(frag *inventory.Fragment, r *resource, key string, move func(inventory.Position) inventory.Position) {
+	pos := position(r.declare)
 	suffix := "@" + pos.File + ":" + strconv.Itoa(pos.Line)
 	if key != "" {
 		suffix += "[" + key + "]"
 	}
 	fix := func(o *inventory.Object) {
 		for k := range o.Locations {
-			o.Locations[k] = pos
+			o.Locations[k] = move(o.Locations[k])
 		}
 		o.Ignores = append(o.Ignores, r.ignores...)
 		o.ID = strings.SplitN(o.ID, "@", 2)[0] + suffix
@@ -121,12 +162,128 @@ func relocate(frag *inventory.Fragment, r *resource, key string) {
 	for i := range frag.Workloads {
 		w := &frag.Workloads[i]
 		for j := range w.Pod.PodENIRequests {
-			w.Pod.PodENIRequests[j].Location = pos
+			w.Pod.PodENIRequests[j].Location = move(w.Pod.PodENIRequests[j].Location)
 		}
 	}
 	for i := range frag.Errors {
-		frag.Errors[i].Position = pos
+		frag.Errors[i].Position = move(frag.Errors[i].Position)
 	}
+}
+
+// kubectlManifest reads one kubectl_manifest instance (the gavinbunney/kubectl and
+// alekc/kubectl providers): its yaml_body is a heredoc or string written in the .tf, whose
+// positions are found in the heredoc, or file(PATH) of a file inside the scanned folders,
+// whose positions are its own. A body eni-lint cannot read (templatefile, a data source's
+// documents, a variable) is reported as unresolved, never dropped.
+func (l *loader) kubectlManifest(e *evaluator, r *resource, inst *instance, key string, opts kubernetes.Options, unresolved func(hcl.Range, string)) (inventory.Fragment, bool) {
+	a := r.attrs["yaml_body"]
+	if a == nil {
+		return inventory.Fragment{}, false
+	}
+	if call, ok := a.Expr.(*hclsyntax.FunctionCallExpr); ok && call.Name == "file" && len(call.Args) == 1 {
+		pv, d := e.value(call.Args[0], inst)
+		path, ok := asString(pv)
+		if d.HasErrors() || !ok {
+			unresolved(a.Expr.Range(), "the path given to file() depends on "+e.unknownReason(call.Args[0]))
+			return inventory.Fragment{}, false
+		}
+		if !filepath.IsAbs(path) { // Terraform resolves it against the root module's folder
+			path = filepath.Join(l.root, path)
+		}
+		data, err := l.fsys.ReadFile(path)
+		if err != nil {
+			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read the file of yaml_body", Detail: confine.Reason(err), Subject: call.Args[0].Range().Ptr()})
+			return inventory.Fragment{}, false
+		}
+		frag := kubernetes.Load(path, data, opts)
+		relocateWith(&frag, r, key, func(p inventory.Position) inventory.Position { return p })
+		return frag, true
+	}
+	text, ok := e.partialText(a.Expr, inst)
+	if !ok {
+		unresolved(a.Expr.Range(), "yaml_body depends on "+e.unknownReason(a.Expr))
+		return inventory.Fragment{}, false
+	}
+	docs, err := yamlpos.DocumentsWithin([]byte(text), opts.YAML)
+	// A value known only when Terraform runs (a role name, a cluster endpoint) leaves its own
+	// field out; one that decides which object this is makes the object unresolved.
+	for _, doc := range docs {
+		if field := dropUnknownFields(doc, ""); field != "" {
+			if kind := kindOf(doc); kind != "" && !readKinds[kind] {
+				return inventory.Fragment{}, false // a kind eni-lint does not read: nothing is lost
+			}
+			unresolved(a.Expr.Range(), fmt.Sprintf("%s depends on %s", field, e.unknownReason(a.Expr)))
+			return inventory.Fragment{}, false
+		}
+	}
+	frag := kubernetes.LoadDocuments(a.Expr.Range().Filename, docs, err, opts)
+	if lineOffset, colOffset, ok := l.heredocOffsets(a.Expr, text); ok {
+		file := a.Expr.Range().Filename
+		relocateWith(&frag, r, key, func(p inventory.Position) inventory.Position {
+			if p.Line == 0 {
+				return position(a.Expr.Range())
+			}
+			col := p.Column
+			if col > 0 {
+				col += colOffset
+			}
+			return inventory.Position{File: file, Line: p.Line + lineOffset, Column: col}
+		})
+	} else {
+		relocate(&frag, r, key)
+	}
+	return frag, true
+}
+
+// heredocOffsets maps a position in a heredoc's text back to the .tf file: the text's line 1
+// is the line after <<EOT, and <<-EOT removed the lines' common indentation. It says false
+// when the expression is not a heredoc, or its value has more or fewer lines than its source
+// (an interpolation that adds lines), so positions inside it cannot be trusted.
+func (l *loader) heredocOffsets(expr hcl.Expression, text string) (lines, cols int, ok bool) {
+	r := expr.Range()
+	src := l.parser.Sources()[r.Filename]
+	if src == nil || r.End.Byte > len(src) || !strings.HasPrefix(string(src[r.Start.Byte:r.End.Byte]), "<<") {
+		return 0, 0, false
+	}
+	body := strings.Split(string(src[r.Start.Byte:r.End.Byte]), "\n")
+	if len(body) < 2 {
+		return 0, 0, false
+	}
+	content := body[1 : len(body)-1] // between the <<EOT line and the closing marker
+	if strings.Count(strings.TrimSuffix(text, "\n"), "\n")+1 != len(content) {
+		return 0, 0, false
+	}
+	if strings.HasPrefix(string(src[r.Start.Byte:r.End.Byte]), "<<-") {
+		cols = -1
+		for _, line := range content {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			if n := len(line) - len(strings.TrimLeft(line, " \t")); cols < 0 || n < cols {
+				cols = n
+			}
+		}
+		cols = max(cols, 0)
+	}
+	return r.Start.Line, cols, true
+}
+
+// unknownIdentity finds a metadata name or namespace of a typed resource that is written but
+// not known statically, and says what it depends on.
+func (e *evaluator) unknownIdentity(body *hclsyntax.Body, inst *instance) (hcl.Expression, string) {
+	for _, b := range body.Blocks {
+		if b.Type != "metadata" {
+			continue
+		}
+		for _, name := range []string{"name", "namespace", "generate_name"} {
+			if a := b.Body.Attributes[name]; a != nil {
+				if v, d := e.value(a.Expr, inst); d.HasErrors() || !v.IsWhollyKnown() {
+					return a.Expr, "metadata." + name + " depends on " + e.unknownReason(a.Expr)
+				}
+			}
+		}
+	}
+	return nil, ""
 }
 
 // blockObject converts a native-syntax body to API fields: attributes by value, blocks by
@@ -199,4 +356,172 @@ func ctyToGo(v cty.Value) any {
 		return out
 	}
 	return nil
+}
+
+// unknownText stands in for an interpolation whose value only Terraform knows, in a manifest
+// text eni-lint reads; dropUnknownFields removes the fields that hold it.
+const unknownText = "ENI_LINT_VALUE_KNOWN_ONLY_WHEN_TERRAFORM_RUNS"
+
+// partialText evaluates a manifest's text: a known string; a template (heredoc or quoted)
+// whose unknown interpolations become unknownText on one line each; or yamlencode/jsonencode
+// of an object whose unknown values become unknownText. false when that is not enough.
+func (e *evaluator) partialText(expr hcl.Expression, inst *instance) (string, bool) {
+	// A provider-computed attribute's stand-in (refPrefix) is no text of the manifest.
+	if v, d := e.value(expr, inst); !d.HasErrors() {
+		if s, ok := asString(v); ok && !strings.Contains(s, refPrefix) {
+			return s, true
+		}
+	}
+	switch x := expr.(type) {
+	case *hclsyntax.TemplateExpr:
+		var b strings.Builder
+		for _, part := range x.Parts {
+			v, d := e.value(part, inst)
+			if d.HasErrors() {
+				return "", false
+			}
+			if !v.IsWhollyKnown() {
+				b.WriteString(unknownText)
+				continue
+			}
+			s, err := convert.Convert(v, cty.String)
+			if err != nil || s.IsNull() {
+				return "", false
+			}
+			if strings.Contains(s.AsString(), refPrefix) {
+				b.WriteString(unknownText)
+				continue
+			}
+			b.WriteString(s.AsString())
+		}
+		return b.String(), true
+	case *hclsyntax.FunctionCallExpr:
+		if (x.Name != "yamlencode" && x.Name != "jsonencode") || len(x.Args) != 1 {
+			return "", false
+		}
+		v, d := e.value(x.Args[0], inst)
+		if d.HasErrors() || !v.IsKnown() {
+			return "", false
+		}
+		doc, err := json.Marshal(ctyToGoMarked(v))
+		if err != nil {
+			return "", false
+		}
+		return string(doc), true
+	}
+	return "", false
+}
+
+// ctyToGoMarked is ctyToGo with unknown values written as unknownText.
+func ctyToGoMarked(v cty.Value) any {
+	if !v.IsKnown() {
+		return unknownText
+	}
+	if v.IsNull() {
+		return nil
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType() || ty.IsMapType():
+		out := map[string]any{}
+		for it := v.ElementIterator(); it.Next(); {
+			k, el := it.Element()
+			out[k.AsString()] = ctyToGoMarked(el)
+		}
+		return out
+	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
+		out := []any{}
+		for it := v.ElementIterator(); it.Next(); {
+			_, el := it.Element()
+			out = append(out, ctyToGoMarked(el))
+		}
+		return out
+	}
+	if ty == cty.String && strings.Contains(v.AsString(), refPrefix) {
+		return unknownText
+	}
+	return ctyToGo(v)
+}
+
+// identityFields decide which object a manifest is, and so whether a policy selects it.
+var identityFields = map[string]bool{"apiVersion": true, "kind": true, "metadata.name": true, "metadata.namespace": true}
+
+// dropUnknownFields removes every mapping entry and list item whose value holds unknownText
+// and returns the first identity field that holds it (then the object cannot be read).
+func dropUnknownFields(n *yaml.Node, path string) string {
+	n = yamlpos.Resolve(n)
+	if n == nil {
+		return ""
+	}
+	holds := func(c *yaml.Node) bool {
+		c = yamlpos.Resolve(c)
+		return c != nil && c.Kind == yaml.ScalarNode && strings.Contains(c.Value, unknownText)
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			if f := dropUnknownFields(c, path); f != "" {
+				return f
+			}
+		}
+	case yaml.MappingNode:
+		kept := n.Content[:0]
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key, val := n.Content[i], n.Content[i+1]
+			p := key.Value
+			if path != "" {
+				p = path + "." + key.Value
+			}
+			if holds(val) || holds(key) {
+				if identityFields[p] {
+					return p
+				}
+				continue
+			}
+			if f := dropUnknownFields(val, p); f != "" {
+				return f
+			}
+			kept = append(kept, key, val)
+		}
+		n.Content = kept
+	case yaml.SequenceNode:
+		kept := n.Content[:0]
+		for _, c := range n.Content {
+			if holds(c) {
+				continue
+			}
+			if f := dropUnknownFields(c, path+"[]"); f != "" {
+				return f
+			}
+			kept = append(kept, c)
+		}
+		n.Content = kept
+	}
+	return ""
+}
+
+// readKinds are the kinds whose objects change a verdict (pkg/loaders/kubernetes reads them).
+var readKinds = map[string]bool{
+	"Job": true, "CronJob": true, "Pod": true, "Deployment": true, "ReplicaSet": true, "StatefulSet": true,
+	"DaemonSet": true, "SecurityGroupPolicy": true, "ServiceAccount": true, "Namespace": true, "NodePool": true,
+	"EC2NodeClass": true, "NodeClass": true, "Provisioner": true, "ConfigMap": true, "List": true, "ClusterConfig": true,
+}
+
+// kindOf reads a document's kind when it is written (and known).
+func kindOf(doc *yaml.Node) string {
+	n := yamlpos.Resolve(doc)
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = yamlpos.Resolve(n.Content[0])
+	}
+	if n == nil || n.Kind != yaml.MappingNode {
+		return ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "kind" {
+			if v := yamlpos.Resolve(n.Content[i+1]); v != nil && v.Kind == yaml.ScalarNode && !strings.Contains(v.Value, unknownText) {
+				return v.Value
+			}
+		}
+	}
+	return ""
 }

@@ -44,12 +44,14 @@ type loader struct {
 	children  map[*evaluator]map[string]*evaluator
 	groups    []inventory.NodeGroupSpec
 	manifests []inventory.Fragment
-	cni       []inventory.CNISetting
-	diags     hcl.Diagnostics
-	opts      Options
-	fsys      *confine.FS
-	meter     *meter
-	funcs     map[string]function.Function
+	// unresolved are declared Kubernetes objects that cannot be read statically.
+	unresolved []inventory.UnresolvedObject
+	cni        []inventory.CNISetting
+	diags      hcl.Diagnostics
+	opts       Options
+	fsys       *confine.FS
+	meter      *meter
+	funcs      map[string]function.Function
 }
 
 // maxModuleDepth stops runaway module recursion (a module that calls itself).
@@ -143,6 +145,7 @@ func (l *loader) loadRoot(dir string, opts Options) (frag inventory.Fragment) {
 	rl.diags = append(rl.diags, root.diags...)
 	frag.NodeGroups = rl.groups
 	frag.CNISettings = rl.cni
+	frag.Unresolved = rl.unresolved
 	for _, m := range rl.manifests {
 		frag.Append(m)
 	}

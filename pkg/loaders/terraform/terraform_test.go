@@ -3,6 +3,7 @@ package terraform
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -473,5 +474,215 @@ module "eks" {
 	}
 	if g := groups["listed"]; len(g.InstanceTypes) != 0 || !strings.Contains(g.UnknownTypes, "file() (a function eni-lint does not evaluate)") {
 		t.Errorf("listed: %v (%s)", g.InstanceTypes, g.UnknownTypes)
+	}
+}
+
+// TestKubectlManifestsAndNestedReferences: the shapes real repositories use to declare SGPs
+// and Jobs from Terraform: kubectl_manifest with a heredoc or a file of the tree, a namespace
+// taken from kubernetes_namespace.x.metadata[0].name, and bodies that only Terraform can
+// produce (templatefile, for_each over a documents data source), which are reported.
+func TestKubectlManifestsAndNestedReferences(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.tf": `resource "kubernetes_namespace" "db" {
+  metadata {
+    name = "billing"
+  }
+}
+
+resource "kubectl_manifest" "sgp" {
+  yaml_body = <<-YAML
+    apiVersion: vpcresources.k8s.aws/v1beta1
+    kind: SecurityGroupPolicy
+    metadata:
+      name: db-access
+      namespace: ${kubernetes_namespace.db.metadata[0].name}
+    spec:
+      podSelector:
+        matchLabels: {app: report}
+      securityGroups:
+        groupIds: [sg-1]
+  YAML
+}
+
+resource "kubectl_manifest" "job" {
+  yaml_body = file("${path.module}/manifests/job.yaml")
+}
+
+resource "kubernetes_job_v1" "migrate" {
+  metadata {
+    name      = "migrate"
+    namespace = kubernetes_namespace.db.metadata[0].name
+  }
+  spec {
+    template {
+      metadata {}
+      spec {
+        container {
+          name  = "m"
+          image = "x"
+        }
+      }
+    }
+  }
+}
+
+resource "kubectl_manifest" "templated" {
+  yaml_body = templatefile("${path.module}/sgp.tpl", { ns = "x" })
+}
+
+data "kubectl_file_documents" "docs" {
+  content = file("${path.module}/all.yaml")
+}
+
+resource "kubectl_manifest" "docs" {
+  for_each  = data.kubectl_file_documents.docs.manifests
+  yaml_body = each.value
+}
+`,
+		"manifests/job.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: report\n  namespace: billing\nspec:\n  template:\n    metadata:\n      labels: {app: report}\n    spec:\n      containers: [{name: c, image: x}]\n",
+	})
+	frags := Load([]string{root}, Options{})
+	var sgps []inventory.SecurityGroupPolicy
+	var workloads []inventory.Workload
+	var unresolved []inventory.UnresolvedObject
+	for _, f := range frags {
+		sgps = append(sgps, f.SecurityGroupPolicies...)
+		workloads = append(workloads, f.Workloads...)
+		unresolved = append(unresolved, f.Unresolved...)
+		for _, e := range f.Errors {
+			t.Errorf("error %v: %s", e.Position, e.Message)
+		}
+	}
+	if len(sgps) != 1 || sgps[0].Namespace != "billing" || sgps[0].Name != "db-access" {
+		t.Fatalf("SGPs %+v", sgps)
+	}
+	// The heredoc's positions are the .tf file's: metadata.name is on line 12, column 7.
+	if p := sgps[0].Locations["metadata.name"]; filepath.Base(p.File) != "main.tf" || p.Line != 12 || p.Column != 7 {
+		t.Errorf("SGP name at %+v, want main.tf:12:7", p)
+	}
+	byName := map[string]inventory.Workload{}
+	for _, w := range workloads {
+		byName[w.Name] = w
+	}
+	if w, ok := byName["report"]; !ok || w.Namespace != "billing" || filepath.Base(w.Locations[""].File) != "job.yaml" || w.Locations[""].Line != 1 {
+		t.Errorf("report (from file()): %+v", w.Object)
+	}
+	if w, ok := byName["migrate"]; !ok || w.Namespace != "billing" {
+		t.Errorf("migrate must be in the namespace kubernetes_namespace.db names: %+v", w.Object)
+	}
+	if len(unresolved) != 2 {
+		t.Fatalf("unresolved %+v", unresolved)
+	}
+	sort.Slice(unresolved, func(i, j int) bool { return unresolved[i].Source < unresolved[j].Source })
+	if u := unresolved[0]; u.Source != "kubectl_manifest.docs" || !strings.Contains(u.Reason, "data.kubectl_file_documents.docs.manifests (a data source") || u.Location.Line != 53 {
+		t.Errorf("docs: %+v", u)
+	}
+	if u := unresolved[1]; u.Source != "kubectl_manifest.templated" || !strings.Contains(u.Reason, "templatefile() (a function eni-lint does not evaluate)") || u.Location.Line != 45 {
+		t.Errorf("templated: %+v", u)
+	}
+}
+
+func TestTypedResourceWithUnknownNamespaceIsReported(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `variable "ns" {}
+resource "kubernetes_cron_job_v1" "report" {
+  metadata {
+    name      = "report"
+    namespace = var.ns
+  }
+  spec {
+    schedule = "*/5 * * * *"
+  }
+}
+`})
+	var workloads, unresolved int
+	var reason string
+	for _, f := range Load([]string{root}, Options{}) {
+		workloads += len(f.Workloads)
+		unresolved += len(f.Unresolved)
+		for _, u := range f.Unresolved {
+			reason = u.Reason
+		}
+	}
+	if workloads != 0 || unresolved != 1 || reason != "metadata.namespace depends on var.ns (no default, and no value in tfvars or --var)" {
+		t.Errorf("%d workloads, %d unresolved (%s): a CronJob whose namespace is unknown must be reported, not put in the default namespace", workloads, unresolved, reason)
+	}
+}
+
+// TestKubectlManifestWithValuesOnlyTerraformKnows: a role name or cluster endpoint
+// interpolated into a manifest leaves only that field out; an unknown namespace makes the
+// object unresolved, since it decides which policies select it.
+func TestKubectlManifestWithValuesOnlyTerraformKnows(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `resource "aws_iam_role" "nodes" { name = "nodes-${var.env}" }
+variable "env" {}
+variable "ns" {}
+resource "kubectl_manifest" "sgp" {
+  yaml_body = <<-YAML
+    apiVersion: vpcresources.k8s.aws/v1beta1
+    kind: SecurityGroupPolicy
+    metadata:
+      name: db
+      namespace: billing
+      annotations: {role: "${aws_iam_role.nodes.name}", arn: "${aws_iam_role.nodes.arn}"}
+    spec:
+      podSelector: {matchLabels: {app: db}}
+      securityGroups: {groupIds: ["${var.env}"]}
+  YAML
+}
+resource "kubectl_manifest" "job" {
+  yaml_body = yamlencode({
+    apiVersion = "batch/v1"
+    kind       = "Job"
+    metadata   = { name = "migrate", namespace = "billing", labels = { role = aws_iam_role.nodes.name } }
+    spec       = { template = { spec = { containers = [{ name = "m", image = "x" }] } } }
+  })
+}
+resource "kubectl_manifest" "elsewhere" {
+  yaml_body = <<-YAML
+    apiVersion: batch/v1
+    kind: Job
+    metadata:
+      name: report
+      namespace: ${var.ns}
+  YAML
+}
+`})
+	var sgps []inventory.SecurityGroupPolicy
+	var jobs []string
+	var reasons []string
+	for _, f := range Load([]string{root}, Options{}) {
+		sgps = append(sgps, f.SecurityGroupPolicies...)
+		for _, w := range f.Workloads {
+			jobs = append(jobs, w.Namespace+"/"+w.Name)
+		}
+		for _, u := range f.Unresolved {
+			reasons = append(reasons, u.Source+": "+u.Reason)
+		}
+	}
+	if len(sgps) != 1 || sgps[0].Namespace != "billing" || sgps[0].Locations["metadata.name"].Line != 9 {
+		t.Errorf("SGPs %+v", sgps)
+	}
+	if strings.Join(jobs, ",") != "billing/migrate" {
+		t.Errorf("jobs %v", jobs)
+	}
+	if len(reasons) != 1 || !strings.HasPrefix(reasons[0], "kubectl_manifest.elsewhere: metadata.namespace depends on var.ns") {
+		t.Errorf("unresolved %v", reasons)
+	}
+}
+
+func TestKubectlManifestOfAKindNotReadIsQuiet(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `variable "name" {}
+resource "kubectl_manifest" "issuer" {
+  yaml_body = <<-YAML
+    apiVersion: cert-manager.io/v1
+    kind: ClusterIssuer
+    metadata:
+      name: ${var.name}
+  YAML
+}
+`})
+	for _, f := range Load([]string{root}, Options{}) {
+		if len(f.Unresolved) != 0 || len(f.Errors) != 0 {
+			t.Errorf("a ClusterIssuer changes no verdict: %+v %+v", f.Unresolved, f.Errors)
+		}
 	}
 }

@@ -1,0 +1,32 @@
+# Objects declared through the kubectl provider, as platform repositories write them: an SGP
+# in a heredoc whose namespace comes from a kubernetes_namespace, a CronJob in a file of the
+# tree, and a body only Terraform can produce (templatefile), which is reported as ENI006.
+resource "kubernetes_namespace_v1" "billing" {
+  metadata {
+    name = "billing"
+  }
+}
+
+resource "kubectl_manifest" "db_access" {
+  yaml_body = <<-YAML
+    apiVersion: vpcresources.k8s.aws/v1beta1
+    kind: SecurityGroupPolicy
+    metadata:
+      name: db-access
+      namespace: ${kubernetes_namespace_v1.billing.metadata[0].name}
+    spec:
+      podSelector:
+        matchLabels:
+          app: db-report
+      securityGroups:
+        groupIds: [sg-0123456789abcdef0]
+  YAML
+}
+
+resource "kubectl_manifest" "report" {
+  yaml_body = file("${path.module}/manifests/cronjob.yaml")
+}
+
+resource "kubectl_manifest" "extra_policy" {
+  yaml_body = templatefile("${path.module}/manifests/sgp.yaml.tftpl", { namespace = "billing" })
+}
