@@ -37,11 +37,16 @@ const budgetFunc = "__eni_lint_for_budget"
 // goes through budgetFunc: nested loops charge the budget once per inner evaluation, so the
 // total work of all loops is bounded whatever their nesting.
 func meterForExpressions(body hcl.Body) {
-	syn, ok := body.(*hclsyntax.Body)
-	if !ok {
-		return
+	if syn, ok := body.(*hclsyntax.Body); ok {
+		meterNode(syn)
 	}
-	hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
+}
+
+// meterExpression does the same for an expression parsed on its own (a template file).
+func meterExpression(expr hclsyntax.Expression) { meterNode(expr) }
+
+func meterNode(node hclsyntax.Node) {
+	hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
 		if b, ok := n.(*hclsyntax.BinaryOpExpr); ok {
 			if op := boundedOps[b.Op]; op != nil {
 				b.Op = op

@@ -396,6 +396,9 @@ func (e *evaluator) partialText(expr hcl.Expression, inst *instance) (string, bo
 		}
 		return b.String(), true
 	case *hclsyntax.FunctionCallExpr:
+		if x.Name == "templatefile" && len(x.Args) == 2 {
+			return e.templateFile(x, inst)
+		}
 		if (x.Name != "yamlencode" && x.Name != "jsonencode") || len(x.Args) != 1 {
 			return "", false
 		}
@@ -410,6 +413,77 @@ func (e *evaluator) partialText(expr hcl.Expression, inst *instance) (string, bo
 		return string(doc), true
 	}
 	return "", false
+}
+
+// templateFile renders templatefile(PATH, VARS) for a manifest: the file is read through the
+// confined file system (inside the scanned folders, within the size budget), its nesting and
+// numbers are checked and its for expressions metered as for a .tf file, and interpolations
+// whose value only Terraform knows become unknownText.
+func (e *evaluator) templateFile(call *hclsyntax.FunctionCallExpr, inst *instance) (string, bool) {
+	pv, d := e.value(call.Args[0], inst)
+	path, ok := asString(pv)
+	if d.HasErrors() || !ok {
+		return "", false
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(e.loader.root, path)
+	}
+	vars, d := e.value(call.Args[1], inst)
+	if d.HasErrors() || !vars.IsKnown() || vars.IsNull() || !(vars.Type().IsObjectType() || vars.Type().IsMapType()) {
+		return "", false
+	}
+	data, err := e.loader.fsys.ReadFile(path)
+	if err != nil {
+		e.diags = append(e.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read the template", Detail: confine.Reason(err), Subject: call.Args[0].Range().Ptr()})
+		return "", false
+	}
+	tokens, _ := hclsyntax.LexTemplate(data, path, hcl.InitialPos)
+	if deep := checkTokens(tokens, 0); deep != nil {
+		e.diags = append(e.diags, deep)
+		return "", false
+	}
+	tmpl, diags := hclsyntax.ParseTemplate(data, path, hcl.InitialPos)
+	if diags.HasErrors() {
+		e.diags = append(e.diags, diags...)
+		return "", false
+	}
+	meterExpression(tmpl)
+	variables := map[string]cty.Value{}
+	for it := vars.ElementIterator(); it.Next(); {
+		k, v := it.Element()
+		variables[k.AsString()] = v
+	}
+	ctx := &hcl.EvalContext{Variables: variables, Functions: e.loader.funcs}
+	parts := []hclsyntax.Expression{tmpl}
+	if t, ok := tmpl.(*hclsyntax.TemplateExpr); ok {
+		parts = t.Parts
+	}
+	var b strings.Builder
+	for _, part := range parts {
+		v, d := part.Value(ctx)
+		for _, diag := range d {
+			if diag.Severity == hcl.DiagError && strings.Contains(diag.Detail, budgetMark) {
+				e.diags = append(e.diags, diag)
+			}
+		}
+		if d.HasErrors() {
+			return "", false
+		}
+		if !v.IsWhollyKnown() {
+			b.WriteString(unknownText)
+			continue
+		}
+		str, err := convert.Convert(v, cty.String)
+		if err != nil || str.IsNull() {
+			return "", false
+		}
+		if strings.Contains(str.AsString(), refPrefix) {
+			b.WriteString(unknownText)
+			continue
+		}
+		b.WriteString(str.AsString())
+	}
+	return b.String(), true
 }
 
 // ctyToGoMarked is ctyToGo with unknown values written as unknownText.

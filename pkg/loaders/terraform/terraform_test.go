@@ -527,7 +527,7 @@ resource "kubernetes_job_v1" "migrate" {
 }
 
 resource "kubectl_manifest" "templated" {
-  yaml_body = templatefile("${path.module}/sgp.tpl", { ns = "x" })
+  yaml_body = templatefile(var.template, { ns = "x" })
 }
 
 data "kubectl_file_documents" "docs" {
@@ -538,6 +538,8 @@ resource "kubectl_manifest" "docs" {
   for_each  = data.kubectl_file_documents.docs.manifests
   yaml_body = each.value
 }
+
+variable "template" {}
 `,
 		"manifests/job.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: report\n  namespace: billing\nspec:\n  template:\n    metadata:\n      labels: {app: report}\n    spec:\n      containers: [{name: c, image: x}]\n",
 	})
@@ -577,7 +579,7 @@ resource "kubectl_manifest" "docs" {
 	if u := unresolved[0]; u.Source != "kubectl_manifest.docs" || !strings.Contains(u.Reason, "data.kubectl_file_documents.docs.manifests (a data source") || u.Location.Line != 53 {
 		t.Errorf("docs: %+v", u)
 	}
-	if u := unresolved[1]; u.Source != "kubectl_manifest.templated" || !strings.Contains(u.Reason, "templatefile() (a function eni-lint does not evaluate)") || u.Location.Line != 45 {
+	if u := unresolved[1]; u.Source != "kubectl_manifest.templated" || !strings.Contains(u.Reason, "var.template (no default") || u.Location.Line != 45 {
 		t.Errorf("templated: %+v", u)
 	}
 }
@@ -684,5 +686,54 @@ resource "kubectl_manifest" "issuer" {
 		if len(f.Unresolved) != 0 || len(f.Errors) != 0 {
 			t.Errorf("a ClusterIssuer changes no verdict: %+v %+v", f.Unresolved, f.Errors)
 		}
+	}
+}
+
+// TestKubectlManifestFromATemplateFile: templatefile() of a file in the tree is rendered with
+// its variables (budgets as for .tf files); a variable only Terraform knows leaves its field
+// out; a template outside the tree is refused.
+func TestKubectlManifestFromATemplateFile(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"infra/main.tf": `resource "aws_iam_role" "r" { name = "r" }
+resource "kubectl_manifest" "sgp" {
+  for_each = toset(["billing", "orders"])
+  yaml_body = templatefile("${path.module}/sgp.yaml.tftpl", { namespace = each.key, role = aws_iam_role.r.arn, groups = ["sg-1", "sg-2"] })
+}
+resource "kubectl_manifest" "outside" {
+  yaml_body = templatefile("${path.module}/../../secret.tftpl", {})
+}
+`,
+		"infra/sgp.yaml.tftpl": `apiVersion: vpcresources.k8s.aws/v1beta1
+kind: SecurityGroupPolicy
+metadata:
+  name: db
+  namespace: ${namespace}
+  annotations:
+    role: ${role}
+spec:
+  podSelector: {matchLabels: {app: db}}
+  securityGroups:
+    groupIds:
+%{ for g in groups ~}
+      - ${g}
+%{ endfor ~}
+`,
+	})
+	var namespaces []string
+	var errs []string
+	for _, f := range Load([]string{filepath.Join(root, "infra")}, Options{}) {
+		for _, p := range f.SecurityGroupPolicies {
+			namespaces = append(namespaces, p.Namespace)
+		}
+		for _, e := range f.Errors {
+			errs = append(errs, e.Message)
+		}
+	}
+	sort.Strings(namespaces)
+	if strings.Join(namespaces, ",") != "billing,orders" {
+		t.Errorf("SGPs in %v", namespaces)
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0], "Cannot read the template") {
+		t.Errorf("errors %v: the template outside the folder must be refused", errs)
 	}
 }

@@ -1,6 +1,7 @@
 # Objects declared through the kubectl provider, as platform repositories write them: an SGP
 # in a heredoc whose namespace comes from a kubernetes_namespace, a CronJob in a file of the
-# tree, and a body only Terraform can produce (templatefile), which is reported as ENI006.
+# tree (also scanned on its own: counted once), an SGP from templatefile(), and documents only
+# Terraform can produce (for_each over a data source), which are reported as ENI006.
 resource "kubernetes_namespace_v1" "billing" {
   metadata {
     name = "billing"
@@ -29,4 +30,13 @@ resource "kubectl_manifest" "report" {
 
 resource "kubectl_manifest" "extra_policy" {
   yaml_body = templatefile("${path.module}/manifests/sgp.yaml.tftpl", { namespace = "billing" })
+}
+
+data "kubectl_path_documents" "extra" {
+  pattern = "${path.module}/generated/*.yaml"
+}
+
+resource "kubectl_manifest" "generated" {
+  for_each  = toset(data.kubectl_path_documents.extra.documents)
+  yaml_body = each.value
 }
