@@ -374,27 +374,7 @@ func (e *evaluator) partialText(expr hcl.Expression, inst *instance) (string, bo
 	}
 	switch x := expr.(type) {
 	case *hclsyntax.TemplateExpr:
-		var b strings.Builder
-		for _, part := range x.Parts {
-			v, d := e.value(part, inst)
-			if d.HasErrors() {
-				return "", false
-			}
-			if !v.IsWhollyKnown() {
-				b.WriteString(unknownText)
-				continue
-			}
-			s, err := convert.Convert(v, cty.String)
-			if err != nil || s.IsNull() {
-				return "", false
-			}
-			if strings.Contains(s.AsString(), refPrefix) {
-				b.WriteString(unknownText)
-				continue
-			}
-			b.WriteString(s.AsString())
-		}
-		return b.String(), true
+		return renderParts(x.Parts, func(part hclsyntax.Expression) (cty.Value, hcl.Diagnostics) { return e.value(part, inst) })
 	case *hclsyntax.FunctionCallExpr:
 		if x.Name == "templatefile" && len(x.Args) == 2 {
 			return e.templateFile(x, inst)
@@ -458,14 +438,23 @@ func (e *evaluator) templateFile(call *hclsyntax.FunctionCallExpr, inst *instanc
 	if t, ok := tmpl.(*hclsyntax.TemplateExpr); ok {
 		parts = t.Parts
 	}
-	var b strings.Builder
-	for _, part := range parts {
+	return renderParts(parts, func(part hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 		v, d := part.Value(ctx)
 		for _, diag := range d {
 			if diag.Severity == hcl.DiagError && strings.Contains(diag.Detail, budgetMark) {
 				e.diags = append(e.diags, diag)
 			}
 		}
+		return v, d
+	})
+}
+
+// renderParts joins a template's parts as text, writing unknownText for a part whose value
+// only Terraform knows (unknown, or a provider attribute's stand-in). false on an error.
+func renderParts(parts []hclsyntax.Expression, eval func(hclsyntax.Expression) (cty.Value, hcl.Diagnostics)) (string, bool) {
+	var b strings.Builder
+	for _, part := range parts {
+		v, d := eval(part)
 		if d.HasErrors() {
 			return "", false
 		}
