@@ -32,7 +32,10 @@ type Fragment struct {
 	NodeClasses []NodeClass
 	// Unresolved are declared objects that cannot be read statically.
 	Unresolved []UnresolvedObject
-	Errors     []LoadError
+	// Templates are files infrastructure code renders (Terraform's templatefile()): not
+	// manifests, whatever their extension.
+	Templates []string
+	Errors    []LoadError
 }
 
 // Append adds everything another fragment read to this one. Loaders that read one file
@@ -47,6 +50,7 @@ func (f *Fragment) Append(other Fragment) {
 	f.NodeGroups = append(f.NodeGroups, other.NodeGroups...)
 	f.CNISettings = append(f.CNISettings, other.CNISettings...)
 	f.Unresolved = append(f.Unresolved, other.Unresolved...)
+	f.Templates = append(f.Templates, other.Templates...)
 	f.NodePools = append(f.NodePools, other.NodePools...)
 	f.NodeClasses = append(f.NodeClasses, other.NodeClasses...)
 	f.Errors = append(f.Errors, other.Errors...)

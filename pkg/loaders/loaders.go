@@ -304,8 +304,21 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		for _, f := range files {
 			walked[filepath.Clean(fsys.Abs(f))] = true
 		}
+		templates := map[string]bool{}
 		for i := range tfFrags {
 			dropObjectsOf(&tfFrags[i], func(file string) bool { return walked[filepath.Clean(fsys.Abs(file))] })
+			for _, t := range tfFrags[i].Templates {
+				templates[filepath.Clean(t)] = true
+			}
+		}
+		// A file that Terraform renders with templatefile() is a template, not a manifest:
+		// its ${…} and %{…} would read as YAML errors or as wrong values. It is listed as
+		// not read, with the reason.
+		for i := range frags {
+			if templates[filepath.Clean(fsys.Abs(frags[i].File))] {
+				stats.Skipped = append(stats.Skipped, confine.Skip{Path: frags[i].File, Reason: "a template that Terraform renders with templatefile(): not a manifest"})
+				frags[i] = inventory.Fragment{File: frags[i].File}
+			}
 		}
 		frags = append(frags, tfFrags...)
 	}

@@ -161,3 +161,27 @@ func FuzzLoadBytes(f *testing.F) {
 		}
 	})
 }
+
+// TestTerraformTemplatesAreNotManifests: a values file that Terraform renders with
+// templatefile() holds %{ if } and ${…}: read as YAML it fails the run (seen on real data
+// platform repositories). It is listed as not read, with the reason.
+func TestTerraformTemplatesAreNotManifests(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"infra/main.tf":                   "locals {\n  values = templatefile(\"${path.module}/helm-values/operator.yaml\", { ipv6 = false })\n}\n",
+		"infra/helm-values/operator.yaml": "controller:\n  replicas: 1\n%{ if ipv6 ~}\n  env: ipv6\n%{ endif ~}\n",
+		"manifests/job.yaml":              jobNamed("a"),
+	})
+	frags, stats := Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
+	for _, f := range frags {
+		for _, e := range f.Errors {
+			t.Errorf("error %v: %s", e.Position, e.Message)
+		}
+	}
+	if len(stats.Skipped) != 1 || filepath.Base(stats.Skipped[0].Path) != "operator.yaml" || !strings.Contains(stats.Skipped[0].Reason, "templatefile()") {
+		t.Errorf("skipped %+v", stats.Skipped)
+	}
+	if got := strings.Join(names(frags), ","); got != "a" {
+		t.Errorf("workloads %s", got)
+	}
+}

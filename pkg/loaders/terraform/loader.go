@@ -146,6 +146,7 @@ func (l *loader) loadRoot(dir string, opts Options) (frag inventory.Fragment) {
 	frag.NodeGroups = rl.groups
 	frag.CNISettings = rl.cni
 	frag.Unresolved = rl.unresolved
+	frag.Templates = rl.templates(root)
 	for _, m := range rl.manifests {
 		frag.Append(m)
 	}
@@ -290,4 +291,32 @@ func (l *loader) child(parent *evaluator, c *moduleCall) *evaluator {
 	ev := newEvaluator(l, m, inputs, parent.callPath+"module."+c.name+".", parent.depth+1, parent)
 	l.children[parent][c.name] = ev
 	return ev
+}
+
+// templates lists the files the evaluated modules pass to templatefile(), as absolute paths,
+// wherever the path is known without an instance (a literal or path.module based).
+func (l *loader) templates(root *evaluator) []string {
+	var out []string
+	seen := map[*evaluator]bool{}
+	var visit func(e *evaluator)
+	visit = func(e *evaluator) {
+		if e == nil || seen[e] {
+			return
+		}
+		seen[e] = true
+		for _, x := range e.mod.templatePaths {
+			v, d := e.value(x, nil)
+			if p, ok := asString(v); ok && !d.HasErrors() {
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(l.root, p)
+				}
+				out = append(out, absPath(p))
+			}
+		}
+		for _, child := range l.children[e] {
+			visit(child)
+		}
+	}
+	visit(root)
+	return out
 }

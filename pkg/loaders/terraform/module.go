@@ -24,6 +24,9 @@ type module struct {
 	data      map[string]hcl.Range // "type.name"
 	calls     map[string]*moduleCall
 	outputs   map[string]*hcl.Attribute
+	// templatePaths are the first arguments of its templatefile() calls: the files they name
+	// are Terraform templates, not manifests.
+	templatePaths []hcl.Expression
 }
 
 type variable struct {
@@ -107,6 +110,14 @@ func parseModule(parser *hclparse.Parser, fsys *confine.FS, dir string) (*module
 			continue
 		}
 		meterForExpressions(f.Body)
+		if syn, ok := f.Body.(*hclsyntax.Body); ok {
+			hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
+				if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && call.Name == "templatefile" && len(call.Args) > 0 {
+					m.templatePaths = append(m.templatePaths, call.Args[0])
+				}
+				return nil
+			})
+		}
 		lines := lineIndex(f.Bytes)
 		content, _, d := f.Body.PartialContent(fileSchema)
 		diags = append(diags, d...)
