@@ -50,6 +50,7 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 		}
 		l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(args["name"], c.name), cty.ObjectVal(args), cty.NilVal, self, position(c.declare), typesAttr, exprOf, c.ignores))
 	case "":
+		l.eksLegacyGroups(e, c, args, prefix)
 		for _, kind := range []struct {
 			attr, defaults string
 			self           bool

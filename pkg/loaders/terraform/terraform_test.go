@@ -737,3 +737,69 @@ spec:
 		t.Errorf("errors %v: the template outside the folder must be refused", errs)
 	}
 }
+
+// TestEKSModuleBeforeV18: worker_groups, worker_groups_launch_template and node_groups with
+// the defaults of v17.24.0.
+func TestEKSModuleBeforeV18(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `module "vpc" {
+  source = "terraform-aws-modules/vpc/aws"
+}
+module "eks" {
+  source  = "terraform-aws-modules/eks/aws"
+  version = "17.24.0"
+  subnets = module.vpc.private_subnets
+
+  worker_groups = [
+    { name = "workers", instance_type = "c5.xlarge", kubelet_extra_args = "--node-labels=role=batch,team=data --register-with-taints=batch=true:NoSchedule" },
+    { name = "defaulted", asg_max_size = 3 },
+    { name = "win", instance_type = "m5.large", platform = "windows" },
+  ]
+  worker_groups_launch_template = [
+    { name = "lt", instance_type = "m5.xlarge" },
+    { name = "spot", override_instance_types = ["c5.large", "c5a.large"], spot_instance_pools = 2 },
+    { name = "mixed", on_demand_allocation_strategy = "prioritized" },
+  ]
+  node_groups_defaults = { k8s_labels = { env = "prod" } }
+  node_groups = {
+    managed = { instance_types = ["m5.2xlarge"], k8s_labels = { role = "app" }, subnets = module.vpc.private_subnets }
+    plain   = { capacity_type = "SPOT" }
+  }
+}
+`})
+	groups := groupsOf(t, Load([]string{root}, Options{}))
+	tests := []struct {
+		name, types string
+		self, win   bool
+		labels      string
+	}{
+		{"workers", "c5.xlarge", true, false, "role=batch,team=data"},
+		{"defaulted", "m4.large", true, false, ""},
+		{"win", "m5.large", true, true, ""},
+		{"lt", "m5.xlarge", true, false, ""},
+		{"spot", "c5.large,c5a.large", true, false, ""},
+		{"mixed", "m5.large,m5a.large,m5d.large,m5ad.large", true, false, ""},
+		{"managed", "m5.2xlarge", false, false, "env=prod,role=app"},
+		{"plain", "m4.large", false, false, "env=prod"},
+	}
+	for _, tc := range tests {
+		g, ok := groups[tc.name]
+		if !ok {
+			t.Errorf("%s: missing (have %v)", tc.name, groups)
+			continue
+		}
+		var labels []string
+		for k, v := range g.Labels {
+			labels = append(labels, k+"="+v)
+		}
+		sort.Strings(labels)
+		if strings.Join(g.InstanceTypes, ",") != tc.types || g.SelfManaged != tc.self || g.Windows != tc.win || strings.Join(labels, ",") != tc.labels || g.UnknownTypes != "" {
+			t.Errorf("%s: types %v self %v windows %v labels %v (%s)", tc.name, g.InstanceTypes, g.SelfManaged, g.Windows, labels, g.UnknownTypes)
+		}
+	}
+	if w := groups["workers"]; len(w.Taints) != 1 || w.Taints[0] != (inventory.Taint{Key: "batch", Value: "true", Effect: "NoSchedule"}) {
+		t.Errorf("workers taints %+v", w.Taints)
+	}
+	if p := groups["plain"]; p.CapacityType != "SPOT" {
+		t.Errorf("plain capacity %q", p.CapacityType)
+	}
+}

@@ -1,0 +1,210 @@
+package terraform
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+)
+
+// The EKS module's node groups before v18 (v12 to v17): worker_groups and
+// worker_groups_launch_template (lists of self-managed Auto Scaling groups) and node_groups
+// (a map of managed node groups). Defaults read at terraform-aws-modules/terraform-aws-eks
+// tag v17.24.0: locals.tf workers_group_defaults_defaults (instance_type "m4.large";
+// override_instance_types ["m5.large", "m5a.large", "m5d.large", "m5ad.large"], used by a
+// launch-template group only when it sets override_instance_types or
+// on_demand_allocation_strategy, workers_launch_template.tf), overridden by the module's
+// workers_group_defaults; modules/node_groups/locals.tf (a node group's instance_types
+// default to [workers_group_defaults.instance_type], then node_groups_defaults, then the
+// group) and modules/node_groups/main.tf (labels = node_groups_defaults.k8s_labels merged
+// with the group's k8s_labels; taints; capacity_type; ami_type). Self-managed workers get
+// labels and taints only through kubelet_extra_args (--node-labels, --register-with-taints).
+var legacyWorkerDefaults = map[string]cty.Value{
+	"instance_type":           cty.StringVal("m4.large"),
+	"override_instance_types": cty.TupleVal([]cty.Value{cty.StringVal("m5.large"), cty.StringVal("m5a.large"), cty.StringVal("m5d.large"), cty.StringVal("m5ad.large")}),
+	"platform":                cty.StringVal("linux"),
+}
+
+func (l *loader) eksLegacyGroups(e *evaluator, c *moduleCall, args map[string]cty.Value, prefix string) {
+	defaults := legacyWorkerDefaults
+	if d := args["workers_group_defaults"]; d.IsKnown() && !d.IsNull() && (d.Type().IsObjectType() || d.Type().IsMapType()) {
+		merged := map[string]cty.Value{}
+		for k, v := range legacyWorkerDefaults {
+			merged[k] = v
+		}
+		for it := d.ElementIterator(); it.Next(); {
+			k, v := it.Element()
+			merged[k.AsString()] = v
+		}
+		defaults = merged
+	}
+	workerDefaults := cty.ObjectVal(defaults)
+	for _, attr := range []string{"worker_groups", "worker_groups_launch_template"} {
+		a := c.attrs[attr]
+		if a == nil {
+			continue
+		}
+		list := args[attr]
+		if !list.IsKnown() || list.IsNull() || !list.CanIterateElements() {
+			l.groups = append(l.groups, inventory.NodeGroupSpec{Name: prefix + "." + attr, Source: "terraform:" + eksModule + " " + attr,
+				Location: position(a.Expr.Range()), SelfManaged: true, UnknownTypes: attr + " depends on " + e.unknownReason(a.Expr), Ignores: c.ignores})
+			continue
+		}
+		i := 0
+		for it := list.ElementIterator(); it.Next(); i++ {
+			_, g := it.Element()
+			name := nameOr(field(g, cty.NilVal, "name"), fmt.Sprintf("%s[%d]", attr, i))
+			spec := inventory.NodeGroupSpec{Name: name, Source: "terraform:" + eksModule + " " + attr, Location: position(a.Expr.Range()),
+				SelfManaged: true, TypeLocations: []inventory.Position{position(a.Expr.Range())}, Ignores: c.ignores}
+			if !g.IsKnown() {
+				spec.UnknownTypes = "the worker group's settings are not known statically (" + prefix + ")"
+				l.groups = append(l.groups, spec)
+				continue
+			}
+			types := field(g, cty.NilVal, "instance_type")
+			if types == cty.NilVal {
+				types = field(workerDefaults, cty.NilVal, "instance_type")
+			}
+			if attr == "worker_groups_launch_template" {
+				// The mixed-instances policy, and so its override types, is used only when
+				// the group asks for it.
+				overrides := field(g, cty.NilVal, "override_instance_types")
+				strategy := field(g, workerDefaults, "on_demand_allocation_strategy")
+				if overrides != cty.NilVal || strategy != cty.NilVal {
+					types = field(g, workerDefaults, "override_instance_types")
+				}
+			}
+			switch list, ok := asStrings(types); {
+			case ok && len(list) > 0:
+				spec.InstanceTypes = list
+			case types != cty.NilVal && !types.IsWhollyKnown():
+				spec.UnknownTypes = "the instance type is not known statically (" + prefix + "." + attr + ")"
+			default:
+				spec.UnknownTypes = "the worker group has no instance type"
+			}
+			if s, ok := asString(field(g, workerDefaults, "platform")); ok && strings.EqualFold(s, "windows") {
+				spec.Windows = true
+			}
+			if args, ok := asString(field(g, workerDefaults, "kubelet_extra_args")); ok {
+				spec.Labels, spec.Taints = kubeletLabelsAndTaints(args)
+			}
+			l.groups = append(l.groups, spec)
+		}
+	}
+	if a := c.attrs["node_groups"]; a != nil {
+		groups := args["node_groups"]
+		if !groups.IsKnown() || groups.IsNull() || !(groups.Type().IsMapType() || groups.Type().IsObjectType()) {
+			l.groups = append(l.groups, inventory.NodeGroupSpec{Name: prefix + ".node_groups", Source: "terraform:" + eksModule + " node_groups",
+				Location: position(a.Expr.Range()), UnknownTypes: "node_groups depends on " + e.unknownReason(a.Expr), Ignores: c.ignores})
+			return
+		}
+		ngDefaults := args["node_groups_defaults"]
+		var defaultsExpr hcl.Expression
+		if d := c.attrs["node_groups_defaults"]; d != nil {
+			defaultsExpr = d.Expr
+		}
+		var keys []string
+		for it := groups.ElementIterator(); it.Next(); {
+			k, _ := it.Element()
+			keys = append(keys, k.AsString())
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			var obj cty.Value
+			if groups.Type().IsObjectType() {
+				obj = groups.GetAttr(k)
+			} else {
+				obj = groups.Index(cty.StringVal(k))
+			}
+			// instance_types defaults to the workers' instance type, not to EKS's t3.medium.
+			if field(obj, ngDefaults, "instance_types") == cty.NilVal && obj.IsKnown() && !obj.IsNull() {
+				obj = withAttr(obj, "instance_types", cty.TupleVal([]cty.Value{field(workerDefaults, cty.NilVal, "instance_type")}))
+			}
+			obj = withAttr(obj, "labels", mergeMaps(field(ngDefaults, cty.NilVal, "k8s_labels"), field(obj, cty.NilVal, "k8s_labels")))
+			groupExpr := e.fieldExpr(a.Expr, k)
+			exprOf := func(name string) hcl.Expression {
+				if name == "labels" {
+					name = "k8s_labels"
+				}
+				if x := e.fieldExpr(groupExpr, name); x != nil {
+					return x
+				}
+				return e.fieldExpr(defaultsExpr, name)
+			}
+			g := l.eksGroup(e, prefix, nameOr(field(obj, cty.NilVal, "name"), k), obj, ngDefaults, false, position(e.itemRange(a.Expr, k)), nil, exprOf, c.ignores)
+			g.Source = "terraform:" + eksModule + " node_groups"
+			l.groups = append(l.groups, g)
+		}
+	}
+}
+
+// withAttr returns an object (or map) value with one attribute set.
+func withAttr(obj cty.Value, name string, v cty.Value) cty.Value {
+	if !obj.IsKnown() || obj.IsNull() || !(obj.Type().IsObjectType() || obj.Type().IsMapType()) {
+		return obj
+	}
+	attrs := map[string]cty.Value{}
+	for it := obj.ElementIterator(); it.Next(); {
+		k, val := it.Element()
+		attrs[k.AsString()] = val
+	}
+	attrs[name] = v
+	return cty.ObjectVal(attrs)
+}
+
+// mergeMaps merges two label maps as Terraform's merge() does; an unknown one makes the result
+// unknown, a missing one counts as empty.
+func mergeMaps(a, b cty.Value) cty.Value {
+	out := map[string]cty.Value{}
+	for _, m := range []cty.Value{a, b} {
+		if m == cty.NilVal || m.IsNull() {
+			continue
+		}
+		if !m.IsKnown() {
+			return cty.DynamicVal
+		}
+		if !(m.Type().IsObjectType() || m.Type().IsMapType()) {
+			continue
+		}
+		for it := m.ElementIterator(); it.Next(); {
+			k, v := it.Element()
+			out[k.AsString()] = v
+		}
+	}
+	return cty.ObjectVal(out)
+}
+
+// kubeletLabelsAndTaints reads --node-labels=a=b,c=d and --register-with-taints=k=v:Effect
+// from kubelet arguments, the only way a self-managed worker group gets them.
+func kubeletLabelsAndTaints(args string) (map[string]string, []inventory.Taint) {
+	labels := map[string]string{}
+	var taints []inventory.Taint
+	fields := strings.Fields(args)
+	for i := 0; i < len(fields); i++ {
+		flag, value, hasValue := strings.Cut(fields[i], "=")
+		if !hasValue && i+1 < len(fields) {
+			value = fields[i+1]
+		}
+		switch flag {
+		case "--node-labels":
+			for _, kv := range strings.Split(value, ",") {
+				if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+					labels[k] = v
+				}
+			}
+		case "--register-with-taints":
+			for _, t := range strings.Split(value, ",") {
+				kv, effect, _ := strings.Cut(t, ":")
+				k, v, _ := strings.Cut(kv, "=")
+				if k != "" {
+					taints = append(taints, inventory.Taint{Key: k, Value: v, Effect: effect})
+				}
+			}
+		}
+	}
+	return labels, taints
+}
