@@ -52,11 +52,15 @@ finding contains f if {
 	some u in object.get(input, "unresolvedObjects", [])
 	f := model.finding_at(
 		"ENI006", "",
-		sprintf("%s declares Kubernetes objects that cannot be read from the code: %s. A Job, CronJob or SecurityGroupPolicy among them is left out of the checks; render them into a file eni-lint scans, or pipe them in (eni-lint check -)", [u.source, u.reason]),
+		unresolved_message(u),
 		u.location,
 		{"source": u.source, "unknown": u.reason},
 	)
 }
+
+unresolved_message(u) := sprintf("%s cannot be read from the code: %s. The node groups it declares are left out, and so are Jobs, CronJobs or SecurityGroupPolicies; declare its node groups (--node-group, nodeGroups in .eni-lint.yaml) and scan its manifests", [u.source, u.reason]) if {
+	startswith(u.source, "module.")
+} else := sprintf("%s declares Kubernetes objects that cannot be read from the code: %s. A Job, CronJob or SecurityGroupPolicy among them is left out of the checks; render them into a file eni-lint scans, or pipe them in (eni-lint check -)", [u.source, u.reason])
 
 # Findings about a node group name it, so that an ignore comment on its code can suppress them.
 with_group(g, f) := object.union(f, {"object": model.object_ref(g)}) if {

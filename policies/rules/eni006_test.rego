@@ -73,3 +73,14 @@ test_fires_unresolved_object if {
 	f.location.line == 3
 	contains(f.message, "templatefile()")
 }
+
+test_unresolved_module_says_to_declare_its_node_groups if {
+	inv := object.union(fx.inventory([], [], []), {"unresolvedObjects": [{
+		"source": "module.nodes",
+		"location": {"file": "main.tf", "line": 1, "column": 1},
+		"reason": "its source \"./modules/nodes\" is not a folder here",
+	}]})
+	some f in eni006.finding with input as inv
+	startswith(f.message, "module.nodes cannot be read from the code")
+	contains(f.message, "--node-group")
+}

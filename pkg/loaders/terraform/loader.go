@@ -273,7 +273,12 @@ func (l *loader) child(parent *evaluator, c *moduleCall) *evaluator {
 		if errors.As(err, &outside) {
 			return refuse("Local module outside the scanned folders", fmt.Sprintf("module %q: source %q leads outside the scanned folders and the working folder, and is not read; scan a folder that holds it, or give its node groups with --node-group", c.name, c.source))
 		}
-		return refuse("Local module not found", fmt.Sprintf("module %q: source %q is not a folder", c.name, c.source))
+		// Not an error of the tree eni-lint can see (a module vendored elsewhere, or made by a
+		// build step): what it declares is reported as unresolved, and the run goes on.
+		l.unresolved = append(l.unresolved, inventory.UnresolvedObject{Source: parent.callPath + "module." + c.name, Location: position(c.declare),
+			Reason: fmt.Sprintf("its source %q is not a folder here", c.source)})
+		l.children[parent][c.name] = nil
+		return nil
 	}
 	m := l.module(dir)
 	l.diags = append(l.diags, l.parsed[filepath.Clean(dir)]...)

@@ -803,3 +803,17 @@ module "eks" {
 		t.Errorf("plain capacity %q", p.CapacityType)
 	}
 }
+
+func TestMissingLocalModuleIsReportedNotFatal(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": "module \"nodes\" {\n  source = \"./modules/nodes\"\n}\n"})
+	var unresolved []inventory.UnresolvedObject
+	for _, f := range Load([]string{root}, Options{}) {
+		if len(f.Errors) > 0 {
+			t.Errorf("errors %+v: a module folder that is not in the tree is no error of the tree", f.Errors)
+		}
+		unresolved = append(unresolved, f.Unresolved...)
+	}
+	if len(unresolved) != 1 || unresolved[0].Source != "module.nodes" || unresolved[0].Location.Line != 1 || !strings.Contains(unresolved[0].Reason, `"./modules/nodes" is not a folder here`) {
+		t.Errorf("unresolved %+v", unresolved)
+	}
+}
