@@ -102,8 +102,20 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 					continue
 				}
 				v, d := e.value(a.Expr, inst)
-				if d.HasErrors() || !v.IsWhollyKnown() {
+				if d.HasErrors() || !v.IsKnown() {
 					unresolved(a.Expr.Range(), "manifest depends on "+e.unknownReason(a.Expr))
+					continue
+				}
+				if !v.IsWhollyKnown() {
+					// Some fields only Terraform knows: they are left out (see loadPartial).
+					doc, err := json.Marshal(ctyToGoMarked(v))
+					if err != nil {
+						continue
+					}
+					if frag, read := e.loadPartial(string(doc), a.Expr, opts, unresolved); read {
+						relocate(&frag, r, keys[i])
+						l.manifests = append(l.manifests, frag)
+					}
 					continue
 				}
 				m, ok := ctyToGo(v).(map[string]any)
@@ -204,19 +216,10 @@ func (l *loader) kubectlManifest(e *evaluator, r *resource, inst *instance, key 
 		unresolved(a.Expr.Range(), "yaml_body depends on "+e.unknownReason(a.Expr))
 		return inventory.Fragment{}, false
 	}
-	docs, err := yamlpos.DocumentsWithin([]byte(text), opts.YAML)
-	// A value known only when Terraform runs (a role name, a cluster endpoint) leaves its own
-	// field out; one that decides which object this is makes the object unresolved.
-	for _, doc := range docs {
-		if field := dropUnknownFields(doc, ""); field != "" {
-			if kind := kindOf(doc); kind != "" && !readKinds[kind] {
-				return inventory.Fragment{}, false // a kind eni-lint does not read: nothing is lost
-			}
-			unresolved(a.Expr.Range(), fmt.Sprintf("%s depends on %s", field, e.unknownReason(a.Expr)))
-			return inventory.Fragment{}, false
-		}
+	frag, read := e.loadPartial(text, a.Expr, opts, unresolved)
+	if !read {
+		return inventory.Fragment{}, false
 	}
-	frag := kubernetes.LoadDocuments(a.Expr.Range().Filename, docs, err, opts)
 	if lineOffset, colOffset, ok := l.heredocOffsets(a.Expr, text); ok {
 		file := a.Expr.Range().Filename
 		relocateWith(&frag, r, key, func(p inventory.Position) inventory.Position {
@@ -356,6 +359,24 @@ func ctyToGo(v cty.Value) any {
 		return out
 	}
 	return nil
+}
+
+// loadPartial reads a manifest text in which unknownText marks values only Terraform knows:
+// such a value leaves its own field out, and one that decides which object this is (its kind,
+// name or namespace) makes the object unresolved, unless it is of a kind eni-lint does not
+// read anyway.
+func (e *evaluator) loadPartial(text string, expr hcl.Expression, opts kubernetes.Options, unresolved func(hcl.Range, string)) (inventory.Fragment, bool) {
+	docs, err := yamlpos.DocumentsWithin([]byte(text), opts.YAML)
+	for _, doc := range docs {
+		if field := dropUnknownFields(doc, ""); field != "" {
+			if kind := kindOf(doc); kind != "" && !readKinds[kind] {
+				return inventory.Fragment{}, false // nothing is lost
+			}
+			unresolved(expr.Range(), fmt.Sprintf("%s depends on %s", field, e.unknownReason(expr)))
+			return inventory.Fragment{}, false
+		}
+	}
+	return kubernetes.LoadDocuments(expr.Range().Filename, docs, err, opts), true
 }
 
 // unknownText stands in for an interpolation whose value only Terraform knows, in a manifest

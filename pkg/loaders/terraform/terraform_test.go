@@ -817,3 +817,39 @@ func TestMissingLocalModuleIsReportedNotFatal(t *testing.T) {
 		t.Errorf("unresolved %+v", unresolved)
 	}
 }
+
+func TestKubernetesManifestWithSomeUnknownFields(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `resource "aws_iam_role" "r" { name = "r" }
+variable "ns" {}
+resource "kubernetes_manifest" "sgp" {
+  manifest = {
+    apiVersion = "vpcresources.k8s.aws/v1beta1"
+    kind       = "SecurityGroupPolicy"
+    metadata   = { name = "db", namespace = "billing", annotations = { role = aws_iam_role.r.arn } }
+    spec       = { podSelector = { matchLabels = { app = "db" } }, securityGroups = { groupIds = ["sg-1"] } }
+  }
+}
+resource "kubernetes_manifest" "elsewhere" {
+  manifest = {
+    apiVersion = "vpcresources.k8s.aws/v1beta1"
+    kind       = "SecurityGroupPolicy"
+    metadata   = { name = "db", namespace = var.ns }
+  }
+}
+`})
+	var sgps, unresolved []string
+	for _, f := range Load([]string{root}, Options{}) {
+		for _, p := range f.SecurityGroupPolicies {
+			sgps = append(sgps, p.Namespace+"/"+p.Name)
+		}
+		for _, u := range f.Unresolved {
+			unresolved = append(unresolved, u.Source+": "+u.Reason)
+		}
+	}
+	if strings.Join(sgps, ",") != "billing/db" {
+		t.Errorf("SGPs %v: a role ARN beside the selector must not hide the SGP", sgps)
+	}
+	if len(unresolved) != 1 || !strings.HasPrefix(unresolved[0], "kubernetes_manifest.elsewhere: metadata.namespace depends on var.ns") {
+		t.Errorf("unresolved %v", unresolved)
+	}
+}
