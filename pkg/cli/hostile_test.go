@@ -60,6 +60,7 @@ var hostileCases = []hostileCase{
 	{name: "kustomize-cycle", exit: 2, want: []string{"a cycle"}},
 	{name: "helm-source-outside", exit: 1, want: []string{"ENI001"}},
 	{name: "helm-repeat-bomb", args: []string{"--helm-chart", "chart"}, exit: 2, want: []string{"chart/templates/cm.yaml:5", "repeat 2000000000 asks for more than 100000 items"}},
+	{name: "terraform-helm-release-bomb", exit: 2, want: []string{"chart/templates/cm.yaml:5", "repeat 2000000000 asks for more than 100000 items"}},
 	{name: "helm-until-bomb", args: []string{"--helm-chart", "chart"}, exit: 2, want: []string{"until 50000000 asks for more than"}},
 	{name: "helm-file-outside", args: []string{"--helm-chart", "chart"}, exit: 2, want: []string{"chart/files/x", "leads outside"},
 		setup: func(t *testing.T, repo, outside string) {

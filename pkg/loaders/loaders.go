@@ -295,6 +295,8 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		tf := opts.Terraform
 		tf.Kubernetes = opts.kubernetes()
 		tf.FS = fsys
+		tf.Helm = opts.Helm
+		tf.Helm.YAML = opts.YAML
 		done := opts.reading(fmt.Sprintf("%d Terraform folders (%s …)", len(dirs), dirs[0]))
 		tfFrags := terraform.Load(dirs, tf)
 		done()

@@ -27,6 +27,11 @@ import (
 type Chart struct {
 	Dir    string
 	Values []string
+	// Inline are values given in the code that installs the chart (Terraform's helm_release
+	// values and set), merged after the files, later ones winning.
+	Inline []map[string]any
+	// Release names the release (the default is "release").
+	Release string
 }
 
 // Limits are the budgets of rendering one chart. Go templates cannot be stopped from outside,
@@ -106,7 +111,14 @@ func Render(fsys *confine.FS, c Chart, namespace string, lim Limits, load func(f
 		}
 		values = chartutil.MergeTables(v.AsMap(), values) // later files win
 	}
-	top, err := chartutil.ToRenderValues(ch, values, chartutil.ReleaseOptions{Name: "release", Namespace: namespace, IsInstall: true}, chartutil.DefaultCapabilities)
+	for _, v := range c.Inline {
+		values = chartutil.MergeTables(v, values)
+	}
+	release := c.Release
+	if release == "" {
+		release = "release"
+	}
+	top, err := chartutil.ToRenderValues(ch, values, chartutil.ReleaseOptions{Name: release, Namespace: namespace, IsInstall: true}, chartutil.DefaultCapabilities)
 	if err != nil {
 		return fail(inventory.Position{}, "values: "+err.Error())
 	}

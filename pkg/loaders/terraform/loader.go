@@ -21,6 +21,7 @@ import (
 
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
 
@@ -34,6 +35,8 @@ type Options struct {
 	Kubernetes kubernetes.Options
 	// FS confines every read to the scanned folders.
 	FS *confine.FS
+	// Helm are the budgets of rendering the local charts of helm_release resources.
+	Helm helm.Limits
 }
 
 type loader struct {

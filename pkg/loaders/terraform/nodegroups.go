@@ -24,6 +24,7 @@ const eksModule = "terraform-aws-modules/eks/aws"
 // modules it calls.
 func (l *loader) extract(e *evaluator) {
 	l.extractKubernetes(e, l.opts.Kubernetes)
+	l.extractHelmReleases(e, l.opts.Kubernetes, l.opts.Helm)
 	l.extractCNI(e)
 	for _, key := range e.mod.order {
 		r := e.mod.resources[key]

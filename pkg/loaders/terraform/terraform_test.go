@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
 
 func writeTree(t *testing.T, files map[string]string) string {
@@ -850,6 +851,75 @@ resource "kubernetes_manifest" "elsewhere" {
 		t.Errorf("SGPs %v: a role ARN beside the selector must not hide the SGP", sgps)
 	}
 	if len(unresolved) != 1 || !strings.HasPrefix(unresolved[0], "kubernetes_manifest.elsewhere: metadata.namespace depends on var.ns") {
+		t.Errorf("unresolved %v", unresolved)
+	}
+}
+
+// TestHelmReleaseOfALocalChart: a helm_release whose chart is a folder of the tree is
+// rendered with its namespace, values and set blocks; a remote chart is reported.
+func TestHelmReleaseOfALocalChart(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"infra/main.tf": `resource "aws_iam_role" "r" { name = "r" }
+resource "helm_release" "reports" {
+  name      = "reports"
+  chart     = "${path.module}/../charts/reports"
+  namespace = "billing"
+  values = [
+    yamlencode({ schedule = "*/5 * * * *", role = aws_iam_role.r.arn }),
+    <<-EOT
+    ttl: 600
+    EOT
+  ]
+  set {
+    name  = "labels.app"
+    value = "db-report"
+  }
+}
+resource "helm_release" "remote" {
+  name       = "karpenter"
+  repository = "oci://public.ecr.aws/karpenter"
+  chart      = "karpenter"
+}
+`,
+		"charts/reports/Chart.yaml":  "apiVersion: v2\nname: reports\nversion: 0.1.0\n",
+		"charts/reports/values.yaml": "schedule: '@daily'\nttl: 60\nlabels: {app: x}\n",
+		"charts/reports/templates/cronjob.yaml": `apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  schedule: {{ .Values.schedule | quote }}
+  jobTemplate:
+    spec:
+      ttlSecondsAfterFinished: {{ .Values.ttl }}
+      template:
+        metadata:
+          labels: {app: {{ .Values.labels.app }}}
+        spec:
+          containers: [{name: c, image: x}]
+`,
+	})
+	frags := Load([]string{filepath.Join(root, "infra"), filepath.Join(root, "charts")}, Options{Kubernetes: kubernetes.Options{DefaultNamespace: "default"}})
+	var jobs []inventory.Workload
+	var unresolved []string
+	for _, f := range frags {
+		jobs = append(jobs, f.Workloads...)
+		for _, u := range f.Unresolved {
+			unresolved = append(unresolved, u.Source+": "+u.Reason)
+		}
+		for _, e := range f.Errors {
+			t.Errorf("error %v: %s", e.Position, e.Message)
+		}
+	}
+	if len(jobs) != 1 {
+		t.Fatalf("workloads %+v", jobs)
+	}
+	j := jobs[0]
+	if j.Name != "reports" || j.Namespace != "billing" || j.CronJob == nil || j.CronJob.Schedule != "*/5 * * * *" || j.Job.TTLSecondsAfterFinished == nil || *j.Job.TTLSecondsAfterFinished != 600 ||
+		j.Pod.Labels["app"] != "db-report" || filepath.Base(j.Locations[""].File) != "cronjob.yaml" {
+		t.Errorf("rendered CronJob %s/%s cron %+v ttl %v labels %v at %v", j.Namespace, j.Name, j.CronJob, j.Job.TTLSecondsAfterFinished, j.Pod.Labels, j.Locations[""])
+	}
+	if len(unresolved) != 1 || !strings.Contains(unresolved[0], "helm_release.remote: the chart karpenter from oci://public.ecr.aws/karpenter is not a folder of the tree") {
 		t.Errorf("unresolved %v", unresolved)
 	}
 }

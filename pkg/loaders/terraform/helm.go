@@ -1,0 +1,187 @@
+package terraform
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/eni-lint/eni-lint/pkg/confine"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
+	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
+)
+
+// extractHelmReleases renders every helm_release whose chart is a folder of the tree, with
+// its namespace, its values (file, templatefile, yamlencode, heredocs) and its set blocks,
+// through the same in-process renderer and budgets as --helm-chart. A chart from a repository
+// or registry is not fetched: it is an ENI006 naming the chart.
+func (l *loader) extractHelmReleases(e *evaluator, opts kubernetes.Options, lim helm.Limits) {
+	for _, key := range e.mod.order {
+		r := e.mod.resources[key]
+		if r.typ != "helm_release" {
+			continue
+		}
+		address := e.callPath + r.typ + "." + r.name
+		unresolved := func(at hcl.Range, reason string) {
+			l.unresolved = append(l.unresolved, inventory.UnresolvedObject{Source: address, Location: position(at), Reason: reason})
+		}
+		insts, _, ok := e.instances(r.count, r.forEach)
+		if !ok {
+			if r.forEach != nil {
+				unresolved(r.forEach.Range(), "for_each depends on "+e.unknownReason(r.forEach))
+			} else if r.count != nil {
+				unresolved(r.count.Range(), "count depends on "+e.unknownReason(r.count))
+			}
+			continue
+		}
+		for _, inst := range insts {
+			l.helmRelease(e, r, inst, opts, lim, unresolved)
+		}
+	}
+}
+
+func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kubernetes.Options, lim helm.Limits, unresolved func(hcl.Range, string)) {
+	chartAttr := r.attrs["chart"]
+	if chartAttr == nil {
+		return
+	}
+	cv, why, _, _ := e.attr(r.attrs, "chart", inst)
+	chart, known := asString(cv)
+	if why != "" || !known {
+		unresolved(chartAttr.Expr.Range(), "chart depends on "+e.unknownReason(chartAttr.Expr))
+		return
+	}
+	repo := ""
+	if v, _, _, ok := e.attr(r.attrs, "repository", inst); ok {
+		repo, _ = asString(v)
+	}
+	dir := chart
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(l.root, dir) // Terraform resolves it against the root module's folder
+	}
+	if repo != "" || strings.Contains(chart, "://") || !l.fsys.IsDir(dir) {
+		where := chart
+		if repo != "" {
+			where = fmt.Sprintf("%s from %s", chart, repo)
+		}
+		unresolved(chartAttr.Expr.Range(), fmt.Sprintf("the chart %s is not a folder of the tree, and charts are not downloaded; render it (helm template … | eni-lint check -) or vendor it", where))
+		return
+	}
+	c := helm.Chart{Dir: dir}
+	if v, _, _, ok := e.attr(r.attrs, "name", inst); ok {
+		c.Release, _ = asString(v)
+	}
+	namespace := opts.DefaultNamespace
+	if a := r.attrs["namespace"]; a != nil {
+		v, why, _, _ := e.attr(r.attrs, "namespace", inst)
+		ns, ok := asString(v)
+		if why != "" || !ok {
+			unresolved(a.Expr.Range(), "namespace depends on "+e.unknownReason(a.Expr))
+			return
+		}
+		namespace = ns
+	}
+	if a := r.attrs["values"]; a != nil {
+		tuple, ok := a.Expr.(*hclsyntax.TupleConsExpr)
+		if !ok {
+			unresolved(a.Expr.Range(), "values is not a list written in the code ("+e.unknownReason(a.Expr)+")")
+			return
+		}
+		for _, item := range tuple.Exprs {
+			text, ok := e.partialText(item, inst)
+			if !ok {
+				unresolved(item.Range(), "a values entry depends on "+e.unknownReason(item))
+				return
+			}
+			values, err := valuesOf(text)
+			if err != nil {
+				l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid values", Detail: err.Error(), Subject: item.Range().Ptr()})
+				return
+			}
+			c.Inline = append(c.Inline, values)
+		}
+	}
+	// set { name = "a.b", value = "x" } blocks (provider v2) and set = [{…}] (v3).
+	sets := map[string]any{}
+	setEntry := func(attrs hcl.Attributes) {
+		n, _, _, _ := e.attr(attrs, "name", inst)
+		v, why, _, _ := e.attr(attrs, "value", inst)
+		name, ok1 := asString(n)
+		value, ok2 := asString(v)
+		if ok1 && ok2 && why == "" && !strings.Contains(value, refPrefix) {
+			setPath(sets, name, value)
+		}
+	}
+	for _, b := range blocksOf(r.body, "set") {
+		setEntry(attributesOf(b))
+	}
+	if len(sets) > 0 {
+		c.Inline = append(c.Inline, sets)
+	}
+	// Helm installs the objects that name no namespace into the release's.
+	release := opts
+	release.DefaultNamespace = namespace
+	rendered := helm.Render(l.fsys, c, namespace, lim, func(file string, docs []*yaml.Node) inventory.Fragment {
+		return kubernetes.LoadDocuments(file, docs, nil, release)
+	}, func(s confine.Skip) {
+		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Chart file not read", Detail: s.Path + ": " + s.Reason, Subject: chartAttr.Expr.Range().Ptr()})
+	})
+	for _, f := range rendered {
+		f.EachObject(func(o *inventory.Object) { o.Ignores = append(o.Ignores, r.ignores...) })
+		l.manifests = append(l.manifests, f)
+	}
+}
+
+// valuesOf reads one values document; fields only Terraform knows are left out.
+func valuesOf(text string) (map[string]any, error) {
+	docs, err := yamlpos.Documents([]byte(text))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	for _, doc := range docs {
+		dropUnknownFields(doc, "values")
+		var m map[string]any
+		if err := doc.Decode(&m); err != nil {
+			return nil, err
+		}
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+// setPath sets a Helm --set style dotted name (a.b.c; "\." escapes a dot) in a values map.
+func setPath(values map[string]any, name, value string) {
+	var parts []string
+	var cur strings.Builder
+	for i := 0; i < len(name); i++ {
+		switch {
+		case name[i] == '\\' && i+1 < len(name) && name[i+1] == '.':
+			cur.WriteByte('.')
+			i++
+		case name[i] == '.':
+			parts = append(parts, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(name[i])
+		}
+	}
+	parts = append(parts, cur.String())
+	m := values
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[p] = next
+		}
+		m = next
+	}
+	m[parts[len(parts)-1]] = value
+}

@@ -1,0 +1,4 @@
+resource "helm_release" "bomb" {
+  name  = "bomb"
+  chart = "${path.module}/chart"
+}
