@@ -88,6 +88,9 @@ type UnresolvedObject struct {
 	Source   string   `json:"source"` // the declaration, e.g. kubectl_manifest.sgp
 	Location Position `json:"location"`
 	Reason   string   `json:"reason"`
+	// Severity, when set, replaces ENI006's: "info" for a chart downloaded at apply time, which
+	// rarely holds the workloads a verdict is about.
+	Severity string `json:"severity,omitempty"`
 }
 
 // CNISetting is a place that configures the Amazon VPC CNI: an aws_eks_addon for vpc-cni (or

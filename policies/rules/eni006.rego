@@ -5,7 +5,10 @@
 #   reports what is unknown and which input would decide it: an instance type that is not in its
 #   table, a serviceAccountSelector whose ServiceAccount manifest is not among the scanned files,
 #   a selector the API would reject, a CronJob schedule it cannot parse when the numbers depend on
-#   it, or an SGP workload that none of the declared node groups admits.
+#   it, an SGP workload that none of the declared node groups admits, or Kubernetes objects or
+#   node groups that the infrastructure code declares in a way only Terraform can evaluate
+#   (a templatefile() outside the tree, documents from a data source, a chart from a
+#   repository, which is only info, a module folder that is not in the tree).
 # custom:
 #   id: ENI006
 #   severity: warning
@@ -51,7 +54,7 @@ unknown_hint(reason) := "give the variable a value (--var NAME=VALUE or a tfvars
 finding contains f if {
 	some u in object.get(input, "unresolvedObjects", [])
 	f := model.finding_at(
-		"ENI006", "",
+		"ENI006", object.get(u, "severity", ""),
 		unresolved_message(u),
 		u.location,
 		{"source": u.source, "unknown": u.reason},

@@ -84,3 +84,14 @@ test_unresolved_module_says_to_declare_its_node_groups if {
 	startswith(f.message, "module.nodes cannot be read from the code")
 	contains(f.message, "--node-group")
 }
+
+test_unresolved_object_keeps_its_severity if {
+	inv := object.union(fx.inventory([], [], []), {"unresolvedObjects": [{
+		"source": "helm_release.karpenter",
+		"location": {"file": "main.tf", "line": 3, "column": 11},
+		"reason": "the chart karpenter from oci://public.ecr.aws/karpenter is not a folder of the tree",
+		"severity": "info",
+	}]})
+	some f in eni006.finding with input as inv
+	f.severity == "info"
+}

@@ -69,7 +69,8 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 		if repo != "" {
 			where = fmt.Sprintf("%s from %s", chart, repo)
 		}
-		unresolved(chartAttr.Expr.Range(), fmt.Sprintf("the chart %s is not a folder of the tree, and charts are not downloaded; render it (helm template … | eni-lint check -) or vendor it", where))
+		l.unresolved = append(l.unresolved, inventory.UnresolvedObject{Source: e.callPath + r.typ + "." + r.name, Location: position(chartAttr.Expr.Range()), Severity: "info",
+			Reason: fmt.Sprintf("the chart %s is not a folder of the tree, and charts are not downloaded; render it (helm template … | eni-lint check -) or vendor it", where)})
 		return
 	}
 	c := helm.Chart{Dir: dir}
@@ -86,6 +87,9 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 		}
 		namespace = ns
 	}
+	// partial: some value only Terraform knows was left out; the chart may then fail to render
+	// or render invalid YAML, which is no error of the tree.
+	partial := false
 	if a := r.attrs["values"]; a != nil {
 		tuple, ok := a.Expr.(*hclsyntax.TupleConsExpr)
 		if !ok {
@@ -98,6 +102,7 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 				unresolved(item.Range(), "a values entry depends on "+e.unknownReason(item))
 				return
 			}
+			partial = partial || strings.Contains(text, unknownText)
 			values, err := valuesOf(text)
 			if err != nil {
 				l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid values", Detail: err.Error(), Subject: item.Range().Ptr()})
@@ -108,17 +113,42 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 	}
 	// set { name = "a.b", value = "x" } blocks (provider v2) and set = [{…}] (v3).
 	sets := map[string]any{}
-	setEntry := func(attrs hcl.Attributes) {
+	setEntry := func(attrs hcl.Attributes, list bool) {
 		n, _, _, _ := e.attr(attrs, "name", inst)
 		v, why, _, _ := e.attr(attrs, "value", inst)
-		name, ok1 := asString(n)
-		value, ok2 := asString(v)
-		if ok1 && ok2 && why == "" && !strings.Contains(value, refPrefix) {
-			setPath(sets, name, value)
+		name, ok := asString(n)
+		if !ok || why != "" {
+			partial = true
+			return
 		}
+		if list {
+			values, ok := asStrings(v)
+			if !ok {
+				partial = true
+				return
+			}
+			items := make([]any, len(values))
+			for i, s := range values {
+				items[i] = s
+			}
+			setPath(sets, name, items)
+			return
+		}
+		value, ok := asString(v)
+		if !ok || strings.Contains(value, refPrefix) {
+			partial = true
+			return
+		}
+		setPath(sets, name, value)
 	}
 	for _, b := range blocksOf(r.body, "set") {
-		setEntry(attributesOf(b))
+		setEntry(attributesOf(b), false)
+	}
+	for _, b := range blocksOf(r.body, "set_list") {
+		setEntry(attributesOf(b), true)
+	}
+	if len(blocksOf(r.body, "set_sensitive")) > 0 {
+		partial = true // values eni-lint does not read
 	}
 	if len(sets) > 0 {
 		c.Inline = append(c.Inline, sets)
@@ -132,6 +162,10 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Chart file not read", Detail: s.Path + ": " + s.Reason, Subject: chartAttr.Expr.Range().Ptr()})
 	})
 	for _, f := range rendered {
+		if partial && len(f.Errors) > 0 {
+			unresolved(chartAttr.Expr.Range(), fmt.Sprintf("the chart does not render without the values only Terraform knows (%s: %s)", filepath.Base(f.Errors[0].Position.File), f.Errors[0].Message))
+			f.Errors = nil
+		}
 		f.EachObject(func(o *inventory.Object) { o.Ignores = append(o.Ignores, r.ignores...) })
 		l.manifests = append(l.manifests, f)
 	}
@@ -158,7 +192,7 @@ func valuesOf(text string) (map[string]any, error) {
 }
 
 // setPath sets a Helm --set style dotted name (a.b.c; "\." escapes a dot) in a values map.
-func setPath(values map[string]any, name, value string) {
+func setPath(values map[string]any, name string, value any) {
 	var parts []string
 	var cur strings.Builder
 	for i := 0; i < len(name); i++ {

@@ -923,3 +923,34 @@ spec:
 		t.Errorf("unresolved %v", unresolved)
 	}
 }
+
+// TestHelmReleaseThatNeedsValuesOnlyTerraformKnows: when a left-out value breaks the
+// rendering, that is an ENI006 at the chart, not a failed run.
+func TestHelmReleaseThatNeedsValuesOnlyTerraformKnows(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.tf": `data "aws_availability_zones" "all" {}
+resource "helm_release" "pools" {
+  name  = "pools"
+  chart = "./pools"
+  set_list {
+    name  = "zones"
+    value = data.aws_availability_zones.all.names
+  }
+}
+`,
+		"pools/Chart.yaml":          "apiVersion: v2\nname: pools\nversion: 0.1.0\n",
+		"pools/templates/pool.yaml": "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  zones: {{ required \"zones\" .Values.zones }}\n",
+	})
+	var unresolved []string
+	for _, f := range Load([]string{root}, Options{}) {
+		for _, e := range f.Errors {
+			t.Errorf("error %v: %s", e.Position, e.Message)
+		}
+		for _, u := range f.Unresolved {
+			unresolved = append(unresolved, u.Source+": "+u.Reason)
+		}
+	}
+	if len(unresolved) != 1 || !strings.HasPrefix(unresolved[0], "helm_release.pools: the chart does not render without the values only Terraform knows") {
+		t.Errorf("unresolved %v", unresolved)
+	}
+}
