@@ -205,7 +205,7 @@ func (e *evaluator) unknownReasonVisiting(expr hcl.Expression, visiting map[stri
 		case root == "var" && e.missing[attr]:
 			reason = "var." + attr + " (no default, and no value in tfvars or --var)"
 		case root == "module":
-			if c := e.mod.calls[attr]; c != nil && !localSource(c.source) {
+			if c := e.mod.calls[attr]; c != nil && !e.loader.followable(e, c) {
 				reason = fmt.Sprintf("%s (module %q is not evaluated)", name, c.source)
 			} else {
 				reason = name
@@ -495,7 +495,7 @@ func (e *evaluator) call(name string) cty.Value {
 		return v
 	}
 	c := e.mod.calls[name]
-	if c == nil || e.inCall[name] || !localSource(c.source) {
+	if c == nil || e.inCall[name] || !e.loader.followable(e, c) {
 		return cty.DynamicVal
 	}
 	e.inCall[name] = true

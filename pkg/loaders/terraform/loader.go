@@ -7,6 +7,7 @@
 package terraform
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -49,6 +50,10 @@ type loader struct {
 	manifests []inventory.Fragment
 	// unresolved are declared Kubernetes objects that cannot be read statically.
 	unresolved []inventory.UnresolvedObject
+	// initModules are the folders `terraform init` downloaded registry and git modules to,
+	// by module key (a.b for module "b" called from module "a"), from
+	// .terraform/modules/modules.json of the root.
+	initModules map[string]string
 	cni        []inventory.CNISetting
 	diags      hcl.Diagnostics
 	opts       Options
@@ -139,6 +144,7 @@ func (l *loader) loadRoot(dir string, opts Options) (frag inventory.Fragment) {
 	}()
 	rl := &loader{root: dir, parser: l.parser, modules: l.modules, parsed: l.parsed, children: map[*evaluator]map[string]*evaluator{}, opts: opts, fsys: l.fsys, meter: &meter{}}
 	rl.funcs = rl.meter.functions()
+	rl.initModules = rl.readInitModules(dir)
 	frag = inventory.Fragment{File: filepath.Join(dir, "*.tf")}
 	m := rl.module(dir)
 	rl.diags = append(rl.diags, rl.parsed[filepath.Clean(dir)]...)
@@ -262,6 +268,9 @@ func (l *loader) child(parent *evaluator, c *moduleCall) *evaluator {
 		return refuse("Too many module calls", fmt.Sprintf("module %q: this root module evaluates more than %d local module calls (a budget); not evaluated", c.name, MaxModuleCalls))
 	}
 	dir := filepath.Clean(filepath.Join(parent.mod.dir, c.source))
+	if !localSource(c.source) {
+		dir = l.initModules[moduleKey(parent, c.name)]
+	}
 	for ev := parent; ev != nil; ev = ev.parent {
 		if filepath.Clean(ev.mod.dir) == dir {
 			return refuse("Module calls itself", fmt.Sprintf("module %q: source %q is %s, which is already being evaluated (a cycle); not evaluated", c.name, c.source, dir))
@@ -327,4 +336,57 @@ func (l *loader) templates(root *evaluator) []string {
 	}
 	visit(root)
 	return out
+}
+
+// readInitModules reads .terraform/modules/modules.json, which `terraform init` writes: with
+// it, the registry and git modules it downloaded into the tree are evaluated like local ones.
+// The file is read through the confined file system, and only folders inside the root are
+// used.
+func (l *loader) readInitModules(root string) map[string]string {
+	data, err := l.fsys.ReadFile(filepath.Join(root, ".terraform", "modules", "modules.json"))
+	if err != nil {
+		return nil
+	}
+	var manifest struct {
+		Modules []struct {
+			Key, Source, Dir string
+		}
+	}
+	if err := json.Unmarshal(data, &manifest); err != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid modules.json", Detail: err.Error(),
+			Subject: &hcl.Range{Filename: filepath.Join(root, ".terraform", "modules", "modules.json")}})
+		return nil
+	}
+	out := map[string]string{}
+	for _, m := range manifest.Modules {
+		if m.Key == "" || m.Dir == "" || filepath.IsAbs(m.Dir) || localSource(m.Source) {
+			continue // the root itself, or a local module (found by its source)
+		}
+		dir := filepath.Clean(filepath.Join(root, m.Dir))
+		if rel, err := filepath.Rel(root, dir); err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		out[m.Key] = dir
+	}
+	return out
+}
+
+// moduleKey is the key `terraform init` gives a module call: the names of the calls that lead
+// to it, joined by dots.
+func moduleKey(parent *evaluator, name string) string {
+	path := strings.TrimSuffix(strings.ReplaceAll(parent.callPath, "module.", ""), ".")
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// followable says whether a module call is evaluated: a local source, or a module that
+// `terraform init` downloaded into the tree.
+func (l *loader) followable(parent *evaluator, c *moduleCall) bool {
+	if localSource(c.source) {
+		return true
+	}
+	_, ok := l.initModules[moduleKey(parent, c.name)]
+	return ok
 }

@@ -3,9 +3,11 @@ package terraform
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
@@ -294,4 +296,29 @@ func TestNumbersCannotGrowPastPrinting(t *testing.T) {
 			t.Errorf("want %q at line %d, got %q", tc.want, tc.line, found)
 		})
 	}
+}
+
+func FuzzReadInitModules(f *testing.F) {
+	f.Add(`{"Modules":[{"Key":"a","Source":"registry.terraform.io/x/y/aws","Dir":".terraform/modules/a"}]}`)
+	f.Add(`{"Modules":[{"Key":"b","Source":"git::x","Dir":"../../etc"},{"Key":"c","Source":"x","Dir":"/abs"}]}`)
+	f.Add(`{"Modules":`)
+	f.Fuzz(func(t *testing.T, manifest string) {
+		root := writeTree(t, map[string]string{".terraform/modules/modules.json": manifest})
+		fsys, err := confine.Open(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fsys.Close()
+		l := &loader{fsys: fsys}
+		for key, dir := range l.readInitModules(root) {
+			if rel, err := filepath.Rel(root, dir); err != nil || strings.HasPrefix(rel, "..") || filepath.IsAbs(rel) {
+				t.Fatalf("module %q at %s: outside the root", key, dir)
+			}
+		}
+		for _, d := range l.diags {
+			if d.Subject == nil || d.Subject.Filename == "" {
+				t.Fatalf("an error without a file: %v", d)
+			}
+		}
+	})
 }

@@ -45,7 +45,7 @@ func (l *loader) extract(e *evaluator) {
 		switch {
 		case strings.HasPrefix(c.source, eksModule):
 			l.eksModule(e, c)
-		case localSource(c.source):
+		case l.followable(e, c):
 			if child := l.child(e, c); child != nil {
 				l.extract(child)
 				e.diags = append(e.diags, child.diags...)

@@ -954,3 +954,45 @@ resource "helm_release" "pools" {
 		t.Errorf("unresolved %v", unresolved)
 	}
 }
+
+// TestModulesDownloadedByTerraformInit: with .terraform/modules/modules.json, registry and
+// git modules that `terraform init` put into the tree are evaluated like local ones.
+func TestModulesDownloadedByTerraformInit(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.tf": `module "nodes" {
+  source  = "example/nodes/aws"
+  version = "1.0.0"
+  type    = "c5.2xlarge"
+}
+module "other" {
+  source = "git::https://example.com/other.git"
+}
+`,
+		".terraform/modules/modules.json": `{"Modules":[{"Key":"","Source":"","Dir":"."},
+ {"Key":"nodes","Source":"registry.terraform.io/example/nodes/aws","Version":"1.0.0","Dir":".terraform/modules/nodes"},
+ {"Key":"nodes.inner","Source":"git::https://example.com/inner.git","Dir":".terraform/modules/nodes.inner"},
+ {"Key":"other","Source":"git::https://example.com/other.git","Dir":"../../outside"}]}`,
+		".terraform/modules/nodes/main.tf": `variable "type" {}
+module "inner" {
+  source = "git::https://example.com/inner.git"
+  type   = var.type
+}
+`,
+		".terraform/modules/nodes.inner/main.tf": `variable "type" {}
+resource "aws_eks_node_group" "g" {
+  node_group_name = "downloaded"
+  instance_types  = [var.type]
+}
+`,
+	})
+	frags := Load([]string{root}, Options{})
+	groups := groupsOf(t, frags)
+	if g := groups["downloaded"]; strings.Join(g.InstanceTypes, ",") != "c5.2xlarge" {
+		t.Errorf("downloaded: %v (%s); groups %v", g.InstanceTypes, g.UnknownTypes, groups)
+	}
+	for _, f := range frags {
+		for _, e := range f.Errors {
+			t.Errorf("error %v: %s", e.Position, e.Message)
+		}
+	}
+}
