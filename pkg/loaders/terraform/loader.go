@@ -54,12 +54,12 @@ type loader struct {
 	// by module key (a.b for module "b" called from module "a"), from
 	// .terraform/modules/modules.json of the root.
 	initModules map[string]string
-	cni        []inventory.CNISetting
-	diags      hcl.Diagnostics
-	opts       Options
-	fsys       *confine.FS
-	meter      *meter
-	funcs      map[string]function.Function
+	cni         []inventory.CNISetting
+	diags       hcl.Diagnostics
+	opts        Options
+	fsys        *confine.FS
+	meter       *meter
+	funcs       map[string]function.Function
 }
 
 // maxModuleDepth stops runaway module recursion (a module that calls itself).
