@@ -88,6 +88,8 @@ type UnresolvedObject struct {
 	Source   string   `json:"source"` // the declaration, e.g. kubectl_manifest.sgp
 	Location Position `json:"location"`
 	Reason   string   `json:"reason"`
+	// Module is set when the source is a module call whose folder is not read.
+	Module bool `json:"module,omitempty"`
 	// Severity, when set, replaces ENI006's: "info" for a chart downloaded at apply time, which
 	// rarely holds the workloads a verdict is about.
 	Severity string `json:"severity,omitempty"`

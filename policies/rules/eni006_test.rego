@@ -77,6 +77,7 @@ test_fires_unresolved_object if {
 test_unresolved_module_says_to_declare_its_node_groups if {
 	inv := object.union(fx.inventory([], [], []), {"unresolvedObjects": [{
 		"source": "module.nodes",
+		"module": true,
 		"location": {"file": "main.tf", "line": 1, "column": 1},
 		"reason": "its source \"./modules/nodes\" is not a folder here",
 	}]})
@@ -94,4 +95,14 @@ test_unresolved_object_keeps_its_severity if {
 	}]})
 	some f in eni006.finding with input as inv
 	f.severity == "info"
+}
+
+test_unresolved_object_inside_a_module_is_an_object if {
+	inv := object.union(fx.inventory([], [], []), {"unresolvedObjects": [{
+		"source": "module.addons.kubernetes_namespace_v1.irsa",
+		"location": {"file": "main.tf", "line": 5, "column": 1},
+		"reason": "metadata.name depends on var.ns",
+	}]})
+	some f in eni006.finding with input as inv
+	startswith(f.message, "module.addons.kubernetes_namespace_v1.irsa declares Kubernetes objects")
 }

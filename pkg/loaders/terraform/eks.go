@@ -23,14 +23,7 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 	if i := strings.Index(c.source, "//"); i >= 0 {
 		sub = strings.Trim(c.source[i+2:], "/")
 	}
-	args := map[string]cty.Value{}
-	for name, a := range c.attrs {
-		v, d := e.value(a.Expr, nil)
-		if d.HasErrors() {
-			v = cty.DynamicVal
-		}
-		args[name] = v
-	}
+	args := moduleArgs(e, c)
 	prefix := e.callPath + "module." + c.name
 	if sub == "" {
 		l.cniFromEKSModule(e, args, c)
@@ -270,4 +263,17 @@ func (e *evaluator) fieldExpr(expr hcl.Expression, key string) hcl.Expression {
 		}
 	}
 	return nil
+}
+
+// moduleArgs evaluates a module call's arguments, each on its own.
+func moduleArgs(e *evaluator, c *moduleCall) map[string]cty.Value {
+	args := map[string]cty.Value{}
+	for name, a := range c.attrs {
+		v, d := e.value(a.Expr, nil)
+		if d.HasErrors() {
+			v = cty.DynamicVal
+		}
+		args[name] = v
+	}
+	return args
 }

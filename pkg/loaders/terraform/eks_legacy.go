@@ -208,3 +208,89 @@ func kubeletLabelsAndTaints(args string) (map[string]string, []inventory.Taint) 
 	}
 	return labels, taints
 }
+
+// blueprintsModule reads the node groups of the EKS Blueprints v4 root module
+// (github.com/aws-ia/terraform-aws-eks-blueprints, v4.x; v5 has none). Defaults read at tag
+// v4.32.1: modules/aws-eks-managed-node-groups/locals.tf (instance_types ["m5.large"],
+// capacity_type ON_DEMAND, ami_type AL2_x86_64, k8s_labels, k8s_taints; main.tf passes them
+// to aws_eks_node_group) and modules/aws-eks-self-managed-node-groups/locals.tf and main.tf
+// (instance_types ["m4.large"]; more than one makes a mixed-instances policy over them;
+// launch_template_os "windows" makes Windows nodes; labels and taints only through
+// kubelet_extra_args).
+func (l *loader) blueprintsModule(e *evaluator, c *moduleCall) {
+	args := moduleArgs(e, c)
+	prefix := e.callPath + "module." + c.name
+	source := "terraform:aws-ia/terraform-aws-eks-blueprints"
+	for _, kind := range []struct {
+		attr string
+		self bool
+	}{{"managed_node_groups", false}, {"self_managed_node_groups", true}} {
+		a := c.attrs[kind.attr]
+		if a == nil {
+			continue
+		}
+		groups := args[kind.attr]
+		if !groups.IsKnown() || groups.IsNull() || !(groups.Type().IsMapType() || groups.Type().IsObjectType()) {
+			l.groups = append(l.groups, inventory.NodeGroupSpec{Name: prefix + "." + kind.attr, Source: source, Location: position(a.Expr.Range()),
+				SelfManaged: kind.self, UnknownTypes: kind.attr + " depends on " + e.unknownReason(a.Expr), Ignores: c.ignores})
+			continue
+		}
+		var keys []string
+		for it := groups.ElementIterator(); it.Next(); {
+			k, _ := it.Element()
+			keys = append(keys, k.AsString())
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			var obj cty.Value
+			if groups.Type().IsObjectType() {
+				obj = groups.GetAttr(k)
+			} else {
+				obj = groups.Index(cty.StringVal(k))
+			}
+			groupExpr := e.fieldExpr(a.Expr, k)
+			loc := position(e.itemRange(a.Expr, k))
+			name := nameOr(field(obj, cty.NilVal, "node_group_name"), k)
+			if !kind.self {
+				defaults := cty.ObjectVal(map[string]cty.Value{
+					"instance_types": cty.TupleVal([]cty.Value{cty.StringVal("m5.large")}),
+					"capacity_type":  cty.StringVal("ON_DEMAND"), "ami_type": cty.StringVal("AL2_x86_64"),
+				})
+				obj = withAttr(obj, "labels", field(obj, cty.NilVal, "k8s_labels"))
+				obj = withAttr(obj, "taints", field(obj, cty.NilVal, "k8s_taints"))
+				exprOf := func(n string) hcl.Expression {
+					switch n {
+					case "labels":
+						n = "k8s_labels"
+					case "taints":
+						n = "k8s_taints"
+					}
+					return e.fieldExpr(groupExpr, n)
+				}
+				g := l.eksGroup(e, prefix, name, obj, defaults, false, loc, nil, exprOf, c.ignores)
+				g.Source = source + " " + kind.attr
+				l.groups = append(l.groups, g)
+				continue
+			}
+			spec := inventory.NodeGroupSpec{Name: name, Source: source + " " + kind.attr, Location: loc, SelfManaged: true, TypeLocations: []inventory.Position{loc}, Ignores: c.ignores}
+			types := field(obj, cty.NilVal, "instance_types")
+			if types == cty.NilVal {
+				types = cty.TupleVal([]cty.Value{cty.StringVal("m4.large")})
+			}
+			if list, ok := asStrings(types); ok && len(list) > 0 {
+				spec.InstanceTypes = list
+			} else if x := e.fieldExpr(groupExpr, "instance_types"); x != nil {
+				spec.UnknownTypes = "instance_types depends on " + e.unknownReason(x)
+			} else {
+				spec.UnknownTypes = "instance_types is not known statically (" + prefix + ")"
+			}
+			if s, ok := asString(field(obj, cty.NilVal, "launch_template_os")); ok && s == "windows" {
+				spec.Windows = true
+			}
+			if s, ok := asString(field(obj, cty.NilVal, "kubelet_extra_args")); ok {
+				spec.Labels, spec.Taints = kubeletLabelsAndTaints(s)
+			}
+			l.groups = append(l.groups, spec)
+		}
+	}
+}

@@ -280,7 +280,8 @@ func (e *evaluator) unknownIdentity(body *hclsyntax.Body, inst *instance) (hcl.E
 		}
 		for _, name := range []string{"name", "namespace", "generate_name"} {
 			if a := b.Body.Attributes[name]; a != nil {
-				if v, d := e.value(a.Expr, inst); d.HasErrors() || !v.IsWhollyKnown() {
+				// null or "" (a lookup's fallback): Terraform would not create it as written.
+				if v, d := e.value(a.Expr, inst); d.HasErrors() || !v.IsWhollyKnown() || v.IsNull() || v.Type() == cty.String && v.AsString() == "" {
 					return a.Expr, "metadata." + name + " depends on " + e.unknownReason(a.Expr)
 				}
 			}

@@ -287,7 +287,7 @@ func (l *loader) child(parent *evaluator, c *moduleCall) *evaluator {
 		}
 		// Not an error of the tree eni-lint can see (a module vendored elsewhere, or made by a
 		// build step): what it declares is reported as unresolved, and the run goes on.
-		l.unresolved = append(l.unresolved, inventory.UnresolvedObject{Source: parent.callPath + "module." + c.name, Location: position(c.declare),
+		l.unresolved = append(l.unresolved, inventory.UnresolvedObject{Source: parent.callPath + "module." + c.name, Location: position(c.declare), Module: true,
 			Reason: fmt.Sprintf("its source %q is not a folder here", c.source)})
 		l.children[parent][c.name] = nil
 		return nil

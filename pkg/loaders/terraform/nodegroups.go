@@ -42,9 +42,14 @@ func (l *loader) extract(e *evaluator) {
 	sort.Strings(names)
 	for _, n := range names {
 		c := e.mod.calls[n]
+		if e.disabled(c) {
+			continue
+		}
 		switch {
 		case strings.HasPrefix(c.source, eksModule):
 			l.eksModule(e, c)
+		case isBlueprintsV4(c):
+			l.blueprintsModule(e, c)
 		case l.followable(e, c):
 			if child := l.child(e, c); child != nil {
 				l.extract(child)
@@ -490,4 +495,34 @@ func (l *loader) autoScalingGroup(e *evaluator, r *resource, inst *instance, add
 		}
 	}
 	return g
+}
+
+// isBlueprintsV4 recognises a call of the EKS Blueprints v4 root module (a git source with a
+// v4 ref, or no ref; its submodules are read through their own resources).
+func isBlueprintsV4(c *moduleCall) bool {
+	src := c.source
+	if !strings.Contains(src, "aws-ia/terraform-aws-eks-blueprints") {
+		return false
+	}
+	path, ref, _ := strings.Cut(src, "?ref=")
+	return !strings.Contains(path, "//modules/") && (ref == "" || strings.HasPrefix(ref, "v4"))
+}
+
+// disabled says whether a module call creates no instance: count = 0 or an empty for_each,
+// known statically (the usual `count = var.enable_x ? 1 : 0`). Its node groups and objects do
+// not exist. An unknown count is evaluated as one instance.
+func (e *evaluator) disabled(c *moduleCall) bool {
+	if c.count != nil {
+		v, d := e.value(c.count, nil)
+		if !d.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.Number {
+			return v.AsBigFloat().Sign() == 0
+		}
+	}
+	if c.forEach != nil {
+		v, d := e.value(c.forEach, nil)
+		if !d.HasErrors() && v.IsWhollyKnown() && !v.IsNull() && v.CanIterateElements() {
+			return v.LengthInt() == 0
+		}
+	}
+	return false
 }

@@ -814,7 +814,7 @@ func TestMissingLocalModuleIsReportedNotFatal(t *testing.T) {
 		}
 		unresolved = append(unresolved, f.Unresolved...)
 	}
-	if len(unresolved) != 1 || unresolved[0].Source != "module.nodes" || unresolved[0].Location.Line != 1 || !strings.Contains(unresolved[0].Reason, `"./modules/nodes" is not a folder here`) {
+	if len(unresolved) != 1 || unresolved[0].Source != "module.nodes" || !unresolved[0].Module || unresolved[0].Location.Line != 1 || !strings.Contains(unresolved[0].Reason, `"./modules/nodes" is not a folder here`) {
 		t.Errorf("unresolved %+v", unresolved)
 	}
 }
@@ -994,5 +994,82 @@ resource "aws_eks_node_group" "g" {
 		for _, e := range f.Errors {
 			t.Errorf("error %v: %s", e.Position, e.Message)
 		}
+	}
+}
+
+func TestEKSBlueprintsV4NodeGroups(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `module "vpc" {
+  source = "terraform-aws-modules/vpc/aws"
+}
+module "eks_blueprints" {
+  source             = "github.com/aws-ia/terraform-aws-eks-blueprints?ref=v4.32.1"
+  private_subnet_ids = module.vpc.private_subnets
+  managed_node_groups = {
+    mg_5 = {
+      node_group_name = "managed-ondemand"
+      instance_types  = ["m5.xlarge"]
+      subnet_ids      = module.vpc.private_subnets
+      k8s_labels      = { role = "app" }
+      k8s_taints      = [{ key = "db", value = "true", effect = "NO_SCHEDULE" }]
+    }
+    mg_default = { node_group_name = "defaulted" }
+  }
+  self_managed_node_groups = {
+    self_mg = { node_group_name = "self-ondemand", instance_types = ["c5.large", "c5a.large"], kubelet_extra_args = "--node-labels=pool=self" }
+    win     = { node_group_name = "windows", launch_template_os = "windows", instance_type = "m5.large", instance_types = ["m5.large"] }
+  }
+}
+module "addons" {
+  source = "github.com/aws-ia/terraform-aws-eks-blueprints//modules/kubernetes-addons?ref=v4.32.1"
+}
+`})
+	groups := groupsOf(t, Load([]string{root}, Options{}))
+	if g := groups["managed-ondemand"]; strings.Join(g.InstanceTypes, ",") != "m5.xlarge" || g.Labels["role"] != "app" || len(g.Taints) != 1 || g.Taints[0].Effect != "NoSchedule" || g.SelfManaged {
+		t.Errorf("managed-ondemand: %+v", g)
+	}
+	if g := groups["defaulted"]; strings.Join(g.InstanceTypes, ",") != "m5.large" || g.CapacityType != "ON_DEMAND" {
+		t.Errorf("defaulted: %+v", g)
+	}
+	if g := groups["self-ondemand"]; strings.Join(g.InstanceTypes, ",") != "c5.large,c5a.large" || !g.SelfManaged || g.Labels["pool"] != "self" {
+		t.Errorf("self-ondemand: %+v", g)
+	}
+	if g := groups["windows"]; !g.Windows {
+		t.Errorf("windows: %+v", g)
+	}
+	if len(groups) != 4 {
+		t.Errorf("groups %v", groups)
+	}
+}
+
+// TestModuleWithCountZeroDeclaresNothing: `count = var.enable_x ? 1 : 0` with the feature
+// off creates no node group; it was evaluated anyway and counted.
+func TestModuleWithCountZeroDeclaresNothing(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.tf": `variable "enable_gpu" { default = false }
+module "gpu" {
+  count  = var.enable_gpu ? 1 : 0
+  source = "./nodes"
+  name   = "gpu"
+}
+module "none" {
+  for_each = {}
+  source   = "./nodes"
+  name     = "none"
+}
+module "cpu" {
+  source = "./nodes"
+  name   = "cpu"
+}
+`,
+		"nodes/main.tf": `variable "name" {}
+resource "aws_eks_node_group" "g" {
+  node_group_name = var.name
+  instance_types  = ["m5.large"]
+}
+`,
+	})
+	groups := groupsOf(t, Load([]string{root}, Options{}))
+	if _, ok := groups["cpu"]; !ok || len(groups) != 1 {
+		t.Errorf("groups %v: only cpu exists", groups)
 	}
 }
