@@ -54,6 +54,9 @@ func newEvaluator(l *loader, m *module, inputs map[string]cty.Value, callPath st
 	}
 	for name, v := range m.variables {
 		val, ok := inputs[name]
+		if ok && v.notNullable && val.IsKnown() && val.IsNull() {
+			ok = false
+		}
 		if !ok && v.def != nil {
 			def, d := v.def.Value(nil)
 			e.diags = append(e.diags, d...)
@@ -64,8 +67,14 @@ func newEvaluator(l *loader, m *module, inputs map[string]cty.Value, callPath st
 			e.missing[name] = true
 			continue
 		}
-		if v.typ != nil && val.IsWhollyKnown() {
-			if ty, d := typeexpr.TypeConstraint(v.typ); !d.HasErrors() {
+		// The declared type, as Terraform converts to it: a map(object({…})) input becomes a
+		// map even while some of its values are unknown, so `cond ? var.groups : {}` has one
+		// type, and optional(type, default) attributes get their defaults.
+		if v.typ != nil && !val.IsNull() {
+			if ty, defaults, d := typeexpr.TypeConstraintWithDefaults(v.typ); !d.HasErrors() {
+				if defaults != nil {
+					val = defaults.Apply(val)
+				}
 				if conv, err := convert.Convert(val, ty); err == nil {
 					val = conv
 				}
@@ -451,8 +460,13 @@ func (e *evaluator) instances(count, forEach hcl.Expression) (insts []*instance,
 		}
 		return insts, keys, true
 	case forEach != nil:
-		v, why := e.known(forEach, nil)
-		if why != "" || v.IsNull() {
+		// A map's keys decide the instances; its values may hold what only Terraform knows
+		// (each.value.subnet_ids). A set must be known as a whole: its elements are the keys.
+		v, d := e.value(forEach, nil)
+		if d.HasErrors() || !v.IsKnown() || v.IsNull() {
+			return nil, nil, false
+		}
+		if ty := v.Type(); !(ty.IsMapType() || ty.IsObjectType()) && !v.IsWhollyKnown() {
 			return nil, nil, false
 		}
 		if v.CanIterateElements() && v.LengthInt() > MaxInstances {

@@ -3,6 +3,7 @@ package terraform
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	"github.com/zclconf/go-cty/cty"
@@ -40,6 +41,18 @@ var functions = map[string]function.Function{
 	"trimsuffix": stdlib.TrimSuffixFunc, "regex": stdlib.RegexFunc, "regexall": stdlib.RegexAllFunc,
 	// Marks are not modelled: the value is the value.
 	"sensitive": identityFunc, "nonsensitive": identityFunc,
+	// Path text only, no file system: name = "ex-${basename(path.cwd)}" is common.
+	"basename": pathFunc(filepath.Base), "dirname": pathFunc(filepath.Dir),
+}
+
+func pathFunc(f func(string) string) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "path", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			return cty.StringVal(f(args[0].AsString())), nil
+		},
+	})
 }
 
 var identityFunc = function.New(&function.Spec{
@@ -55,8 +68,8 @@ var identityFunc = function.New(&function.Spec{
 // name that is no Terraform function at all stays an error.
 var notEvaluated = []string{
 	"file", "fileexists", "fileset", "filebase64", "filebase64sha256", "filebase64sha512", "filemd5",
-	"filesha1", "filesha256", "filesha512", "templatefile", "templatestring", "abspath", "dirname",
-	"basename", "pathexpand", "base64encode", "base64decode", "base64gzip", "base64sha256",
+	"filesha1", "filesha256", "filesha512", "templatefile", "templatestring", "abspath",
+	"pathexpand", "base64encode", "base64decode", "base64gzip", "base64sha256",
 	"base64sha512", "md5", "sha1", "sha256", "sha512", "bcrypt", "uuid", "uuidv5", "timestamp",
 	"plantimestamp", "formatdate", "timeadd", "timecmp", "cidrhost", "cidrnetmask", "cidrsubnet",
 	"cidrsubnets", "yamldecode", "yamlencode", "urlencode", "textencodebase64", "textdecodebase64",

@@ -248,8 +248,16 @@ func cliValue(raw string) cty.Value {
 
 // child returns the evaluator of a local module call, created once per parent and call.
 func (l *loader) child(parent *evaluator, c *moduleCall) *evaluator {
+	return l.childAt(parent, c, nil, "")
+}
+
+// childAt returns the evaluator of one instance of a module call (count or for_each): its
+// inputs see count.index or each.key and each.value, and its names carry the instance key
+// (module.groups["gpu"]). suffix is that key as written, "" for a call without instances.
+func (l *loader) childAt(parent *evaluator, c *moduleCall, inst *instance, suffix string) *evaluator {
+	name := c.name + suffix
 	if byName, ok := l.children[parent]; ok {
-		if ev, ok := byName[c.name]; ok {
+		if ev, ok := byName[name]; ok {
 			return ev
 		}
 	} else {
@@ -257,7 +265,7 @@ func (l *loader) child(parent *evaluator, c *moduleCall) *evaluator {
 	}
 	refuse := func(summary, detail string) *evaluator {
 		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: c.declare.Ptr()})
-		l.children[parent][c.name] = nil
+		l.children[parent][name] = nil
 		return nil
 	}
 	if parent.depth >= maxModuleDepth {
@@ -289,7 +297,7 @@ func (l *loader) child(parent *evaluator, c *moduleCall) *evaluator {
 		// build step): what it declares is reported as unresolved, and the run goes on.
 		l.unresolved = append(l.unresolved, inventory.UnresolvedObject{Source: parent.callPath + "module." + c.name, Location: position(c.declare), Module: true,
 			Reason: fmt.Sprintf("its source %q is not a folder here", c.source)})
-		l.children[parent][c.name] = nil
+		l.children[parent][name] = nil
 		return nil
 	}
 	m := l.module(dir)
@@ -300,13 +308,13 @@ func (l *loader) child(parent *evaluator, c *moduleCall) *evaluator {
 		case "source", "version", "count", "for_each", "providers", "depends_on":
 			continue
 		}
-		v, d := parent.value(a.Expr, nil)
+		v, d := parent.value(a.Expr, inst)
 		if !d.HasErrors() {
 			inputs[name] = v
 		}
 	}
-	ev := newEvaluator(l, m, inputs, parent.callPath+"module."+c.name+".", parent.depth+1, parent)
-	l.children[parent][c.name] = ev
+	ev := newEvaluator(l, m, inputs, parent.callPath+"module."+name+".", parent.depth+1, parent)
+	l.children[parent][name] = ev
 	return ev
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
@@ -34,6 +35,8 @@ type variable struct {
 	def     hcl.Expression // nil without default
 	typ     hcl.Expression
 	declare hcl.Range
+	// notNullable is nullable = false: a null input takes the default, as in Terraform.
+	notNullable bool
 }
 
 type resource struct {
@@ -73,7 +76,7 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "ephemeral", LabelNames: []string{"type", "name"}},
 }}
 
-var variableSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "default"}, {Name: "type"}}}
+var variableSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "default"}, {Name: "type"}, {Name: "nullable"}}}
 
 var metaSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}}}
 
@@ -132,6 +135,11 @@ func parseModule(parser *hclparse.Parser, fsys *confine.FS, dir string) (*module
 				}
 				if a := c.Attributes["type"]; a != nil {
 					v.typ = a.Expr
+				}
+				if a := c.Attributes["nullable"]; a != nil {
+					if n, d := a.Expr.Value(nil); !d.HasErrors() && n.Type() == cty.Bool && n.IsKnown() && !n.IsNull() {
+						v.notNullable = n.False()
+					}
 				}
 				m.variables[v.name] = v
 			case "locals":

@@ -51,9 +51,35 @@ func (l *loader) extract(e *evaluator) {
 		case isBlueprintsV4(c):
 			l.blueprintsModule(e, c)
 		case l.followable(e, c):
-			if child := l.child(e, c); child != nil {
-				l.extract(child)
-				e.diags = append(e.diags, child.diags...)
+			// One evaluation per instance of count or for_each, so that a module called for
+			// each node group of a map declares each of them with its own settings.
+			insts, keys, ok := []*instance{nil}, []string{""}, true
+			if c.count != nil || c.forEach != nil {
+				insts, keys, ok = e.instances(c.count, c.forEach)
+				if !ok {
+					// How many instances, and with which keys, only Terraform knows: one made-up
+					// instance would invent node groups from the module's defaults.
+					x, what := c.forEach, "for_each"
+					if c.count != nil {
+						x, what = c.count, "count"
+					}
+					l.unresolved = append(l.unresolved, inventory.UnresolvedObject{Source: e.callPath + "module." + c.name, Location: position(x.Range()), Module: true,
+						Reason: what + " depends on " + e.unknownReason(x)})
+					continue
+				}
+			}
+			for i, inst := range insts {
+				suffix := ""
+				switch {
+				case inst != nil && c.count != nil:
+					suffix = "[" + keys[i] + "]"
+				case inst != nil:
+					suffix = fmt.Sprintf("[%q]", keys[i])
+				}
+				if child := l.childAt(e, c, inst, suffix); child != nil {
+					l.extract(child)
+					e.diags = append(e.diags, child.diags...)
+				}
 			}
 		}
 	}
@@ -239,6 +265,9 @@ func (l *loader) managedNodeGroup(e *evaluator, r *resource, inst *instance, add
 	case ok && why != "":
 		g.UnknownTypes = "instance_types depends on " + why
 		g.TypeLocations = []inventory.Position{position(rng)}
+	case ok && types.IsNull():
+		// instance_types = null (a module's unset variable) leaves the choice to the launch
+		// template or EKS, as when the argument is absent.
 	case ok:
 		list, good := asStrings(types)
 		if !good {

@@ -1073,3 +1073,113 @@ resource "aws_eks_node_group" "g" {
 		t.Errorf("groups %v: only cpu exists", groups)
 	}
 }
+
+func TestNullInstanceTypesAreUnset(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `variable "instance_types" { default = null }
+resource "aws_eks_node_group" "g" {
+  node_group_name = "g"
+  instance_types  = var.instance_types
+}
+`})
+	if g := groupsOf(t, Load([]string{root}, Options{}))["g"]; strings.Join(g.InstanceTypes, ",") != "t3.medium" || g.UnknownTypes != "" {
+		t.Errorf("null instance_types is EKS's default: %v (%s)", g.InstanceTypes, g.UnknownTypes)
+	}
+}
+
+// TestModuleForEachEvaluatesEachInstance: a module called for each entry of a map declares
+// one node group per entry, with that entry's settings.
+func TestModuleForEachEvaluatesEachInstance(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.tf": `variable "groups" {
+  default = {
+    cpu = { types = ["m5.large"] }
+    gpu = { types = ["g5.xlarge"] }
+  }
+}
+module "ng" {
+  for_each = var.groups
+  source   = "./ng"
+  name     = each.key
+  types    = each.value.types
+}
+module "pair" {
+  count  = 2
+  source = "./ng"
+  name   = "pair-${count.index}"
+  types  = ["c5.large"]
+}
+`,
+		"ng/main.tf": `variable "name" {}
+variable "types" { default = null }
+resource "aws_eks_node_group" "this" {
+  node_group_name = var.name
+  instance_types  = var.types
+}
+`,
+	})
+	groups := groupsOf(t, Load([]string{root}, Options{}))
+	want := map[string]string{"cpu": "m5.large", "gpu": "g5.xlarge", "pair-0": "c5.large", "pair-1": "c5.large"}
+	for name, types := range want {
+		if g := groups[name]; strings.Join(g.InstanceTypes, ",") != types {
+			t.Errorf("%s: %v (%s)", name, g.InstanceTypes, g.UnknownTypes)
+		}
+	}
+	if len(groups) != len(want) {
+		t.Errorf("groups %v", groups)
+	}
+}
+
+// TestModuleInputsAsTerraformTypesThem: the shape of the EKS module since v20: a map of
+// objects with optional() attributes, a for_each that chooses between it and {}, values that
+// only Terraform knows inside it, and a submodule variable with nullable = false that takes
+// its default when the caller passes null.
+func TestModuleInputsAsTerraformTypesThem(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.tf": `module "vpc" {
+  source = "terraform-aws-modules/vpc/aws"
+}
+locals { name = "ex-${basename(path.cwd)}" }
+module "cluster" {
+  source = "./cluster"
+  groups = {
+    core = { types = ["m6i.large"], subnets = module.vpc.private_subnets, tags = { "owner/${local.name}" = "x" } }
+  }
+}
+`,
+		"cluster/main.tf": `variable "create" { default = true }
+variable "groups" {
+  type = map(object({
+    create  = optional(bool)
+    types   = optional(list(string), ["t3.large"])
+    subnets = optional(list(string))
+    tags    = optional(map(string))
+  }))
+  default = null
+}
+module "group" {
+  source   = "./group"
+  for_each = var.create && var.groups != null ? var.groups : {}
+  create   = each.value.create
+  name     = each.key
+  types    = each.value.types
+}
+`,
+		"cluster/group/main.tf": `variable "create" {
+  type     = bool
+  default  = true
+  nullable = false
+}
+variable "name" {}
+variable "types" {}
+resource "aws_eks_node_group" "this" {
+  count           = var.create ? 1 : 0
+  node_group_name = var.name
+  instance_types  = var.types
+}
+`,
+	})
+	groups := groupsOf(t, Load([]string{root}, Options{}))
+	if g := groups["core"]; strings.Join(g.InstanceTypes, ",") != "m6i.large" || g.UnknownTypes != "" || len(groups) != 1 {
+		t.Errorf("groups %v", groups)
+	}
+}
