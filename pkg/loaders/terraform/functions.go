@@ -18,7 +18,7 @@ import (
 var functions = map[string]function.Function{
 	"concat": stdlib.ConcatFunc, "merge": stdlib.MergeFunc, "lookup": stdlib.LookupFunc,
 	"coalesce": coalesceFunc, "coalescelist": stdlib.CoalesceListFunc,
-	"length": stdlib.LengthFunc, "format": stdlib.FormatFunc, "formatlist": stdlib.FormatListFunc,
+	"length": lengthFunc, "format": stdlib.FormatFunc, "formatlist": stdlib.FormatListFunc,
 	"join": stdlib.JoinFunc, "split": stdlib.SplitFunc, "keys": stdlib.KeysFunc,
 	"values": stdlib.ValuesFunc, "contains": stdlib.ContainsFunc, "distinct": stdlib.DistinctFunc,
 	"flatten": stdlib.FlattenFunc, "element": stdlib.ElementFunc, "compact": stdlib.CompactFunc,
@@ -184,3 +184,27 @@ func isNotEvaluated(name string) bool {
 	}
 	return false
 }
+
+// lengthFunc is Terraform's length: of a string (its characters, as strlen counts them), of
+// an object or tuple (its attributes or elements), or of a collection. go-cty's refuses
+// strings and objects, and `count = length(var.config) > 0 ? 1 : 0` is common.
+var lengthFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true}},
+	Type:   function.StaticReturnType(cty.Number),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		v := args[0]
+		ty := v.Type()
+		switch {
+		case ty == cty.String:
+			if !v.IsKnown() {
+				return cty.UnknownVal(cty.Number), nil
+			}
+			return stdlib.StrlenFunc.Call([]cty.Value{v})
+		case ty.IsObjectType():
+			return cty.NumberIntVal(int64(len(ty.AttributeTypes()))), nil
+		case ty.IsTupleType():
+			return cty.NumberIntVal(int64(len(ty.TupleElementTypes()))), nil
+		}
+		return stdlib.LengthFunc.Call([]cty.Value{v})
+	},
+})

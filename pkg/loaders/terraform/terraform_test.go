@@ -1183,3 +1183,19 @@ resource "aws_eks_node_group" "this" {
 		t.Errorf("groups %v", groups)
 	}
 }
+
+func TestLengthAsTerraformCountsIt(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `module "vpc" {
+  source = "terraform-aws-modules/vpc/aws"
+}
+locals { config = { role = module.vpc.vpc_id, ns = "x" } }
+resource "aws_eks_node_group" "g" {
+  count           = length(local.config) > 0 ? 1 : 0
+  node_group_name = "g"
+  instance_types  = [length("abc") == 3 ? "m5.large" : "c5.large"]
+}
+`})
+	if g := groupsOf(t, Load([]string{root}, Options{}))["g"]; strings.Join(g.InstanceTypes, ",") != "m5.large" {
+		t.Errorf("length of an object and of a string: %v (%s)", g.InstanceTypes, g.UnknownTypes)
+	}
+}
