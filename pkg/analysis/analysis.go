@@ -156,6 +156,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		})
 	}
 	loadErrors, _, declared := inventory.Merge(inv, frags)
+	inventory.AssignFargate(inv.Workloads, declared.FargateProfiles)
 	pools, err := karpenter.Resolve(declared.NodePools, declared.NodeClasses, table)
 	if err != nil {
 		return nil, err
@@ -244,6 +245,14 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		Rules:         engine.Rules(),
 		Baseline:      baseline,
 		ChangedSince:  opts.ChangedSince,
+	}
+	for _, w := range inv.Workloads {
+		if w.Fargate != nil {
+			report.OnFargate = append(report.OnFargate, findings.FargateWorkload{
+				Object:   findings.ObjectRef{Kind: w.Kind, Namespace: w.Namespace, Name: w.Name},
+				Location: w.Locations[""], Profile: w.Fargate.Profile, ProfileLocation: w.Fargate.Location,
+			})
+		}
 	}
 	for _, s := range stats.Skipped {
 		report.Inputs.Skipped = append(report.Inputs.Skipped, findings.SkippedInput{Path: s.Path, Reason: s.Reason})

@@ -215,6 +215,9 @@ type Report struct {
 	Baseline *BaselineStatus `json:"baseline,omitempty"`
 	// ChangedSince is set when the report was narrowed to what changed since a git ref.
 	ChangedSince string `json:"changedSince,omitempty"`
+	// OnFargate are the workloads a Fargate profile runs: they hold no node branch ENI and
+	// are in no node group's sum.
+	OnFargate []FargateWorkload `json:"onFargate,omitempty"`
 	// Environments are the verdicts per Terraform environment (--each-var-file); the exit
 	// code is the worst of them.
 	Environments []EnvironmentVerdict `json:"environments,omitempty"`
@@ -329,4 +332,13 @@ type EnvironmentVerdict struct {
 	VarFile  string  `json:"varFile"`
 	ExitCode int     `json:"exitCode"`
 	Summary  Summary `json:"summary"`
+}
+
+// FargateWorkload is a workload whose pods a Fargate profile selects.
+type FargateWorkload struct {
+	Object   ObjectRef          `json:"object"`
+	Location inventory.Position `json:"location"`
+	Profile  string             `json:"profile"`
+	// ProfileLocation is where the profile is declared.
+	ProfileLocation inventory.Position `json:"profileLocation"`
 }

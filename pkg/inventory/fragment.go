@@ -30,6 +30,8 @@ type Fragment struct {
 	// is read (a NodePool names its EC2NodeClass, which may be in another file).
 	NodePools   []NodePool
 	NodeClasses []NodeClass
+	// FargateProfiles are declared by infrastructure code (Terraform, eksctl).
+	FargateProfiles []FargateProfile
 	// Unresolved are declared objects that cannot be read statically.
 	Unresolved []UnresolvedObject
 	// Templates are files infrastructure code renders (Terraform's templatefile()): not
@@ -50,6 +52,7 @@ func (f *Fragment) Append(other Fragment) {
 	f.NodeGroups = append(f.NodeGroups, other.NodeGroups...)
 	f.CNISettings = append(f.CNISettings, other.CNISettings...)
 	f.Unresolved = append(f.Unresolved, other.Unresolved...)
+	f.FargateProfiles = append(f.FargateProfiles, other.FargateProfiles...)
 	f.Templates = append(f.Templates, other.Templates...)
 	f.NodePools = append(f.NodePools, other.NodePools...)
 	f.NodeClasses = append(f.NodeClasses, other.NodeClasses...)
@@ -76,9 +79,10 @@ func (f *Fragment) EachObject(fn func(*Object)) {
 
 // Declared is what infrastructure code declares, resolved by the run once every file is read.
 type Declared struct {
-	NodeGroups  []NodeGroupSpec
-	NodePools   []NodePool
-	NodeClasses []NodeClass
+	NodeGroups      []NodeGroupSpec
+	NodePools       []NodePool
+	NodeClasses     []NodeClass
+	FargateProfiles []FargateProfile
 }
 
 // Merge appends fragments in file order, so that an inventory does not depend on which worker
@@ -95,7 +99,7 @@ func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents in
 	inv.Namespaces = append(inv.Namespaces, all.Namespaces...)
 	inv.CNISettings = append(inv.CNISettings, all.CNISettings...)
 	inv.UnresolvedObjects = append(inv.UnresolvedObjects, all.Unresolved...)
-	declared = Declared{NodeGroups: all.NodeGroups, NodePools: all.NodePools, NodeClasses: all.NodeClasses}
+	declared = Declared{NodeGroups: all.NodeGroups, NodePools: all.NodePools, NodeClasses: all.NodeClasses, FargateProfiles: all.FargateProfiles}
 	return all.Errors, all.Documents, declared
 }
 

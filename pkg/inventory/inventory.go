@@ -169,6 +169,8 @@ type Workload struct {
 	// name and locate fields whatever the kind.
 	JobSpecPath string `json:"jobSpecPath,omitempty"`
 	PodPath     string `json:"podPath"`
+	// Fargate is set when a Fargate profile selects the pods: they hold no node branch ENI.
+	Fargate *FargateMatch `json:"fargate,omitempty"`
 }
 
 // JobSpec is a batch/v1 Job spec with defaults applied. Defaulted lists the fields whose

@@ -65,6 +65,13 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			fmt.Fprintf(&b, "%s %s sets branch-eni-cooldown to %ds; this run used %ds (--cooldown).\n", t.paint(ansiBold, "Note:"), c.Source, *c.BranchENICooldownSeconds, r.Model.CooldownSeconds)
 		}
 	}
+	if len(r.OnFargate) > 0 {
+		var names []string
+		for _, f := range r.OnFargate {
+			names = append(names, fmt.Sprintf("%s %s/%s (profile %s)", f.Object.Kind, f.Object.Namespace, f.Object.Name, f.Profile))
+		}
+		fmt.Fprintf(&b, "%s %s run on Fargate: their pods hold no node branch ENI and are in no node group's sum.\n", t.paint(ansiBold, "Fargate:"), strings.Join(names, ", "))
+	}
 	if !r.CapacityKnown {
 		fmt.Fprintf(&b, "%s no node groups were given (--node-group or nodeGroups in %s), so branch-ENI capacity is unknown: the figures below are what the workloads need.\n",
 			t.paint(ansiBold, "Capacity:"), ".eni-lint.yaml")

@@ -109,7 +109,9 @@ service_account_state(sgp, sa) := "match" if {
 } else := "nomatch"
 
 # Pods an SGP selects that still get no branch ENI (§3), and the field that says so.
-no_branch_eni_reason(w) := ["hostNetwork pods never get a branch ENI", pod_field(w, "spec.hostNetwork")] if {
+no_branch_eni_reason(w) := [sprintf("Fargate profile %q runs its pods, and Fargate gives them their security groups without a node branch ENI", [w.fargate.profile]), pod_field(w, "metadata")] if {
+	w.fargate
+} else := ["hostNetwork pods never get a branch ENI", pod_field(w, "spec.hostNetwork")] if {
 	w.pod.hostNetwork
 } else := ["pods for Windows nodes get no branch ENI", pod_field(w, sprintf("spec.nodeSelector.%s", [key]))] if {
 	some key in ["kubernetes.io/os", "beta.kubernetes.io/os"]

@@ -35,3 +35,9 @@ test_quiet_not_selected if {
 test_quiet_for_deployments if {
 	count(eni002.finding) == 0 with input as fx.inventory([fx.deployment("d", 3, 1)], [fx.sgp_all], [])
 }
+
+# A Job that a Fargate profile runs holds no node branch ENI: nothing to warn about.
+test_quiet_on_fargate if {
+	w := object.union(fx.job("j", {"completions": 3}), {"fargate": {"profile": "batch", "location": {"file": "main.tf", "line": 9, "column": 1}}})
+	count(eni002.finding) == 0 with input as fx.inventory([w], [fx.sgp_all], [])
+}

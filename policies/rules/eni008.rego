@@ -26,6 +26,7 @@ finding contains f if {
 	model.sgp_selected(w)
 	[reason, path] := model.no_branch_eni_reason(w)
 	not w.pod.labels["eks.amazonaws.com/fargate-profile"]
+	not w.fargate
 	sgp := model.selection[w.id].matched[0]
 	f := model.finding(
 		"ENI008", "",

@@ -86,3 +86,24 @@ func readEksctlTaints(r *fieldReader, ng *yaml.Node, p string) []inventory.Taint
 	}
 	return out
 }
+
+// readFargateProfiles reads an eksctl ClusterConfig's fargateProfiles: name and selectors
+// (namespace, labels).
+func readFargateProfiles(r *fieldReader, doc *yaml.Node) []inventory.FargateProfile {
+	var out []inventory.FargateProfile
+	for i, fp := range r.sequence(doc, "", "fargateProfiles") {
+		p := fmt.Sprintf("fargateProfiles[%d]", i)
+		profile := inventory.FargateProfile{Source: "eksctl:fargateProfiles", Location: r.pos(fp)}
+		if s := r.str(fp, p, "name"); s != nil {
+			profile.Name = *s
+		}
+		for j, sel := range r.sequence(fp, p, "selectors") {
+			sp := fmt.Sprintf("%s.selectors[%d]", p, j)
+			if ns := r.str(sel, sp, "namespace"); ns != nil {
+				profile.Selectors = append(profile.Selectors, inventory.FargateSelector{Namespace: *ns, Labels: r.stringMap(sel, sp, "labels")})
+			}
+		}
+		out = append(out, profile)
+	}
+	return out
+}

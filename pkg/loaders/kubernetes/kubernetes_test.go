@@ -236,3 +236,24 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+func TestEksctlFargateProfiles(t *testing.T) {
+	src := `apiVersion: eksctl.io/v1alpha5
+kind: ClusterConfig
+metadata: {name: c, region: eu-west-1}
+fargateProfiles:
+  - name: fp-default
+    selectors:
+      - namespace: default
+      - namespace: batch
+        labels: {compute: fargate}
+`
+	frag := Load("cluster.yaml", []byte(src), opts)
+	if len(frag.FargateProfiles) != 1 {
+		t.Fatalf("profiles %+v", frag.FargateProfiles)
+	}
+	p := frag.FargateProfiles[0]
+	if p.Name != "fp-default" || len(p.Selectors) != 2 || p.Selectors[1].Labels["compute"] != "fargate" || p.Location.Line != 5 {
+		t.Errorf("profile %+v", p)
+	}
+}

@@ -27,6 +27,7 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 	prefix := e.callPath + "module." + c.name
 	if sub == "" {
 		l.cniFromEKSModule(e, args, c)
+		l.fargateFromEKSModule(args, c, prefix)
 	}
 	switch sub {
 	case "modules/eks-managed-node-group", "modules/self-managed-node-group":

@@ -54,6 +54,7 @@ type loader struct {
 	// by module key (a.b for module "b" called from module "a"), from
 	// .terraform/modules/modules.json of the root.
 	initModules map[string]string
+	fargate     []inventory.FargateProfile
 	cni         []inventory.CNISetting
 	diags       hcl.Diagnostics
 	opts        Options
@@ -155,6 +156,7 @@ func (l *loader) loadRoot(dir string, opts Options) (frag inventory.Fragment) {
 	frag.NodeGroups = rl.groups
 	frag.CNISettings = rl.cni
 	frag.Unresolved = rl.unresolved
+	frag.FargateProfiles = rl.fargate
 	frag.Templates = rl.templates(root)
 	for _, m := range rl.manifests {
 		frag.Append(m)

@@ -1199,3 +1199,42 @@ resource "aws_eks_node_group" "g" {
 		t.Errorf("length of an object and of a string: %v (%s)", g.InstanceTypes, g.UnknownTypes)
 	}
 }
+
+func TestFargateProfiles(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `variable "ns" {}
+resource "aws_eks_fargate_profile" "batch" {
+  fargate_profile_name = "batch"
+  selector {
+    namespace = "batch"
+    labels    = { compute = "fargate" }
+  }
+  selector {
+    namespace = var.ns
+  }
+}
+module "eks" {
+  source = "terraform-aws-modules/eks/aws"
+  fargate_profiles = {
+    apps = { selectors = [{ namespace = "app-*" }] }
+  }
+}
+`})
+	var profiles []inventory.FargateProfile
+	for _, f := range Load([]string{root}, Options{}) {
+		profiles = append(profiles, f.FargateProfiles...)
+	}
+	if len(profiles) != 2 {
+		t.Fatalf("profiles %+v", profiles)
+	}
+	byName := map[string]inventory.FargateProfile{}
+	for _, p := range profiles {
+		byName[p.Name] = p
+	}
+	// The selector whose namespace only Terraform knows is left out: its pods stay on nodes.
+	if b := byName["batch"]; len(b.Selectors) != 1 || b.Selectors[0].Namespace != "batch" || b.Selectors[0].Labels["compute"] != "fargate" {
+		t.Errorf("batch %+v", b)
+	}
+	if a := byName["apps"]; len(a.Selectors) != 1 || a.Selectors[0].Namespace != "app-*" {
+		t.Errorf("apps %+v", a)
+	}
+}

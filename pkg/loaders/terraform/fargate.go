@@ -1,0 +1,77 @@
+package terraform
+
+import (
+	"sort"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+)
+
+// Fargate profiles: aws_eks_fargate_profile (selector blocks) and the EKS module's
+// fargate_profiles map (each with a selectors list of {namespace, labels}), the same shape in
+// v17 and in v18 and later. A selector whose namespace or labels only Terraform knows is left
+// out: its pods then stay on the node groups, which is the worst case.
+func (l *loader) fargateProfile(e *evaluator, r *resource, inst *instance, address string) {
+	p := inventory.FargateProfile{Name: address, Source: "terraform:aws_eks_fargate_profile", Location: position(r.declare)}
+	if v, _, _, ok := e.attr(r.attrs, "fargate_profile_name", inst); ok {
+		if s, ok := asString(v); ok {
+			p.Name = s
+		}
+	}
+	for _, b := range blocksOf(r.body, "selector") {
+		attrs := attributesOf(b)
+		ns, why, _, _ := e.attr(attrs, "namespace", inst)
+		namespace, ok := asString(ns)
+		if why != "" || !ok {
+			continue
+		}
+		sel := inventory.FargateSelector{Namespace: namespace}
+		if v, why, _, ok := e.attr(attrs, "labels", inst); ok {
+			if why != "" || !v.IsWhollyKnown() {
+				continue
+			}
+			sel.Labels = asStringMap(v)
+		}
+		p.Selectors = append(p.Selectors, sel)
+	}
+	l.fargate = append(l.fargate, p)
+}
+
+// fargateFromEKSModule reads the module's fargate_profiles argument.
+func (l *loader) fargateFromEKSModule(args map[string]cty.Value, c *moduleCall, prefix string) {
+	profiles := args["fargate_profiles"]
+	a := c.attrs["fargate_profiles"]
+	if a == nil || !profiles.IsKnown() || profiles.IsNull() || !(profiles.Type().IsMapType() || profiles.Type().IsObjectType()) {
+		return
+	}
+	var keys []string
+	for it := profiles.ElementIterator(); it.Next(); {
+		k, _ := it.Element()
+		keys = append(keys, k.AsString())
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var obj cty.Value
+		if profiles.Type().IsObjectType() {
+			obj = profiles.GetAttr(k)
+		} else {
+			obj = profiles.Index(cty.StringVal(k))
+		}
+		p := inventory.FargateProfile{Name: nameOr(field(obj, cty.NilVal, "name"), k), Source: "terraform:" + eksModule + " fargate_profiles", Location: position(a.Expr.Range())}
+		sels := field(obj, cty.NilVal, "selectors")
+		if sels == cty.NilVal || !sels.IsKnown() || sels.IsNull() || !sels.CanIterateElements() {
+			continue
+		}
+		for it := sels.ElementIterator(); it.Next(); {
+			_, s := it.Element()
+			namespace, ok := asString(field(s, cty.NilVal, "namespace"))
+			labels := field(s, cty.NilVal, "labels")
+			if !ok || (labels != cty.NilVal && !labels.IsWhollyKnown()) {
+				continue
+			}
+			p.Selectors = append(p.Selectors, inventory.FargateSelector{Namespace: namespace, Labels: asStringMap(labels)})
+		}
+		l.fargate = append(l.fargate, p)
+	}
+}
