@@ -248,7 +248,13 @@ func (l *loader) managedNodeGroup(e *evaluator, r *resource, inst *instance, add
 			g.Name = s + "*"
 		}
 	}
-	if v, _, _, ok := e.attr(r.attrs, "labels", inst); ok {
+	if v, why, _, ok := e.attr(r.attrs, "labels", inst); ok {
+		// Labels decide which pods land here: unknown ones make the group unknown.
+		if why != "" {
+			g.UnknownTypes = "labels depends on " + why
+			g.TypeLocations = []inventory.Position{position(r.attrs["labels"].Expr.Range())}
+			return g
+		}
 		g.Labels = asStringMap(v)
 	}
 	if v, _, _, ok := e.attr(r.attrs, "capacity_type", inst); ok {

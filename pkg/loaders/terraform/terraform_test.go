@@ -1238,3 +1238,16 @@ module "eks" {
 		t.Errorf("apps %+v", a)
 	}
 }
+
+func TestManagedNodeGroupWithUnknownLabels(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `variable "team" {}
+resource "aws_eks_node_group" "g" {
+  node_group_name = "g"
+  instance_types  = ["m5.large"]
+  labels          = { team = var.team }
+}
+`})
+	if g := groupsOf(t, Load([]string{root}, Options{}))["g"]; len(g.InstanceTypes) != 0 || !strings.HasPrefix(g.UnknownTypes, "labels depends on var.team") {
+		t.Errorf("labels decide placement: %v (%s)", g.InstanceTypes, g.UnknownTypes)
+	}
+}
