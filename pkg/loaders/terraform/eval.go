@@ -514,20 +514,49 @@ func (e *evaluator) call(name string) cty.Value {
 	}
 	e.inCall[name] = true
 	defer delete(e.inCall, name)
-	child := e.loader.child(e, c)
-	if child == nil {
-		e.calls[name] = cty.DynamicVal
-		return cty.DynamicVal
-	}
-	outs := map[string]cty.Value{}
-	for n, a := range child.mod.outputs {
-		v, d := child.value(a.Expr, nil)
-		if d.HasErrors() {
-			v = cty.DynamicVal
+	outputs := func(inst *instance, suffix string) cty.Value {
+		child := e.loader.childAt(e, c, inst, suffix)
+		if child == nil {
+			return cty.DynamicVal
 		}
-		outs[n] = v
+		outs := map[string]cty.Value{}
+		for n, a := range child.mod.outputs {
+			v, d := child.value(a.Expr, nil)
+			if d.HasErrors() {
+				v = cty.DynamicVal
+			}
+			outs[n] = v
+		}
+		return cty.ObjectVal(outs)
 	}
-	v := cty.ObjectVal(outs)
+	var v cty.Value
+	switch {
+	case c.count == nil && c.forEach == nil:
+		v = outputs(nil, "")
+	default:
+		// As Terraform exposes them: module.x[0].out for count, module.x["k"].out for
+		// for_each; the same evaluations as extract's, so each instance is made once.
+		insts, keys, ok := e.instances(c.count, c.forEach)
+		switch {
+		case !ok:
+			v = cty.DynamicVal
+		case c.count != nil:
+			list := make([]cty.Value, len(insts))
+			for i, inst := range insts {
+				list[i] = outputs(inst, "["+keys[i]+"]")
+			}
+			v = cty.TupleVal(list)
+			if len(list) == 0 {
+				v = cty.EmptyTupleVal
+			}
+		default:
+			m := map[string]cty.Value{}
+			for i, inst := range insts {
+				m[keys[i]] = outputs(inst, fmt.Sprintf("[%q]", keys[i]))
+			}
+			v = cty.ObjectVal(m)
+		}
+	}
 	e.calls[name] = v
 	return v
 }

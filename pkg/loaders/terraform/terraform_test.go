@@ -1251,3 +1251,27 @@ resource "aws_eks_node_group" "g" {
 		t.Errorf("labels decide placement: %v (%s)", g.InstanceTypes, g.UnknownTypes)
 	}
 }
+
+func TestOutputsOfModuleInstances(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.tf": `module "sizes" {
+  for_each = { small = "m5.large", big = "m5.4xlarge" }
+  source   = "./size"
+  type     = each.value
+}
+module "pair" {
+  count  = 2
+  source = "./size"
+  type   = "c5.large"
+}
+resource "aws_eks_node_group" "g" {
+  node_group_name = "g"
+  instance_types  = [module.sizes["big"].type, module.pair[1].type]
+}
+`,
+		"size/main.tf": "variable \"type\" {}\noutput \"type\" { value = var.type }\n",
+	})
+	if g := groupsOf(t, Load([]string{root}, Options{}))["g"]; strings.Join(g.InstanceTypes, ",") != "m5.4xlarge,c5.large" {
+		t.Errorf("module instance outputs: %v (%s)", g.InstanceTypes, g.UnknownTypes)
+	}
+}
