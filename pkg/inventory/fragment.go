@@ -37,7 +37,10 @@ type Fragment struct {
 	// Templates are files infrastructure code renders (Terraform's templatefile()): not
 	// manifests, whatever their extension.
 	Templates []string
-	Errors    []LoadError
+	// NotManifest, when set, says why the file was found to be no manifest (a template):
+	// the walk lists it as not read instead of reporting its parse error.
+	NotManifest string
+	Errors      []LoadError
 }
 
 // Append adds everything another fragment read to this one. Loaders that read one file

@@ -4,12 +4,14 @@
 package loaders
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -250,7 +252,13 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 	}
 	sort.Strings(files)
 	stats.Files += len(files)
-	frags = append(frags, parseAll(ctx, files, opts)...)
+	for _, f := range parseAll(ctx, files, opts) {
+		if f.NotManifest != "" {
+			stats.Skipped = append(stats.Skipped, confine.Skip{Path: f.File, Reason: f.NotManifest})
+			f = inventory.Fragment{File: f.File}
+		}
+		frags = append(frags, f)
+	}
 	for _, c := range opts.HelmCharts {
 		if ctx.Err() != nil {
 			frags = append(frags, failed(c.Dir, notRead(ctx)))
@@ -316,9 +324,18 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		// A file that Terraform renders with templatefile() is a template, not a manifest:
 		// its ${…} and %{…} would read as YAML errors or as wrong values. It is listed as
 		// not read, with the reason.
+		const rendered = "a template that Terraform renders with templatefile(): not a manifest"
+		listed := map[string]int{}
+		for i, s := range stats.Skipped {
+			listed[s.Path] = i
+		}
 		for i := range frags {
 			if templates[filepath.Clean(fsys.Abs(frags[i].File))] {
-				stats.Skipped = append(stats.Skipped, confine.Skip{Path: frags[i].File, Reason: "a template that Terraform renders with templatefile(): not a manifest"})
+				if at, ok := listed[frags[i].File]; ok {
+					stats.Skipped[at].Reason = rendered // already listed: the precise reason
+				} else {
+					stats.Skipped = append(stats.Skipped, confine.Skip{Path: frags[i].File, Reason: rendered})
+				}
 				frags[i] = inventory.Fragment{File: frags[i].File}
 			}
 		}
@@ -379,6 +396,13 @@ func loadFile(file string, opts Options) (frag inventory.Fragment) {
 // CloudFormation templates (and CDK output) to cloudformation, the rest to kubernetes.
 func loadBytes(file string, data []byte, opts Options) inventory.Fragment {
 	docs, err := yamlpos.DocumentsWithin(data, opts.YAML)
+	// %{ if }/%{ for } is Terraform template syntax, never YAML's: a file that holds it and
+	// does not parse is a template some code renders, not a manifest.
+	// A file whose readable part holds a Kubernetes object stays a manifest with an error:
+	// appending %{ to a CronJob must not make it vanish.
+	if err != nil && bytes.Contains(data, []byte("%{")) && !holdsObject(docs) && len(objectLines.FindAll(data, 2)) < 2 {
+		return inventory.Fragment{File: file, NotManifest: "not valid YAML, and it holds Terraform template directives (%{ … }): a template, not a manifest"}
+	}
 	var manifests []*yaml.Node
 	var templates []inventory.Fragment
 	for _, d := range docs {
@@ -433,4 +457,27 @@ func dropObjectsOf(f *inventory.Fragment, in func(file string) bool) {
 	f.SecurityGroupPolicies = slices.DeleteFunc(f.SecurityGroupPolicies, func(o inventory.SecurityGroupPolicy) bool { return in(o.Locations[""].File) })
 	f.ServiceAccounts = slices.DeleteFunc(f.ServiceAccounts, func(o inventory.ServiceAccount) bool { return in(o.Locations[""].File) })
 	f.Namespaces = slices.DeleteFunc(f.Namespaces, func(o inventory.Namespace) bool { return in(o.Locations[""].File) })
+}
+
+var objectLines = regexp.MustCompile(`(?m)^\s*(apiVersion|kind):`)
+
+// holdsObject reports whether any document has an apiVersion and a kind.
+func holdsObject(docs []*yaml.Node) bool {
+	for _, d := range docs {
+		n := yamlpos.Resolve(d)
+		if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+			n = yamlpos.Resolve(n.Content[0])
+		}
+		if n == nil || n.Kind != yaml.MappingNode {
+			continue
+		}
+		keys := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			keys[n.Content[i].Value] = true
+		}
+		if keys["apiVersion"] && keys["kind"] {
+			return true
+		}
+	}
+	return false
 }

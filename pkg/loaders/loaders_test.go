@@ -170,6 +170,7 @@ func TestTerraformTemplatesAreNotManifests(t *testing.T) {
 	write(t, root, map[string]string{
 		"infra/main.tf":                   "locals {\n  values = templatefile(\"${path.module}/helm-values/operator.yaml\", { ipv6 = false })\n}\n",
 		"infra/helm-values/operator.yaml": "controller:\n  replicas: 1\n%{ if ipv6 ~}\n  env: ipv6\n%{ endif ~}\n",
+		"infra/values/by-key.yaml":        "a: 1\n%{ for k in keys ~}\n  ${k}: x\n%{ endfor ~}\n",
 		"manifests/job.yaml":              jobNamed("a"),
 	})
 	frags, stats := Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
@@ -178,10 +179,29 @@ func TestTerraformTemplatesAreNotManifests(t *testing.T) {
 			t.Errorf("error %v: %s", e.Position, e.Message)
 		}
 	}
-	if len(stats.Skipped) != 1 || filepath.Base(stats.Skipped[0].Path) != "operator.yaml" || !strings.Contains(stats.Skipped[0].Reason, "templatefile()") {
+	// operator.yaml is named by a templatefile() call; by-key.yaml by none we can evaluate,
+	// but %{ } and a YAML error say what it is.
+	sort.Slice(stats.Skipped, func(i, j int) bool { return stats.Skipped[i].Path < stats.Skipped[j].Path })
+	if len(stats.Skipped) != 2 || filepath.Base(stats.Skipped[0].Path) != "operator.yaml" || !strings.Contains(stats.Skipped[0].Reason, "templatefile()") ||
+		filepath.Base(stats.Skipped[1].Path) != "by-key.yaml" || !strings.Contains(stats.Skipped[1].Reason, "Terraform template directives") {
 		t.Errorf("skipped %+v", stats.Skipped)
 	}
 	if got := strings.Join(names(frags), ","); got != "a" {
 		t.Errorf("workloads %s", got)
+	}
+}
+
+// TestTemplateDirectivesDoNotHideAManifest: a Job followed by %{ garbage stays a manifest
+// whose error fails the run; it is not waved through as a template.
+func TestTemplateDirectivesDoNotHideAManifest(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{"job.yaml": jobNamed("kept") + "---\n%{ if x }\n: [\n"})
+	frags, stats := Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
+	errs := 0
+	for _, f := range frags {
+		errs += len(f.Errors)
+	}
+	if errs == 0 || len(stats.Skipped) != 0 {
+		t.Errorf("%d errors, skipped %+v", errs, stats.Skipped)
 	}
 }
