@@ -1,7 +1,6 @@
 package terraform
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -61,26 +60,16 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 			}
 			// Only the map's keys must be known here: an unknown subnet or IAM role inside a
 			// group leaves its instance types, labels and taints as they are written.
-			if !groups.IsKnown() || groups.IsNull() || !(groups.Type().IsMapType() || groups.Type().IsObjectType()) {
+			keys, objs, ok := entries(groups)
+			if !ok {
 				l.groups = append(l.groups, inventory.NodeGroupSpec{
 					Name: prefix + "." + kind.attr, Source: "terraform:" + eksModule, Location: position(a.Expr.Range()),
 					SelfManaged: kind.self, UnknownTypes: kind.attr + " depends on " + e.unknownReason(a.Expr), Ignores: c.ignores,
 				})
 				continue
 			}
-			var keys []string
-			for it := groups.ElementIterator(); it.Next(); {
-				k, _ := it.Element()
-				keys = append(keys, k.AsString())
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				var obj cty.Value
-				if groups.Type().IsObjectType() {
-					obj = groups.GetAttr(k)
-				} else {
-					obj = groups.Index(cty.StringVal(k))
-				}
+			for i, k := range keys {
+				obj := objs[i]
 				loc := position(e.itemRange(a.Expr, k))
 				groupExpr := e.fieldExpr(a.Expr, k)
 				exprOf := func(name string) hcl.Expression {

@@ -2,7 +2,6 @@ package terraform
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -96,8 +95,8 @@ func (l *loader) eksLegacyGroups(e *evaluator, c *moduleCall, args map[string]ct
 		}
 	}
 	if a := c.attrs["node_groups"]; a != nil {
-		groups := args["node_groups"]
-		if !groups.IsKnown() || groups.IsNull() || !(groups.Type().IsMapType() || groups.Type().IsObjectType()) {
+		keys, objs, ok := entries(args["node_groups"])
+		if !ok {
 			l.groups = append(l.groups, inventory.NodeGroupSpec{Name: prefix + ".node_groups", Source: "terraform:" + eksModule + " node_groups",
 				Location: position(a.Expr.Range()), UnknownTypes: "node_groups depends on " + e.unknownReason(a.Expr), Ignores: c.ignores})
 			return
@@ -107,19 +106,8 @@ func (l *loader) eksLegacyGroups(e *evaluator, c *moduleCall, args map[string]ct
 		if d := c.attrs["node_groups_defaults"]; d != nil {
 			defaultsExpr = d.Expr
 		}
-		var keys []string
-		for it := groups.ElementIterator(); it.Next(); {
-			k, _ := it.Element()
-			keys = append(keys, k.AsString())
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			var obj cty.Value
-			if groups.Type().IsObjectType() {
-				obj = groups.GetAttr(k)
-			} else {
-				obj = groups.Index(cty.StringVal(k))
-			}
+		for i, k := range keys {
+			obj := objs[i]
 			// instance_types defaults to the workers' instance type, not to EKS's t3.medium.
 			if field(obj, ngDefaults, "instance_types") == cty.NilVal && obj.IsKnown() && !obj.IsNull() {
 				obj = withAttr(obj, "instance_types", cty.TupleVal([]cty.Value{field(workerDefaults, cty.NilVal, "instance_type")}))
@@ -229,25 +217,14 @@ func (l *loader) blueprintsModule(e *evaluator, c *moduleCall) {
 		if a == nil {
 			continue
 		}
-		groups := args[kind.attr]
-		if !groups.IsKnown() || groups.IsNull() || !(groups.Type().IsMapType() || groups.Type().IsObjectType()) {
+		keys, objs, ok := entries(args[kind.attr])
+		if !ok {
 			l.groups = append(l.groups, inventory.NodeGroupSpec{Name: prefix + "." + kind.attr, Source: source, Location: position(a.Expr.Range()),
 				SelfManaged: kind.self, UnknownTypes: kind.attr + " depends on " + e.unknownReason(a.Expr), Ignores: c.ignores})
 			continue
 		}
-		var keys []string
-		for it := groups.ElementIterator(); it.Next(); {
-			k, _ := it.Element()
-			keys = append(keys, k.AsString())
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			var obj cty.Value
-			if groups.Type().IsObjectType() {
-				obj = groups.GetAttr(k)
-			} else {
-				obj = groups.Index(cty.StringVal(k))
-			}
+		for i, k := range keys {
+			obj := objs[i]
 			groupExpr := e.fieldExpr(a.Expr, k)
 			loc := position(e.itemRange(a.Expr, k))
 			name := nameOr(field(obj, cty.NilVal, "node_group_name"), k)

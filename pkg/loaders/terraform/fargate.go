@@ -1,8 +1,6 @@
 package terraform
 
 import (
-	"sort"
-
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/eni-lint/eni-lint/pkg/inventory"
@@ -40,24 +38,13 @@ func (l *loader) fargateProfile(e *evaluator, r *resource, inst *instance, addre
 
 // fargateFromEKSModule reads the module's fargate_profiles argument.
 func (l *loader) fargateFromEKSModule(args map[string]cty.Value, c *moduleCall, prefix string) {
-	profiles := args["fargate_profiles"]
 	a := c.attrs["fargate_profiles"]
-	if a == nil || !profiles.IsKnown() || profiles.IsNull() || !(profiles.Type().IsMapType() || profiles.Type().IsObjectType()) {
+	keys, objs, ok := entries(args["fargate_profiles"])
+	if a == nil || !ok {
 		return
 	}
-	var keys []string
-	for it := profiles.ElementIterator(); it.Next(); {
-		k, _ := it.Element()
-		keys = append(keys, k.AsString())
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		var obj cty.Value
-		if profiles.Type().IsObjectType() {
-			obj = profiles.GetAttr(k)
-		} else {
-			obj = profiles.Index(cty.StringVal(k))
-		}
+	for i, k := range keys {
+		obj := objs[i]
 		p := inventory.FargateProfile{Name: nameOr(field(obj, cty.NilVal, "name"), k), Source: "terraform:" + eksModule + " fargate_profiles", Location: position(a.Expr.Range())}
 		sels := field(obj, cty.NilVal, "selectors")
 		if sels == cty.NilVal || !sels.IsKnown() || sels.IsNull() || !sels.CanIterateElements() {

@@ -26,17 +26,9 @@ func (l *loader) extractHelmReleases(e *evaluator, opts kubernetes.Options, lim 
 		if r.typ != "helm_release" {
 			continue
 		}
-		address := e.callPath + r.typ + "." + r.name
-		unresolved := func(at hcl.Range, reason string) {
-			l.unresolved = append(l.unresolved, inventory.UnresolvedObject{Source: address, Location: position(at), Reason: reason})
-		}
-		insts, _, ok := e.instances(r.count, r.forEach)
+		unresolved := l.unresolvedAt(e, r)
+		insts, _, ok := l.declaredInstances(e, r, unresolved)
 		if !ok {
-			if r.forEach != nil {
-				unresolved(r.forEach.Range(), "for_each depends on "+e.unknownReason(r.forEach))
-			} else if r.count != nil {
-				unresolved(r.count.Range(), "count depends on "+e.unknownReason(r.count))
-			}
 			continue
 		}
 		for _, inst := range insts {

@@ -73,19 +73,9 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 		if r.typ != "kubernetes_manifest" && r.typ != "kubectl_manifest" && !isTyped {
 			continue
 		}
-		address := e.callPath + r.typ + "." + r.name
-		unresolved := func(at hcl.Range, reason string) {
-			l.unresolved = append(l.unresolved, inventory.UnresolvedObject{Source: address, Location: position(at), Reason: reason})
-		}
-		insts, keys, ok := e.instances(r.count, r.forEach)
+		unresolved := l.unresolvedAt(e, r)
+		insts, keys, ok := l.declaredInstances(e, r, unresolved)
 		if !ok {
-			// for_each over data.kubectl_file_documents and the like: how many objects, and
-			// which, is decided when Terraform runs.
-			if r.forEach != nil {
-				unresolved(r.forEach.Range(), "for_each depends on "+e.unknownReason(r.forEach))
-			} else if r.count != nil {
-				unresolved(r.count.Range(), "count depends on "+e.unknownReason(r.count))
-			}
 			continue
 		}
 		for i, inst := range insts {
