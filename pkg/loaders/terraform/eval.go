@@ -35,14 +35,16 @@ type evaluator struct {
 	// localWhy the reasons already found for unknown locals.
 	localErrs map[string]string
 	localWhy  map[string]string
-	res       map[string]cty.Value
-	inRes     map[string]bool
-	calls     map[string]cty.Value
-	inCall    map[string]bool
-	diags     hcl.Diagnostics
-	depth     int
-	callPath  string     // module.x.module.y, for names
-	parent    *evaluator // the module that calls this one
+	// marked are the interpolations that markUnknown numbered in manifest texts.
+	marked   []hclsyntax.Expression
+	res      map[string]cty.Value
+	inRes    map[string]bool
+	calls    map[string]cty.Value
+	inCall   map[string]bool
+	diags    hcl.Diagnostics
+	depth    int
+	callPath string     // module.x.module.y, for names
+	parent   *evaluator // the module that calls this one
 }
 
 func newEvaluator(l *loader, m *module, inputs map[string]cty.Value, callPath string, depth int, parent *evaluator) *evaluator {

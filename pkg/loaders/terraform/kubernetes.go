@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -359,15 +360,34 @@ func ctyToGo(v cty.Value) any {
 func (e *evaluator) loadPartial(text string, expr hcl.Expression, opts kubernetes.Options, unresolved func(hcl.Range, string)) (inventory.Fragment, bool) {
 	docs, err := yamlpos.DocumentsWithin([]byte(text), opts.YAML)
 	for _, doc := range docs {
-		if field := dropUnknownFields(doc, ""); field != "" {
+		if field, value := dropUnknownFields(doc, ""); field != "" {
 			if kind := kindOf(doc); kind != "" && !readKinds[kind] {
 				return inventory.Fragment{}, false // nothing is lost
 			}
-			unresolved(expr.Range(), fmt.Sprintf("%s depends on %s", field, e.unknownReason(expr)))
+			unresolved(expr.Range(), fmt.Sprintf("%s depends on %s", field, e.markedReason(value, expr)))
 			return inventory.Fragment{}, false
 		}
 	}
 	return kubernetes.LoadDocuments(expr.Range().Filename, docs, err, opts), true
+}
+
+// markUnknown writes unknownText for an interpolation of the .tf, numbered so that the field
+// it lands in can name that interpolation's own blocker.
+func (e *evaluator) markUnknown(part hclsyntax.Expression) string {
+	e.marked = append(e.marked, part)
+	return fmt.Sprintf("%s_%d", unknownText, len(e.marked)-1)
+}
+
+var markedText = regexp.MustCompile(unknownText + `_(\d+)`)
+
+// markedReason names the blocker of the interpolation marked in value, or of expr as a whole.
+func (e *evaluator) markedReason(value string, expr hcl.Expression) string {
+	if m := markedText.FindStringSubmatch(value); m != nil {
+		if i, err := strconv.Atoi(m[1]); err == nil && i < len(e.marked) {
+			return e.unknownReason(e.marked[i])
+		}
+	}
+	return e.unknownReason(expr)
 }
 
 // unknownText stands in for an interpolation whose value only Terraform knows, in a manifest
@@ -386,7 +406,7 @@ func (e *evaluator) partialText(expr hcl.Expression, inst *instance) (string, bo
 	}
 	switch x := expr.(type) {
 	case *hclsyntax.TemplateExpr:
-		return renderParts(x.Parts, func(part hclsyntax.Expression) (cty.Value, hcl.Diagnostics) { return e.value(part, inst) })
+		return renderParts(x.Parts, func(part hclsyntax.Expression) (cty.Value, hcl.Diagnostics) { return e.value(part, inst) }, e.markUnknown)
 	case *hclsyntax.FunctionCallExpr:
 		if x.Name == "templatefile" && len(x.Args) == 2 {
 			return e.templateFile(x, inst)
@@ -458,12 +478,12 @@ func (e *evaluator) templateFile(call *hclsyntax.FunctionCallExpr, inst *instanc
 			}
 		}
 		return v, d
-	})
+	}, func(hclsyntax.Expression) string { return unknownText }) // the template's own variables: no .tf expression to name
 }
 
 // renderParts joins a template's parts as text, writing unknownText for a part whose value
 // only Terraform knows (unknown, or a provider attribute's stand-in). false on an error.
-func renderParts(parts []hclsyntax.Expression, eval func(hclsyntax.Expression) (cty.Value, hcl.Diagnostics)) (string, bool) {
+func renderParts(parts []hclsyntax.Expression, eval func(hclsyntax.Expression) (cty.Value, hcl.Diagnostics), mark func(hclsyntax.Expression) string) (string, bool) {
 	var b strings.Builder
 	for _, part := range parts {
 		v, d := eval(part)
@@ -471,7 +491,7 @@ func renderParts(parts []hclsyntax.Expression, eval func(hclsyntax.Expression) (
 			return "", false
 		}
 		if !v.IsWhollyKnown() {
-			b.WriteString(unknownText)
+			b.WriteString(mark(part))
 			continue
 		}
 		str, err := convert.Convert(v, cty.String)
@@ -479,7 +499,7 @@ func renderParts(parts []hclsyntax.Expression, eval func(hclsyntax.Expression) (
 			return "", false
 		}
 		if strings.Contains(str.AsString(), refPrefix) {
-			b.WriteString(unknownText)
+			b.WriteString(mark(part))
 			continue
 		}
 		b.WriteString(str.AsString())
@@ -522,11 +542,12 @@ func ctyToGoMarked(v cty.Value) any {
 var identityFields = map[string]bool{"apiVersion": true, "kind": true, "metadata.name": true, "metadata.namespace": true}
 
 // dropUnknownFields removes every mapping entry and list item whose value holds unknownText
-// and returns the first identity field that holds it (then the object cannot be read).
-func dropUnknownFields(n *yaml.Node, path string) string {
+// and returns the first identity field that holds it (then the object cannot be read), with
+// the text it holds.
+func dropUnknownFields(n *yaml.Node, path string) (field, value string) {
 	n = yamlpos.Resolve(n)
 	if n == nil {
-		return ""
+		return "", ""
 	}
 	holds := func(c *yaml.Node) bool {
 		c = yamlpos.Resolve(c)
@@ -535,8 +556,8 @@ func dropUnknownFields(n *yaml.Node, path string) string {
 	switch n.Kind {
 	case yaml.DocumentNode:
 		for _, c := range n.Content {
-			if f := dropUnknownFields(c, path); f != "" {
-				return f
+			if f, v := dropUnknownFields(c, path); f != "" {
+				return f, v
 			}
 		}
 	case yaml.MappingNode:
@@ -549,12 +570,12 @@ func dropUnknownFields(n *yaml.Node, path string) string {
 			}
 			if holds(val) || holds(key) {
 				if identityFields[p] {
-					return p
+					return p, yamlpos.Resolve(val).Value + " " + key.Value
 				}
 				continue
 			}
-			if f := dropUnknownFields(val, p); f != "" {
-				return f
+			if f, v := dropUnknownFields(val, p); f != "" {
+				return f, v
 			}
 			kept = append(kept, key, val)
 		}
@@ -565,14 +586,14 @@ func dropUnknownFields(n *yaml.Node, path string) string {
 			if holds(c) {
 				continue
 			}
-			if f := dropUnknownFields(c, path+"[]"); f != "" {
-				return f
+			if f, v := dropUnknownFields(c, path+"[]"); f != "" {
+				return f, v
 			}
 			kept = append(kept, c)
 		}
 		n.Content = kept
 	}
-	return ""
+	return "", ""
 }
 
 // readKinds are the kinds whose objects change a verdict (pkg/loaders/kubernetes reads them).
