@@ -297,7 +297,7 @@ churn_value(v) := 0 if {
 steady_pods(w) := w.replicas + object.get(w, "maxSurge", 0) if {
 	w.kind == "Deployment"
 } else := w.replicas if {
-	w.kind in {"ReplicaSet", "StatefulSet"}
+	w.kind in {"ReplicaSet", "StatefulSet", "ReplicationController"}
 } else := 1
 
 # hidden(w): terminated pods holding ENIs that the scheduler does not count.

@@ -200,3 +200,10 @@ test_required_affinity if {
 	inv := fx.inventory([w], [fx.sgp_all], [fx.node_group("g", ["m5.large", "m5.xlarge"])])
 	[p.type.name | some p in model.placements[w.id]] == ["m5.xlarge"] with input as inv
 }
+
+# A ReplicationController (core/v1) runs its replicas, like a ReplicaSet.
+test_replication_controller_runs_its_replicas if {
+	rc := object.union(fx.deployment("legacy", 4, 0), {"id": "ReplicationController/default/legacy", "apiVersion": "v1", "kind": "ReplicationController"})
+	rows := model.rows with input as fx.inventory([rc], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
+	rows[0].active == 4
+}

@@ -125,7 +125,8 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		w.Ignores = append(w.Ignores, templateIgnores(r, doc, w.PodPath)...)
 		w.Object.Locations = r.locs
 		frag.Workloads = append(frag.Workloads, w)
-	case g == "apps" && (kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet"):
+	case g == "apps" && (kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet"),
+		g == "" && kind == "ReplicationController": // core/v1, ReplicaSet's predecessor
 		w := inventory.Workload{Object: obj, PodPath: "spec.template"}
 		spec := r.mapping(doc, "", "spec")
 		if kind != "DaemonSet" {

@@ -122,6 +122,7 @@ func TestKindsAndGroups(t *testing.T) {
 	}{
 		{"deployment", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: 3, template: {spec: {containers: []}}}\n", 1, 0, 0, 0},
 		{"statefulset daemonset replicaset pod", "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: a}\n---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: b}\n---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: c}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: []}\n", 4, 0, 0, 0},
+		{"replicationcontroller", "apiVersion: v1\nkind: ReplicationController\nmetadata: {name: rc}\nspec: {replicas: 3, template: {metadata: {labels: {app: x}}, spec: {containers: []}}}\n", 1, 0, 0, 0},
 		{"argo cron workflow is not a CronJob", "apiVersion: argoproj.io/v1alpha1\nkind: CronWorkflow\nmetadata: {name: w}\nspec: {schedule: '* * * * *'}\n", 0, 0, 0, 0},
 		{"a Job of another group is not a Job", "apiVersion: example.com/v1\nkind: Job\nmetadata: {name: j}\n", 0, 0, 0, 0},
 		{"sgp and service account", "apiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata: {name: s}\nspec: {podSelector: {}, securityGroups: {groupIds: [sg-1]}}\n---\napiVersion: v1\nkind: ServiceAccount\nmetadata: {name: sa, labels: {a: b}}\n", 0, 1, 1, 0},

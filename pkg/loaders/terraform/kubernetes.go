@@ -33,14 +33,16 @@ var kubernetesResources = map[string]struct{ apiVersion, kind string }{
 	"kubernetes_stateful_set_v1": {"apps/v1", "StatefulSet"},
 	"kubernetes_pod_v1":          {"v1", "Pod"},
 	// The provider's names before the _v1 suffix (still accepted by hashicorp/kubernetes 2.x).
-	"kubernetes_pod":                {"v1", "Pod"},
-	"kubernetes_cron_job":           {"batch/v1", "CronJob"},
-	"kubernetes_daemonset":          {"apps/v1", "DaemonSet"},
-	"kubernetes_stateful_set":       {"apps/v1", "StatefulSet"},
-	"kubernetes_service_account_v1": {"v1", "ServiceAccount"},
-	"kubernetes_service_account":    {"v1", "ServiceAccount"},
-	"kubernetes_namespace_v1":       {"v1", "Namespace"},
-	"kubernetes_namespace":          {"v1", "Namespace"},
+	"kubernetes_pod":                       {"v1", "Pod"},
+	"kubernetes_cron_job":                  {"batch/v1", "CronJob"},
+	"kubernetes_daemonset":                 {"apps/v1", "DaemonSet"},
+	"kubernetes_stateful_set":              {"apps/v1", "StatefulSet"},
+	"kubernetes_replication_controller_v1": {"v1", "ReplicationController"},
+	"kubernetes_replication_controller":    {"v1", "ReplicationController"},
+	"kubernetes_service_account_v1":        {"v1", "ServiceAccount"},
+	"kubernetes_service_account":           {"v1", "ServiceAccount"},
+	"kubernetes_namespace_v1":              {"v1", "Namespace"},
+	"kubernetes_namespace":                 {"v1", "Namespace"},
 }
 
 // listBlocks are the provider's repeated blocks, with the API field they become.
