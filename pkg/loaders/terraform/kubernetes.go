@@ -170,6 +170,22 @@ func relocateWith(frag *inventory.Fragment, r *resource, key string, move func(i
 			w.Pod.PodENIRequests[j].Location = move(w.Pod.PodENIRequests[j].Location)
 		}
 	}
+	// NodePools and eksctl node groups declared this way are node groups of the verdict:
+	// their positions move too.
+	for i := range frag.NodePools {
+		p := &frag.NodePools[i]
+		p.Location = move(p.Location)
+		for j := range p.RequirementLocations {
+			p.RequirementLocations[j] = move(p.RequirementLocations[j])
+		}
+	}
+	for i := range frag.NodeGroups {
+		g := &frag.NodeGroups[i]
+		g.Location = move(g.Location)
+		for j := range g.TypeLocations {
+			g.TypeLocations[j] = move(g.TypeLocations[j])
+		}
+	}
 	for i := range frag.Errors {
 		frag.Errors[i].Position = move(frag.Errors[i].Position)
 	}

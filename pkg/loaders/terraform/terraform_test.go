@@ -1277,3 +1277,54 @@ resource "aws_eks_node_group" "g" {
 		t.Errorf("module instance outputs: %v (%s)", g.InstanceTypes, g.UnknownTypes)
 	}
 }
+
+// TestKarpenterNodePoolInKubectlManifest: NodePools are often applied with kubectl_manifest,
+// their role or cluster name interpolated.
+func TestKarpenterNodePoolInKubectlManifest(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `module "eks" {
+  source = "terraform-aws-modules/eks/aws"
+}
+resource "kubectl_manifest" "pool" {
+  yaml_body = <<-YAML
+    apiVersion: karpenter.sh/v1
+    kind: NodePool
+    metadata:
+      name: default
+    spec:
+      template:
+        spec:
+          nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+          requirements:
+            - key: karpenter.k8s.aws/instance-family
+              operator: In
+              values: ["m5"]
+  YAML
+}
+resource "kubectl_manifest" "class" {
+  yaml_body = <<-YAML
+    apiVersion: karpenter.k8s.aws/v1
+    kind: EC2NodeClass
+    metadata:
+      name: default
+    spec:
+      amiFamily: AL2023
+      role: ${module.eks.cluster_name}-nodes
+  YAML
+}
+`})
+	var pools []inventory.NodePool
+	var classes []inventory.NodeClass
+	for _, f := range Load([]string{root}, Options{}) {
+		pools = append(pools, f.NodePools...)
+		classes = append(classes, f.NodeClasses...)
+		if len(f.Unresolved) > 0 || len(f.Errors) > 0 {
+			t.Errorf("unresolved %+v, errors %+v", f.Unresolved, f.Errors)
+		}
+	}
+	if len(pools) != 1 || pools[0].Name != "default" || len(pools[0].Requirements) != 1 || pools[0].Location.Line != 6 || pools[0].RequirementLocations[0].Line != 15 {
+		t.Errorf("pools %+v", pools)
+	}
+	if len(classes) != 1 || classes[0].AMIFamily != "AL2023" {
+		t.Errorf("classes %+v", classes)
+	}
+}
