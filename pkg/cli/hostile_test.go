@@ -83,6 +83,7 @@ var hostileCases = []hostileCase{
 	{name: "terraform-nested-for", exit: 2, want: []string{"iterate more than 1000000 times"}},
 	{name: "terraform-huge-string", exit: 2, want: []string{"infra/main.tf:3", "arguments larger than 4194304 characters and elements (a budget)"}},
 	{name: "terraform-huge-number", exit: 2, want: []string{"infra/main.tf:4", "Number too large", "infra/squares.tf:3", "exponent passes ±400 (a budget)"}},
+	{name: "terraform-file-outside", exit: 1, want: []string{"infra/main.tf", "outside the scanned folders"}},
 	{name: "terraform-json-nested-for", exit: 2, want: []string{"infra/main.tf.json:3", "iterate more than 1000000 times"}},
 	// A few megabytes of nesting overflowed Go's stack in hcl's recursive parsers: a fatal
 	// error that no recover() catches, so the whole report was lost.

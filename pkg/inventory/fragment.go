@@ -37,6 +37,9 @@ type Fragment struct {
 	// Templates are files infrastructure code renders (Terraform's templatefile()): not
 	// manifests, whatever their extension.
 	Templates []string
+	// ReadFiles are the files infrastructure code read as text (Terraform's file()): objects
+	// it declares from them may also be read from the file itself.
+	ReadFiles []string
 	// NotManifest, when set, says why the file was found to be no manifest (a template):
 	// the walk lists it as not read instead of reporting its parse error.
 	NotManifest string
@@ -57,6 +60,7 @@ func (f *Fragment) Append(other Fragment) {
 	f.Unresolved = append(f.Unresolved, other.Unresolved...)
 	f.FargateProfiles = append(f.FargateProfiles, other.FargateProfiles...)
 	f.Templates = append(f.Templates, other.Templates...)
+	f.ReadFiles = append(f.ReadFiles, other.ReadFiles...)
 	f.NodePools = append(f.NodePools, other.NodePools...)
 	f.NodeClasses = append(f.NodeClasses, other.NodeClasses...)
 	f.Errors = append(f.Errors, other.Errors...)

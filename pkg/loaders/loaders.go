@@ -315,10 +315,28 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 			walked[filepath.Clean(fsys.Abs(f))] = true
 		}
 		templates := map[string]bool{}
+		readByTerraform := map[string]bool{}
 		for i := range tfFrags {
 			dropObjectsOf(&tfFrags[i], func(file string) bool { return walked[filepath.Clean(fsys.Abs(file))] })
 			for _, t := range tfFrags[i].Templates {
 				templates[filepath.Clean(t)] = true
+			}
+			for _, r := range tfFrags[i].ReadFiles {
+				readByTerraform[filepath.Clean(r)] = true
+			}
+		}
+		// Objects Terraform declares from the text of a file the walk read too
+		// (kubectl_file_documents over file(), each.value as yaml_body): the same object,
+		// counted once, from the file.
+		fromReadFiles := map[string]bool{}
+		for _, f := range frags {
+			if readByTerraform[filepath.Clean(fsys.Abs(f.File))] {
+				f.EachObject(func(o *inventory.Object) { fromReadFiles[o.Kind+"/"+o.Namespace+"/"+o.Name] = true })
+			}
+		}
+		if len(fromReadFiles) > 0 {
+			for i := range tfFrags {
+				dropObjectsMatching(&tfFrags[i], func(o inventory.Object) bool { return fromReadFiles[o.Kind+"/"+o.Namespace+"/"+o.Name] })
 			}
 		}
 		// A file that Terraform renders with templatefile() is a template, not a manifest:
@@ -453,10 +471,15 @@ func excluded(path string, globs []string) bool {
 
 // dropObjectsOf removes from a fragment the Kubernetes objects declared in files that match.
 func dropObjectsOf(f *inventory.Fragment, in func(file string) bool) {
-	f.Workloads = slices.DeleteFunc(f.Workloads, func(o inventory.Workload) bool { return in(o.Locations[""].File) })
-	f.SecurityGroupPolicies = slices.DeleteFunc(f.SecurityGroupPolicies, func(o inventory.SecurityGroupPolicy) bool { return in(o.Locations[""].File) })
-	f.ServiceAccounts = slices.DeleteFunc(f.ServiceAccounts, func(o inventory.ServiceAccount) bool { return in(o.Locations[""].File) })
-	f.Namespaces = slices.DeleteFunc(f.Namespaces, func(o inventory.Namespace) bool { return in(o.Locations[""].File) })
+	dropObjectsMatching(f, func(o inventory.Object) bool { return in(o.Locations[""].File) })
+}
+
+// dropObjectsMatching removes from a fragment the Kubernetes objects that match.
+func dropObjectsMatching(f *inventory.Fragment, drop func(inventory.Object) bool) {
+	f.Workloads = slices.DeleteFunc(f.Workloads, func(o inventory.Workload) bool { return drop(o.Object) })
+	f.SecurityGroupPolicies = slices.DeleteFunc(f.SecurityGroupPolicies, func(o inventory.SecurityGroupPolicy) bool { return drop(o.Object) })
+	f.ServiceAccounts = slices.DeleteFunc(f.ServiceAccounts, func(o inventory.ServiceAccount) bool { return drop(o.Object) })
+	f.Namespaces = slices.DeleteFunc(f.Namespaces, func(o inventory.Namespace) bool { return drop(o.Object) })
 }
 
 var objectLines = regexp.MustCompile(`(?m)^\s*(apiVersion|kind):`)

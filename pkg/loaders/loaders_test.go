@@ -205,3 +205,17 @@ func TestTemplateDirectivesDoNotHideAManifest(t *testing.T) {
 		t.Errorf("%d errors, skipped %+v", errs, stats.Skipped)
 	}
 }
+
+// TestObjectsFromAFileTerraformReadAreCountedOnce: kubectl_manifest over
+// kubectl_file_documents of a manifest file the walk also reads.
+func TestObjectsFromAFileTerraformReadAreCountedOnce(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"infra/main.tf":       "data \"kubectl_file_documents\" \"app\" {\n  content = file(\"${path.module}/../manifests/jobs.yaml\")\n}\nresource \"kubectl_manifest\" \"app\" {\n  for_each  = data.kubectl_file_documents.app.manifests\n  yaml_body = each.value\n}\n",
+		"manifests/jobs.yaml": jobNamed("a") + "---\n" + jobNamed("b"),
+	})
+	frags, _ := Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
+	if got := strings.Join(names(frags), ","); got != "a,b" {
+		t.Errorf("workloads %s: each Job once", got)
+	}
+}

@@ -3,6 +3,7 @@ package terraform
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -11,6 +12,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 )
 
 // instance is the per-instance context of a resource or module call with count or for_each.
@@ -122,7 +125,12 @@ func (e *evaluator) value(expr hcl.Expression, inst *instance) (cty.Value, hcl.D
 					if data[attr] == nil {
 						data[attr] = map[string]cty.Value{}
 					}
-					data[attr][n.Name] = cty.DynamicVal // data sources are read by providers at plan time
+					// Data sources are read by providers at plan time, except the kubectl
+					// provider's document splitter, which only reads its own argument.
+					data[attr][n.Name] = cty.DynamicVal
+					if attrs, ok := e.mod.dataAttrs[attr+"."+n.Name]; ok {
+						data[attr][n.Name] = e.fileDocuments(attrs)
+					}
 				}
 			}
 		case "count":
@@ -136,9 +144,7 @@ func (e *evaluator) value(expr hcl.Expression, inst *instance) (cty.Value, hcl.D
 		case "path":
 			// Absolute, so that file("${path.module}/x.yaml") names the file wherever
 			// eni-lint runs from; a relative path is the root module's (see kubectlManifest).
-			ctx.Variables["path"] = cty.ObjectVal(map[string]cty.Value{
-				"module": cty.StringVal(absPath(e.mod.dir)), "root": cty.StringVal(absPath(e.loader.root)), "cwd": cty.StringVal(absPath(e.loader.root)),
-			})
+			ctx.Variables["path"] = e.pathObject()
 		case "terraform":
 			ctx.Variables["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})
 		default:
@@ -213,6 +219,13 @@ func (e *evaluator) unknownReasonVisiting(expr hcl.Expression, visiting map[stri
 		switch {
 		case root == "data":
 			reason = name + " (a data source, read only when Terraform runs)"
+			if len(tr) > 2 {
+				if n, ok := tr[2].(hcl.TraverseAttr); ok {
+					if attrs, ok := e.mod.dataAttrs[attr+"."+n.Name]; ok && attrs["content"] != nil {
+						reason = fmt.Sprintf("%s (its content depends on %s)", name, e.unknownReason(attrs["content"].Expr))
+					}
+				}
+			}
 		case root == "var" && e.missing[attr]:
 			reason = "var." + attr + " (no default, and no value in tfvars or --var)"
 		case root == "module":
@@ -255,11 +268,24 @@ func (e *evaluator) unknownReasonVisiting(expr hcl.Expression, visiting map[stri
 	}
 	if syn, ok := expr.(hclsyntax.Expression); ok {
 		hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
-			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && isNotEvaluated(call.Name) {
-				if reason := call.Name + "() (a function eni-lint does not evaluate)"; !seen[reason] {
-					seen[reason] = true
-					why = append(why, reason)
+			call, ok := n.(*hclsyntax.FunctionCallExpr)
+			if !ok {
+				return nil
+			}
+			reason := ""
+			switch {
+			case isNotEvaluated(call.Name):
+				reason = call.Name + "() (a function eni-lint does not evaluate)"
+			case call.Name == "file" && len(call.Args) == 1:
+				if p, d := call.Args[0].Value(&hcl.EvalContext{Variables: map[string]cty.Value{"path": e.pathObject()}}); !d.HasErrors() && p.Type() == cty.String && p.IsKnown() {
+					if r, failed := e.loader.unreadFiles[p.AsString()]; failed {
+						reason = fmt.Sprintf("file(%q) (%s)", p.AsString(), r)
+					}
 				}
+			}
+			if reason != "" && !seen[reason] {
+				seen[reason] = true
+				why = append(why, reason)
 			}
 			return nil
 		})
@@ -569,3 +595,61 @@ func absPath(p string) string {
 	}
 	return p
 }
+
+// pathObject is Terraform's path.module, path.root and path.cwd, absolute so that
+// file("${path.module}/x.yaml") names the file wherever eni-lint runs from; a relative path is
+// the root module's.
+func (e *evaluator) pathObject() cty.Value {
+	return cty.ObjectVal(map[string]cty.Value{
+		"module": cty.StringVal(absPath(e.mod.dir)), "root": cty.StringVal(absPath(e.loader.root)), "cwd": cty.StringVal(absPath(e.loader.root)),
+	})
+}
+
+// fileDocuments evaluates data "kubectl_file_documents" (gavinbunney/kubectl, alekc/kubectl):
+// its content split into YAML documents, as `documents` (a list) and `manifests` (a map, keyed
+// here by kind/namespace/name, or the document's index when those are not written).
+func (e *evaluator) fileDocuments(attrs hcl.Attributes) cty.Value {
+	a := attrs["content"]
+	if a == nil {
+		return cty.DynamicVal
+	}
+	v, d := e.value(a.Expr, nil)
+	content, ok := asString(v)
+	if d.HasErrors() || !ok {
+		return cty.DynamicVal
+	}
+	var docs []cty.Value
+	manifests := map[string]cty.Value{}
+	for i, text := range documentSeparator.Split(content, -1) {
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		docs = append(docs, cty.StringVal(text))
+		key := fmt.Sprint(i)
+		var meta struct {
+			Kind     string `yaml:"kind"`
+			Metadata struct {
+				Name, Namespace string
+			} `yaml:"metadata"`
+		}
+		if parsed, err := yamlpos.DocumentsWithin([]byte(text), yamlpos.Limits{MaxDocuments: 1}); err == nil && len(parsed) == 1 && parsed[0].Decode(&meta) == nil && meta.Kind != "" {
+			key = meta.Kind + "/" + meta.Metadata.Namespace + "/" + meta.Metadata.Name
+		}
+		if _, dup := manifests[key]; dup {
+			key += "#" + fmt.Sprint(i)
+		}
+		manifests[key] = cty.StringVal(text)
+	}
+	list := cty.ListValEmpty(cty.String)
+	if len(docs) > 0 {
+		list = cty.ListVal(docs)
+	}
+	m := cty.MapValEmpty(cty.String)
+	if len(manifests) > 0 {
+		m = cty.MapVal(manifests)
+	}
+	return cty.ObjectVal(map[string]cty.Value{"content": v, "documents": list, "manifests": m})
+}
+
+// documentSeparator splits a YAML stream as the kubectl provider does: at lines of ---.
+var documentSeparator = regexp.MustCompile(`(?m)^---[ \t]*(#.*)?$`)

@@ -23,6 +23,8 @@ type module struct {
 	resources map[string]*resource // "type.name"
 	order     []string             // resource keys in file order
 	data      map[string]hcl.Range // "type.name"
+	// dataAttrs are the arguments of the data sources eni-lint evaluates itself.
+	dataAttrs map[string]hcl.Attributes
 	calls     map[string]*moduleCall
 	outputs   map[string]*hcl.Attribute
 	// templatePaths are the first arguments of its templatefile() calls: the files they name
@@ -90,7 +92,7 @@ func isTerraformFile(name string) bool {
 func parseModule(parser *hclparse.Parser, fsys *confine.FS, dir string) (*module, hcl.Diagnostics) {
 	m := &module{
 		dir: dir, variables: map[string]*variable{}, locals: map[string]*hcl.Attribute{},
-		resources: map[string]*resource{}, data: map[string]hcl.Range{},
+		resources: map[string]*resource{}, data: map[string]hcl.Range{}, dataAttrs: map[string]hcl.Attributes{},
 		calls: map[string]*moduleCall{}, outputs: map[string]*hcl.Attribute{},
 	}
 	entries, err := fsys.ReadDir(dir)
@@ -164,6 +166,9 @@ func parseModule(parser *hclparse.Parser, fsys *confine.FS, dir string) (*module
 				m.order = append(m.order, key)
 			case "data":
 				m.data[b.Labels[0]+"."+b.Labels[1]] = b.DefRange
+				if b.Labels[0] == "kubectl_file_documents" {
+					m.dataAttrs[b.Labels[0]+"."+b.Labels[1]] = attributesOf(b.Body)
+				}
 			case "module":
 				c := &moduleCall{name: b.Labels[0], declare: b.DefRange, attrs: attributesOf(b.Body), ignores: commentIgnores(lines, b.DefRange)}
 				if a := c.attrs["source"]; a != nil {

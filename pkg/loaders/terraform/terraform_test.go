@@ -449,9 +449,10 @@ module "eks" {
 	}
 }
 
-// TestFunctionsNotEvaluatedSpoilOnlyTheirValue: a call eni-lint does not evaluate (file,
-// cidrsubnet, base64encode …) makes its own value unknown and is named as the blocker; it
-// no longer fails the whole argument it sits in. sensitive/nonsensitive keep the value.
+// TestFunctionsNotEvaluatedSpoilOnlyTheirValue: a call eni-lint does not evaluate
+// (cidrsubnet, base64encode …), or a file() it cannot read here, makes its own value unknown
+// and is named as the blocker; it no longer fails the whole argument it sits in.
+// sensitive/nonsensitive keep the value.
 func TestFunctionsNotEvaluatedSpoilOnlyTheirValue(t *testing.T) {
 	root := writeTree(t, map[string]string{"main.tf": `
 data "aws_ssm_parameter" "snapshot" { name = "x" }
@@ -473,7 +474,7 @@ module "eks" {
 	if g := groups["cache"]; strings.Join(g.InstanceTypes, ",") != "g6e.xlarge" {
 		t.Errorf("cache: %v (%s)", g.InstanceTypes, g.UnknownTypes)
 	}
-	if g := groups["listed"]; len(g.InstanceTypes) != 0 || !strings.Contains(g.UnknownTypes, "file() (a function eni-lint does not evaluate)") {
+	if g := groups["listed"]; len(g.InstanceTypes) != 0 || !strings.Contains(g.UnknownTypes, `file("types.txt") (no such file or directory)`) {
 		t.Errorf("listed: %v (%s)", g.InstanceTypes, g.UnknownTypes)
 	}
 }
@@ -577,7 +578,7 @@ variable "template" {}
 		t.Fatalf("unresolved %+v", unresolved)
 	}
 	sort.Slice(unresolved, func(i, j int) bool { return unresolved[i].Source < unresolved[j].Source })
-	if u := unresolved[0]; u.Source != "kubectl_manifest.docs" || !strings.Contains(u.Reason, "data.kubectl_file_documents.docs.manifests (a data source") || u.Location.Line != 53 {
+	if u := unresolved[0]; u.Source != "kubectl_manifest.docs" || !strings.Contains(u.Reason, "data.kubectl_file_documents.docs.manifests (its content depends on file(") || u.Location.Line != 53 {
 		t.Errorf("docs: %+v", u)
 	}
 	if u := unresolved[1]; u.Source != "kubectl_manifest.templated" || !strings.Contains(u.Reason, "var.template (no default") || u.Location.Line != 45 {
@@ -1326,5 +1327,62 @@ resource "kubectl_manifest" "class" {
 	}
 	if len(classes) != 1 || classes[0].AMIFamily != "AL2023" {
 		t.Errorf("classes %+v", classes)
+	}
+}
+
+// TestFileReadsTheTree: file() of a file in the tree is its content (kubectl_file_documents
+// content, split(file("types.txt")), jsondecode(file(...))); a file outside is unknown.
+func TestFileReadsTheTree(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"infra/main.tf": `resource "aws_eks_node_group" "g" {
+  node_group_name = "g"
+  instance_types  = split(",", trimspace(file("${path.module}/types.txt")))
+}
+resource "aws_eks_node_group" "outside" {
+  node_group_name = "outside"
+  instance_types  = [file("${path.module}/../../secret.txt")]
+}
+`,
+		"infra/types.txt": "m5.large,c5.large\n",
+	})
+	groups := groupsOf(t, Load([]string{filepath.Join(root, "infra")}, Options{}))
+	if g := groups["g"]; strings.Join(g.InstanceTypes, ",") != "m5.large,c5.large" {
+		t.Errorf("g: %v (%s)", g.InstanceTypes, g.UnknownTypes)
+	}
+	if g := groups["outside"]; len(g.InstanceTypes) != 0 || !strings.Contains(g.UnknownTypes, "outside the scanned folders") {
+		t.Errorf("outside: %v (%s)", g.InstanceTypes, g.UnknownTypes)
+	}
+}
+
+// TestKubectlFileDocuments: for_each over data.kubectl_file_documents of a file in the tree
+// declares each of its documents.
+func TestKubectlFileDocuments(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"main.tf": `data "kubectl_file_documents" "app" {
+  content = file("${path.module}/app.yaml")
+}
+resource "kubectl_manifest" "app" {
+  for_each  = data.kubectl_file_documents.app.manifests
+  yaml_body = each.value
+}
+resource "kubectl_manifest" "first" {
+  yaml_body = data.kubectl_file_documents.app.documents[0]
+}
+`,
+		"manifests/.keep": "",
+		"app.yaml":        "apiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata: {name: db, namespace: billing}\nspec: {podSelector: {}, securityGroups: {groupIds: [sg-1]}}\n---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: report, namespace: billing}\n",
+	})
+	var sgps, jobs int
+	for _, f := range Load([]string{root}, Options{}) {
+		sgps += len(f.SecurityGroupPolicies)
+		jobs += len(f.Workloads)
+		if len(f.Unresolved) > 0 || len(f.Errors) > 0 {
+			t.Errorf("unresolved %+v, errors %+v", f.Unresolved, f.Errors)
+		}
+	}
+	// The for_each declares both documents; "first" declares the SGP again, as Terraform
+	// would apply it twice. (When the walk reads app.yaml too, the loaders keep the file's.)
+	if sgps != 2 || jobs != 1 {
+		t.Errorf("%d SGPs, %d Jobs", sgps, jobs)
 	}
 }
