@@ -158,7 +158,7 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		return usageError{err}
 	}
 	opts := analysis.Options{
-		Paths: eff.Paths, Stdin: stdio.In, Version: Version, Workers: f.workers,
+		Paths: eff.Paths, Stdin: stdio.In, Version: currentVersion(), Workers: f.workers,
 		NodeGroups: eff.NodeGroups, Limits: eff.Limits, ENIRelease: eff.ENIRelease,
 		CooldownSeconds: eff.CooldownSeconds, DefaultNamespace: eff.Namespace, FailOn: failOn,
 		Exclude: eff.Exclude, Today: stdio.Getenv("ENI_LINT_TODAY"),

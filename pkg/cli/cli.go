@@ -15,9 +15,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Version is set at build time with -ldflags "-X github.com/eni-lint/eni-lint/pkg/cli.Version=…".
-var Version = "0.1.0-dev"
-
 // IO is where a command reads and writes; tests replace it.
 type IO struct {
 	In     io.Reader
@@ -69,7 +66,9 @@ selected by a SecurityGroupPolicy can run out of branch ENIs on a node: most oft
 finished Job pods keep their ENIs while kube-scheduler no longer counts them.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       currentVersion(),
 	}
+	root.SetVersionTemplate("eni-lint {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%v (see %s --help)", err, c.CommandPath())}
 	})

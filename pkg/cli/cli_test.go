@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -40,6 +41,7 @@ func TestCommands(t *testing.T) {
 		{name: "limits", args: []string{"limits", "m5.large", "t3.medium"}, stdout: []string{"m5.large   true      9", "t3.medium  false     0"}},
 		{name: "limits unknown", args: []string{"limits", "m5.large", "z9.nope"}, code: 1, stderr: []string{"z9.nope"}},
 		{name: "version", args: []string{"version"}, stdout: []string{"eni-lint test", "1316 instance types"}},
+		{name: "version flag", args: []string{"--version"}, stdout: []string{"eni-lint test"}},
 		{name: "bad flag", args: []string{"check", "--nope"}, code: 2, stderr: []string{"unknown flag: --nope"}},
 		{name: "bad release", args: []string{"check", quickstart, "--eni-release", "sometimes"}, code: 2, stderr: []string{"onDelete or onCompletion"}},
 		{name: "bad fail-on", args: []string{"check", quickstart, "--fail-on", "loud"}, code: 2},
@@ -111,5 +113,24 @@ func TestOutputFiles(t *testing.T) {
 	}
 	if code, _, stderr := run(t, "", nil, "check", quickstart, "--output", "json="+filepath.Join(dir, "missing", "x.json")); code != 2 || !strings.Contains(stderr, "--output") {
 		t.Errorf("unwritable output: exit %d, %s", code, stderr)
+	}
+}
+
+func TestVersionFromBuildInfo(t *testing.T) {
+	tests := []struct {
+		name string
+		info debug.BuildInfo
+		want string
+	}{
+		{"go install at a tag", debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, "v1.2.3"},
+		{"a pseudo-version", debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261201094106-a448897abcde"}}, "v0.0.0-20261201094106-a448897abcde"},
+		{"a checkout", debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "a448897abcdef0123456789"}}}, "0.0.0-dev+a448897abcde"},
+		{"a modified checkout", debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "a448897abcdef0123456789"}, {Key: "vcs.modified", Value: "true"}}}, "0.0.0-dev+a448897abcde-dirty"},
+		{"nothing known", debug.BuildInfo{}, "0.0.0-dev"},
+	}
+	for _, tc := range tests {
+		if got := versionFrom(&tc.info); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

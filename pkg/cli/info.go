@@ -201,7 +201,7 @@ func newVersion(stdio IO) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(stdio.Out, "eni-lint %s (%s, %d instance types)\n", Version, runtime.Version(), table.Len())
+			_, err = fmt.Fprintf(stdio.Out, "eni-lint %s (%s, %d instance types)\n", currentVersion(), runtime.Version(), table.Len())
 			return err
 		},
 	}
