@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/github"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/limits"
 	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
 	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
 	"github.com/eni-lint/eni-lint/pkg/report"
@@ -155,6 +157,9 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 	}
 	failOn, err := findings.ParseSeverity(eff.FailOn)
 	if err != nil {
+		return usageError{err}
+	}
+	if err := checkWrittenTypes(eff.NodeGroups, eff.Limits); err != nil {
 		return usageError{err}
 	}
 	opts := analysis.Options{
@@ -333,4 +338,36 @@ func firstNonEmpty(values ...string) string {
 		}
 	}
 	return ""
+}
+
+// checkWrittenTypes refuses an instance type that the user wrote by hand (--node-group,
+// nodeGroups in the config) and that neither the table nor the config's limits know: a typo
+// such as m5.lrage would otherwise be one ENI006 warning and a green run with the node group
+// left out. The error names the nearest known types.
+func checkWrittenTypes(groups []inventory.NodeGroupSpec, overrides map[string]limits.Override) error {
+	builtin, err := limits.Builtin()
+	if err != nil {
+		return err
+	}
+	table, err := builtin.WithOverrides(overrides)
+	if err != nil {
+		return err
+	}
+	var problems []string
+	for _, g := range groups {
+		for _, t := range g.InstanceTypes {
+			if _, ok := table.Lookup(t); ok {
+				continue
+			}
+			msg := fmt.Sprintf("instance type %q of node group %q (%s) is not in eni-lint's instance table", t, g.Name, g.Location.File)
+			if near := table.Nearest(t, 3, 3); len(near) > 0 {
+				msg += "; did you mean " + strings.Join(near, ", ") + "?"
+			}
+			problems = append(problems, msg+" A type newer than the table goes under limits: in .eni-lint.yaml (branchInterfaces, trunking).")
+		}
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "\n"))
+	}
+	return nil
 }

@@ -134,3 +134,18 @@ func TestVersionFromBuildInfo(t *testing.T) {
 		}
 	}
 }
+
+func TestMistypedInstanceTypeIsAUsageError(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".eni-lint.yaml"), []byte("nodeGroups:\n  - name: batch\n    instanceTypes: [c5.xlareg]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, args := range [][]string{{"check", ".", "--node-group", "default=m5.lrage"}, {"check", "."}} {
+		var stdout, stderr bytes.Buffer
+		code := Run(context.Background(), args, IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr, Getenv: func(string) string { return "" }})
+		if code != 2 || !strings.Contains(stderr.String(), "did you mean") || stdout.Len() != 0 {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q", args, code, stderr.String(), stdout.String())
+		}
+	}
+}

@@ -114,6 +114,61 @@ func (t *Table) Lookup(name string) (InstanceType, bool) {
 // Len is the number of types in the table.
 func (t *Table) Len() int { return len(t.byName) }
 
+// Nearest returns up to n known type names closest to name (by edit distance, at most max
+// edits), nearest first: the "did you mean" of a mistyped type.
+func (t *Table) Nearest(name string, n, max int) []string {
+	type candidate struct {
+		name string
+		d    int
+	}
+	var found []candidate
+	for known := range t.byName {
+		if d := editDistance(name, known, max); d <= max {
+			found = append(found, candidate{known, d})
+		}
+	}
+	sort.Slice(found, func(i, j int) bool {
+		if found[i].d != found[j].d {
+			return found[i].d < found[j].d
+		}
+		return found[i].name < found[j].name
+	})
+	var out []string
+	for i := 0; i < len(found) && i < n; i++ {
+		out = append(out, found[i].name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance of a and b, or max+1 once it must exceed max.
+func editDistance(a, b string, max int) int {
+	if d := len(a) - len(b); d > max || -d > max {
+		return max + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		best := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			best = min(best, cur[j])
+		}
+		if best > max {
+			return max + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
 // Override is a user's correction or addition for one type (config key `limits:`).
 type Override struct {
 	BranchInterfaces int    `yaml:"branchInterfaces" json:"branchInterfaces"`

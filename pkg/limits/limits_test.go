@@ -182,3 +182,24 @@ func TestKarpenterCatalog(t *testing.T) {
 	}
 	t.Error("m7i-flex.xlarge missing")
 }
+
+func TestNearest(t *testing.T) {
+	table, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, want string
+	}{
+		{"m5.lrage", "m5.large"},
+		{"c5.xlareg", "c5.xlarge"},
+		{"m5large", "m5.large"},
+		{"zzzzzzzzzzzzzz", ""},
+	}
+	for _, tc := range tests {
+		got := table.Nearest(tc.name, 3, 3)
+		if tc.want == "" && len(got) != 0 || tc.want != "" && (len(got) == 0 || got[0] != tc.want) {
+			t.Errorf("Nearest(%s) = %v, want %s first", tc.name, got, tc.want)
+		}
+	}
+}
