@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/eni-lint/eni-lint/pkg/confine"
@@ -156,6 +157,12 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		})
 	}
 	loadErrors, _, declared := inventory.Merge(inv, frags)
+	// Paths that hold nothing eni-lint reads (an empty folder, docs/) checked nothing: that is
+	// no clean result.
+	if stats.Files == 0 && stats.HelmCharts == 0 && len(loadErrors) == 0 {
+		loadErrors = append(loadErrors, inventory.LoadError{Position: inventory.Position{File: strings.Join(opts.Paths, " ")},
+			Message: "no file eni-lint reads was found here (Kubernetes YAML or JSON, kustomizations, Helm charts, Terraform, CloudFormation, eksctl): nothing was checked"})
+	}
 	inventory.AssignFargate(inv.Workloads, declared.FargateProfiles)
 	pools, err := karpenter.Resolve(declared.NodePools, declared.NodeClasses, table)
 	if err != nil {

@@ -1,10 +1,16 @@
 package analysis
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/rules"
 )
 
 func TestEnvironmentName(t *testing.T) {
@@ -51,5 +57,23 @@ func TestTune(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestPathsWithNothingToReadAreNoCleanResult(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# docs\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	engine, err := rules.New(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Check(context.Background(), engine, Options{Paths: []string{dir}, ENIRelease: inventory.ReleaseOnDelete, CooldownSeconds: 60, DefaultNamespace: "default", FailOn: findings.Error})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ExitCode() != findings.ExitFailed || len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Message, "nothing was checked") {
+		t.Errorf("exit %d, errors %+v", r.ExitCode(), r.Errors)
 	}
 }

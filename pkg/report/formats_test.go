@@ -128,9 +128,21 @@ func TestMarkdown(t *testing.T) {
 		"## eni-lint: 1 error, 2 warnings, 0 info findings, 1 unreadable input",
 		"[a.yaml:10:5](https://github.com/org/repo/blob/abc123/a.yaml#L10)",
 		`100% \| over next line`,
-		"```mermaid\nxychart-beta",
-		`x-axis ["g m5.large"]`,
+		"**No verdict:** 1 input could not be read",
 	} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+	if strings.Contains(string(got), "Branch ENIs per instance type") {
+		t.Error("a run that exits 2 shows a verdict table")
+	}
+	// Everything read: the table and the chart.
+	r := withRules()
+	r.Errors = nil
+	r.Count()
+	got = render(t, Markdown{Chart: true}, r)
+	for _, want := range []string{"### Branch ENIs per instance type", "```mermaid\nxychart-beta", `x-axis ["g m5.large"]`} {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("markdown lacks %q", want)
 		}

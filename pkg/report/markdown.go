@@ -65,7 +65,11 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 	if !r.CapacityKnown {
 		b.WriteString("No node groups were given, so branch-ENI capacity is unknown; the rules that need it did not run.\n\n")
 	}
-	if len(r.InstanceTypes) > 0 {
+	noVerdict := r.ExitCode() == findings.ExitFailed
+	if noVerdict && len(r.InstanceTypes) > 0 {
+		fmt.Fprintf(&b, "**No verdict:** %s could not be read, so the per-instance-type verdicts are not shown.\n\n", count(len(r.Errors), "input"))
+	}
+	if len(r.InstanceTypes) > 0 && !noVerdict {
 		b.WriteString("### Branch ENIs per instance type (worst case on one node)\n\n")
 		b.WriteString("| Node group | Instance type | Branch ENIs | Hidden | Active | Demand | Verdict |\n")
 		b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | --- |\n")

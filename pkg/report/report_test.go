@@ -51,15 +51,28 @@ a.yaml
   10:5     error   ENI001  too many
   10:5     warning ENI002  no ttl
 
-Branch ENIs per instance type (worst case on one node)
-  NODE GROUP  INSTANCE TYPE  BRANCH ENIs  HIDDEN  ACTIVE  DEMAND  VERDICT
-  g           m5.large       9            34      1       35      exceeds
-  g           z9.large       ?            0       0       0       unknown-type
+No verdict: 1 input could not be read (listed above), so the per-instance-type verdicts are not shown; fix or exclude them
 
 Summary: 1 error, 2 warnings, 0 info findings, 1 unreadable input in 2 files (3 documents); exit 2 (fail-on error)
 `
 	if b.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+	// Everything read: the verdicts.
+	r := sample()
+	r.Errors = nil
+	r.Count()
+	b.Reset()
+	if err := (Text{}).Write(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	table := `Branch ENIs per instance type (worst case on one node)
+  NODE GROUP  INSTANCE TYPE  BRANCH ENIs  HIDDEN  ACTIVE  DEMAND  VERDICT
+  g           m5.large       9            34      1       35      exceeds
+  g           z9.large       ?            0       0       0       unknown-type
+`
+	if !strings.Contains(b.String(), table) {
+		t.Errorf("got:\n%s\nwant the table:\n%s", b.String(), table)
 	}
 }
 

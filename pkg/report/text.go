@@ -113,7 +113,13 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		fmt.Fprintf(&b, "  %-8s %s %s  %s%s\n", place(f.Location), t.severity(f.Severity), t.paint(ansiBold, f.Rule), env, f.Message)
 	}
 
-	if len(r.InstanceTypes) > 0 {
+	// Exit 2: some input was not read, so no row can claim a verdict; the findings above
+	// are what could be checked.
+	noVerdict := r.ExitCode() == findings.ExitFailed
+	if noVerdict && len(r.InstanceTypes) > 0 {
+		fmt.Fprintf(&b, "\n%s %s\n", t.paint(ansiBold, "No verdict:"), count(len(r.Errors), "input")+" could not be read (listed above), so the per-instance-type verdicts are not shown; fix or exclude them")
+	}
+	if len(r.InstanceTypes) > 0 && !noVerdict {
 		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Branch ENIs per instance type (worst case on one node)"))
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  NODE GROUP\tINSTANCE TYPE\tBRANCH ENIs\tHIDDEN\tACTIVE\tDEMAND\tVERDICT")
