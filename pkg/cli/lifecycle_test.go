@@ -133,7 +133,7 @@ func TestChangedSince(t *testing.T) {
 
 func TestCustomPolicies(t *testing.T) {
 	custom := filepath.Join("..", "..", "examples", "custom-policy")
-	code, stdout, _ := run(t, "", nil, "check", quickstart, "--policy", custom, "--format", "sarif")
+	code, stdout, _ := run(t, "", nil, "check", quickstart, "--node-group", "default=m5.4xlarge", "--policy", custom, "--format", "sarif")
 	if code != 0 || !strings.Contains(stdout, `"id": "ORG001"`) || !strings.Contains(stdout, `"ruleId": "ORG001"`) {
 		t.Errorf("custom rule in SARIF: exit %d\n%.2000s", code, stdout)
 	}

@@ -4,7 +4,7 @@ package eni.fixtures
 
 loc(line) := {"file": "test.yaml", "line": line, "column": 3}
 
-rule_ids := ["ENI001", "ENI002", "ENI003", "ENI004", "ENI005", "ENI006", "ENI007", "ENI008", "ENI009", "ENI010"]
+rule_ids := ["ENI001", "ENI002", "ENI003", "ENI004", "ENI005", "ENI006", "ENI007", "ENI008", "ENI009", "ENI010", "ENI011"]
 
 settings_on_delete := {
 	"eniRelease": "onDelete", "cooldownSeconds": 60, "windowSeconds": 90, "defaultNamespace": "default",
