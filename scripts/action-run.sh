@@ -8,6 +8,24 @@ args=(check --github --no-color)
 [ -n "${INPUT_CONFIG:-}" ] && args+=(--config "$INPUT_CONFIG")
 [ -n "${INPUT_ENI_RELEASE:-}" ] && args+=(--eni-release "$INPUT_ENI_RELEASE")
 [ -n "${INPUT_FAIL_ON:-}" ] && args+=(--fail-on "$INPUT_FAIL_ON")
+while IFS= read -r line; do
+  line="${line#"${line%%[![:space:]]*}"}"
+  [ -n "$line" ] && args+=(--node-group "$line")
+done <<<"${INPUT_NODE_GROUPS:-}"
+while IFS= read -r line; do
+  line="${line#"${line%%[![:space:]]*}"}"
+  [ -n "$line" ] && args+=(--var-file "$line")
+done <<<"${INPUT_VAR_FILES:-}"
+[ -n "${INPUT_BASELINE:-}" ] && args+=(--baseline "$INPUT_BASELINE")
+case "${INPUT_REVIEW:-false}" in
+  true) args+=(--review) ;;
+  false) ;;
+  *) echo "::error title=eni-lint::input review must be true or false, not '${INPUT_REVIEW}'"; exit 2 ;;
+esac
+if [ -n "${INPUT_ARGS:-}" ]; then
+  read -r -a extra <<<"$INPUT_ARGS"
+  args+=("${extra[@]}")
+fi
 case "${INPUT_COMMENT:-true}" in
   true) args+=(--comment=true) ;;
   false) args+=(--comment=false) ;;
@@ -27,14 +45,19 @@ read -r -a paths <<<"$(echo "${INPUT_PATHS:-.}" | tr '\n' ' ')"
 code=$?
 
 findings=0
+errors=0
 if [ -f "$json" ]; then
-  # Every finding in the JSON report has exactly one "rule" key.
-  findings=$(grep -c '"rule": "' "$json" || true)
+  # The summary counts the findings that count (suppressed ones are apart) and the inputs
+  # that could not be read; they are the only numeric errors/warnings/info/loadErrors keys.
+  count() { grep -oE "\"$1\": [0-9]+" "$json" | head -n 1 | grep -oE '[0-9]+$' || echo 0; }
+  findings=$(($(count errors) + $(count warnings) + $(count info)))
+  errors=$(count loadErrors)
 fi
 [ -f "$sarif" ] || sarif=""
 {
   echo "exit-code=$code"
   echo "findings=$findings"
+  echo "errors=$errors"
   echo "sarif-file=$sarif"
 } >>"${GITHUB_OUTPUT:-/dev/null}"
 exit "$code"

@@ -72,12 +72,12 @@ func TestActionDefinition(t *testing.T) {
 	if a.Runs.Using != "composite" {
 		t.Errorf("runs.using %q", a.Runs.Using)
 	}
-	for _, in := range []string{"paths", "config", "eni-release", "fail-on", "comment", "sarif-file", "working-directory", "version"} {
+	for _, in := range []string{"paths", "config", "eni-release", "fail-on", "comment", "sarif-file", "working-directory", "version", "node-groups", "var-files", "baseline", "review", "args"} {
 		if _, ok := a.Inputs[in]; !ok {
 			t.Errorf("input %s missing", in)
 		}
 	}
-	for _, out := range []string{"exit-code", "findings", "sarif-file"} {
+	for _, out := range []string{"exit-code", "findings", "errors", "sarif-file"} {
 		if _, ok := a.Outputs[out]; !ok {
 			t.Errorf("output %s missing", out)
 		}
@@ -234,9 +234,23 @@ func TestActionRunsInASimulatedRunner(t *testing.T) {
 		t.Errorf("fail-on none: exit %d outputs %v", code, outputs)
 	}
 
+	// Node groups from the input replace the config's: on m5.4xlarge the CronJob fits, and
+	// only ENI002 (a warning) is left.
+	code, stdout, outputs = runAction(t, ws, map[string]string{"paths": "k8s", "node-groups": "default=m5.4xlarge\n", "sarif-file": "", "comment": "false"}, env)
+	if code != 0 || outputs["findings"] != "1" || outputs["errors"] != "0" || strings.Contains(stdout, "ENI001") {
+		t.Errorf("node-groups: exit %d outputs %v\n%s", code, outputs, stdout)
+	}
+
+	// Extra flags, and an input that could not be read is counted.
+	code, _, outputs = runAction(t, ws, map[string]string{"paths": "k8s missing-folder", "args": "--eni-release onCompletion", "sarif-file": "", "comment": "false"}, env)
+	if code != 2 || outputs["errors"] != "1" {
+		t.Errorf("args and a missing path: exit %d outputs %v", code, outputs)
+	}
+
 	// A bad input is a usage error.
-	code, _, _ = runAction(t, ws, map[string]string{"comment": "maybe"}, env)
-	if code != 2 {
-		t.Errorf("comment=maybe: exit %d", code)
+	for _, bad := range []map[string]string{{"comment": "maybe"}, {"review": "sometimes"}} {
+		if code, _, _ = runAction(t, ws, bad, env); code != 2 {
+			t.Errorf("%v: exit %d", bad, code)
+		}
 	}
 }
