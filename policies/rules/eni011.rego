@@ -31,8 +31,8 @@ finding contains f if {
 	demand := max([d | some n in model.numbers; d := model.hidden_of(n) + n.active])
 	f := model.finding(
 		"ENI011", "",
-		sprintf("%s hold branch ENIs (%s needs up to %d on one node), but no node group is known, so no capacity is checked: give them with --node-group NAME=TYPE, nodeGroups: in .eni-lint.yaml or the Action's node-groups input, or scan the Terraform, eksctl or Karpenter that declares them", [
-			model.plural(count(workloads), "workload"), model.describe(w), demand,
+		sprintf("workloads that hold branch ENIs: %d (%s needs up to %d on one node), but no node group is known, so no capacity is checked: give them with --node-group NAME=TYPE, nodeGroups: in .eni-lint.yaml or the Action's node-groups input, or scan the Terraform, eksctl or Karpenter that declares them", [
+			count(workloads), model.describe(w), demand,
 		]),
 		w, [w.podPath],
 		{"workloads": count(workloads), "maxDemand": demand},

@@ -57,17 +57,27 @@ func TestPreCommitHook(t *testing.T) {
 		}
 		return 0, string(out)
 	}
-	// Without node groups eni-lint reports what the workloads need; warnings do not fail.
+	// Without node groups no capacity can be checked: the hook fails with ENI011 instead of
+	// passing by accident.
 	code, out := run()
+	if code == 0 || !strings.Contains(out, "ENI011") || !strings.Contains(out, "Failed") {
+		t.Fatalf("run without node groups: exit %d\n%s", code, out)
+	}
+	config := func(instanceType string) {
+		cfg := "nodeGroups:\n  - name: default\n    instanceTypes: [" + instanceType + "]\n"
+		if err := os.WriteFile(filepath.Join(ws, ".eni-lint.yaml"), []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git("add", ".eni-lint.yaml")
+	}
+	// On m5.4xlarge the CronJob fits: only ENI002, a warning, and the hook passes.
+	config("m5.4xlarge")
+	code, out = run()
 	if code != 0 || !strings.Contains(out, "ENI002") || !strings.Contains(out, "Passed") {
 		t.Fatalf("passing run: exit %d\n%s", code, out)
 	}
-	// With the node group in the config file, the CronJob exceeds m5.large: the hook fails.
-	cfg := "nodeGroups:\n  - name: default\n    instanceTypes: [m5.large]\n"
-	if err := os.WriteFile(filepath.Join(ws, ".eni-lint.yaml"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git("add", ".eni-lint.yaml")
+	// On m5.large it exceeds: the hook fails.
+	config("m5.large")
 	code, out = run()
 	if code == 0 || !strings.Contains(out, "ENI001") || !strings.Contains(out, "Failed") {
 		t.Fatalf("failing run: exit %d\n%s", code, out)
