@@ -2,12 +2,10 @@ package kustomize
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
 
@@ -27,20 +25,7 @@ func BenchmarkBuildLargeFile(b *testing.B) {
 				"base/jobs.yaml":          strings.Join(docs, "---\n"),
 				"prod/kustomization.yaml": "namePrefix: prod-\nresources: [../base]\n",
 			}
-			for name, content := range files {
-				p := filepath.Join(root, name)
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					b.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-					b.Fatal(err)
-				}
-			}
-			fsys, err := confine.Open(root)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer fsys.Close()
+			fsys := tree(b, root, files)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				frags := Load(fsys, []string{filepath.Join(root, "prod")}, kubernetes.Options{DefaultNamespace: "default"})

@@ -19,18 +19,7 @@ func TestBuildPointsAtSources(t *testing.T) {
 		"prod/kustomization.yaml":   "namespace: prod\nnameSuffix: -v2\nresources: [../base]\n",
 		"broken/kustomization.yaml": "resources: [missing.yaml]\n",
 	}
-	for name, content := range files {
-		p := filepath.Join(root, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	fsys, err := confine.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fsys.Close()
+	fsys := tree(t, root, files)
 	frags := Load(fsys, []string{filepath.Join(root, "base"), filepath.Join(root, "prod"), filepath.Join(root, "broken")}, kubernetes.Options{DefaultNamespace: "default"})
 	if len(frags) != 2 {
 		t.Fatalf("built %d kustomizations, want prod and broken (base is used by prod)", len(frags))
@@ -68,18 +57,7 @@ func TestBuildOverTheObjectBudgetIsRefusedBeforeItStarts(t *testing.T) {
 		"b/kustomization.yaml":    "namePrefix: b-\nresources: [../base]\n",
 		"top/kustomization.yaml":  "resources: [../a, ../b]\n",
 	}
-	for name, content := range files {
-		p := filepath.Join(root, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	fsys, err := confine.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fsys.Close()
+	fsys := tree(t, root, files)
 	frags := Load(fsys, []string{filepath.Join(root, "top"), filepath.Join(root, "a")}, kubernetes.Options{DefaultNamespace: "default"})
 	// top uses the base twice (through a and b): over the budget; a alone is within it, but
 	// top uses a, so only top is a root.
@@ -90,4 +68,24 @@ func TestBuildOverTheObjectBudgetIsRefusedBeforeItStarts(t *testing.T) {
 	if e.Position.File != filepath.Join(root, "top", "kustomization.yaml") || !strings.Contains(e.Message, "more than 5000 objects") || !strings.Contains(e.Message, "a budget") {
 		t.Errorf("error %s: %s", e.Position.File, e.Message)
 	}
+}
+
+// tree writes files below root and opens the confined file system over it.
+func tree(t testing.TB, root string, files map[string]string) *confine.FS {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fsys, err := confine.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fsys.Close() })
+	return fsys
 }
