@@ -115,27 +115,35 @@ func field(obj, defaults cty.Value, name string) cty.Value {
 // itemRange finds where a key of an object literal is written (following local values),
 // else the whole expression.
 func (e *evaluator) itemRange(expr hcl.Expression, key string) hcl.Range {
-	whole := expr.Range()
-	for hops := 0; hops < 16; hops++ {
+	if item := e.objectItem(expr, key); item != nil {
+		return item.KeyExpr.Range()
+	}
+	return expr.Range()
+}
+
+// objectItem finds the item that writes key in an object literal, following local values
+// (local.groups.core), or nil when the object is not written as a literal.
+func (e *evaluator) objectItem(expr hcl.Expression, key string) *hclsyntax.ObjectConsItem {
+	for hops := 0; expr != nil && hops < 16; hops++ {
 		switch x := expr.(type) {
 		case *hclsyntax.ObjectConsExpr:
-			for _, item := range x.Items {
+			for i, item := range x.Items {
 				if k, d := item.KeyExpr.Value(nil); !d.HasErrors() && k.Type() == cty.String && k.AsString() == key {
-					return item.KeyExpr.Range()
+					return &x.Items[i]
 				}
 			}
-			return whole
+			return nil
 		case *hclsyntax.ScopeTraversalExpr:
 			local := e.localNamed(x.Traversal)
 			if local == nil {
-				return whole
+				return nil
 			}
 			expr = local.Expr
 		default:
-			return whole
+			return nil
 		}
 	}
-	return whole
+	return nil
 }
 
 // localNamed is the local value a traversal names exactly (local.x), or nil.
@@ -230,27 +238,11 @@ func (l *loader) eksGroup(e *evaluator, prefix, name string, obj, defaults cty.V
 }
 
 // fieldExpr finds the expression that writes key inside an object literal, following local
-// values (local.groups.core), so that an unknown setting's reason names its own inputs rather
-// than its neighbours'. nil when the object is not written as a literal.
+// values, so that an unknown setting's reason names its own inputs rather than its
+// neighbours'. nil when the object is not written as a literal.
 func (e *evaluator) fieldExpr(expr hcl.Expression, key string) hcl.Expression {
-	for hops := 0; expr != nil && hops < 16; hops++ {
-		switch x := expr.(type) {
-		case *hclsyntax.ObjectConsExpr:
-			for _, item := range x.Items {
-				if k, d := item.KeyExpr.Value(nil); !d.HasErrors() && k.Type() == cty.String && k.AsString() == key {
-					return item.ValueExpr
-				}
-			}
-			return nil
-		case *hclsyntax.ScopeTraversalExpr:
-			local := e.localNamed(x.Traversal)
-			if local == nil {
-				return nil
-			}
-			expr = local.Expr
-		default:
-			return nil
-		}
+	if item := e.objectItem(expr, key); item != nil {
+		return item.ValueExpr
 	}
 	return nil
 }
@@ -259,11 +251,7 @@ func (e *evaluator) fieldExpr(expr hcl.Expression, key string) hcl.Expression {
 func moduleArgs(e *evaluator, c *moduleCall) map[string]cty.Value {
 	args := map[string]cty.Value{}
 	for name, a := range c.attrs {
-		v, d := e.value(a.Expr, nil)
-		if d.HasErrors() {
-			v = cty.DynamicVal
-		}
-		args[name] = v
+		args[name] = e.valueOrUnknown(a.Expr, nil)
 	}
 	return args
 }

@@ -185,6 +185,16 @@ func (e *evaluator) value(expr hcl.Expression, inst *instance) (cty.Value, hcl.D
 	return v, d
 }
 
+// valueOrUnknown evaluates an expression; one that fails is unknown (the diagnostics that
+// matter, budgets, are kept by value).
+func (e *evaluator) valueOrUnknown(expr hcl.Expression, inst *instance) cty.Value {
+	v, d := e.value(expr, inst)
+	if d.HasErrors() {
+		return cty.DynamicVal
+	}
+	return v
+}
+
 // known evaluates an expression and says why it is unknown when it is.
 func (e *evaluator) known(expr hcl.Expression, inst *instance) (cty.Value, string) {
 	v, d := e.value(expr, inst)
@@ -376,11 +386,7 @@ func (e *evaluator) resource(typ, name string) cty.Value {
 			if n == "count" || n == "for_each" {
 				continue
 			}
-			v, d := e.value(a.Expr, inst)
-			if d.HasErrors() {
-				v = cty.DynamicVal
-			}
-			obj[n] = v
+			obj[n] = e.valueOrUnknown(a.Expr, inst)
 		}
 		// Nested blocks are lists of objects, as Terraform exposes them:
 		// kubernetes_namespace.app.metadata[0].name is written in the configuration.
@@ -435,11 +441,7 @@ func (e *evaluator) nestedBlocks(body *hclsyntax.Body, inst *instance, depth int
 		}
 		obj := map[string]cty.Value{}
 		for n, a := range b.Body.Attributes {
-			v, d := e.value(a.Expr, inst)
-			if d.HasErrors() {
-				v = cty.DynamicVal
-			}
-			obj[n] = v
+			obj[n] = e.valueOrUnknown(a.Expr, inst)
 		}
 		for n, list := range e.nestedBlocks(b.Body, inst, depth+1) {
 			if _, set := obj[n]; !set {
@@ -549,11 +551,7 @@ func (e *evaluator) call(name string) cty.Value {
 		}
 		outs := map[string]cty.Value{}
 		for n, a := range child.mod.outputs {
-			v, d := child.value(a.Expr, nil)
-			if d.HasErrors() {
-				v = cty.DynamicVal
-			}
-			outs[n] = v
+			outs[n] = child.valueOrUnknown(a.Expr, nil)
 		}
 		return cty.ObjectVal(outs)
 	}

@@ -52,10 +52,7 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 	if v, _, _, ok := e.attr(r.attrs, "repository", inst); ok {
 		repo, _ = asString(v)
 	}
-	dir := chart
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(l.root, dir) // Terraform resolves it against the root module's folder
-	}
+	dir := l.rootPath(chart)
 	if repo != "" || strings.Contains(chart, "://") || !l.fsys.IsDir(dir) {
 		where := chart
 		if repo != "" {

@@ -3,7 +3,6 @@ package terraform
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -208,9 +207,7 @@ func (l *loader) kubectlManifest(e *evaluator, r *resource, inst *instance, key 
 			unresolved(a.Expr.Range(), "the path given to file() depends on "+e.unknownReason(call.Args[0]))
 			return inventory.Fragment{}, false
 		}
-		if !filepath.IsAbs(path) { // Terraform resolves it against the root module's folder
-			path = filepath.Join(l.root, path)
-		}
+		path = l.rootPath(path)
 		data, err := l.fsys.ReadFile(path)
 		if err != nil {
 			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read the file of yaml_body", Detail: confine.Reason(err), Subject: call.Args[0].Range().Ptr()})
@@ -455,9 +452,7 @@ func (e *evaluator) templateFile(call *hclsyntax.FunctionCallExpr, inst *instanc
 	if d.HasErrors() || !ok {
 		return "", false
 	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(e.loader.root, path)
-	}
+	path = e.loader.rootPath(path)
 	vars, d := e.value(call.Args[1], inst)
 	if d.HasErrors() || !vars.IsKnown() || vars.IsNull() || !(vars.Type().IsObjectType() || vars.Type().IsMapType()) {
 		return "", false
