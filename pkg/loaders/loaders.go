@@ -487,18 +487,7 @@ var objectLines = regexp.MustCompile(`(?m)^\s*(apiVersion|kind):`)
 // holdsObject reports whether any document has an apiVersion and a kind.
 func holdsObject(docs []*yaml.Node) bool {
 	for _, d := range docs {
-		n := yamlpos.Resolve(d)
-		if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-			n = yamlpos.Resolve(n.Content[0])
-		}
-		if n == nil || n.Kind != yaml.MappingNode {
-			continue
-		}
-		keys := map[string]bool{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			keys[n.Content[i].Value] = true
-		}
-		if keys["apiVersion"] && keys["kind"] {
+		if _, _, ok := kubernetes.TypeMeta(d); ok {
 			return true
 		}
 	}

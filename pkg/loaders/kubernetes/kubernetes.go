@@ -57,7 +57,16 @@ func LoadDocuments(file string, docs []*yaml.Node, parseErr error, opts Options)
 
 // typeMeta reads apiVersion and kind without recording errors: a document without them is not
 // a Kubernetes object and is skipped.
+// TypeMeta reads a document's apiVersion and kind, as the loader decides what an object is;
+// other readers use it to tell a manifest from other YAML.
+func TypeMeta(doc *yaml.Node) (apiVersion, kind string, ok bool) {
+	return typeMeta(yamlpos.Resolve(doc))
+}
+
 func typeMeta(doc *yaml.Node) (apiVersion, kind string, ok bool) {
+	if doc == nil {
+		return "", "", false
+	}
 	if doc.Kind != yaml.MappingNode {
 		return "", "", false
 	}

@@ -618,19 +618,8 @@ var readKinds = map[string]bool{
 
 // kindOf reads a document's kind when it is written (and known).
 func kindOf(doc *yaml.Node) string {
-	n := yamlpos.Resolve(doc)
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		n = yamlpos.Resolve(n.Content[0])
-	}
-	if n == nil || n.Kind != yaml.MappingNode {
-		return ""
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == "kind" {
-			if v := yamlpos.Resolve(n.Content[i+1]); v != nil && v.Kind == yaml.ScalarNode && !strings.Contains(v.Value, unknownText) {
-				return v.Value
-			}
-		}
+	if _, kind, ok := kubernetes.TypeMeta(doc); ok && !strings.Contains(kind, unknownText) {
+		return kind
 	}
 	return ""
 }
