@@ -322,3 +322,40 @@ func FuzzReadInitModules(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTemplateFile feeds a file of the tree to templatefile() and to kubectl_file_documents,
+// the two readers of file contents that parse them (as a template, as YAML documents).
+func FuzzTemplateFile(f *testing.F) {
+	f.Add("apiVersion: v1\nkind: Namespace\nmetadata: {name: ${name}}\n")
+	f.Add("%{ for g in groups ~}\n- ${g}\n%{ endfor ~}\n---\nkind: Job\n")
+	f.Add("${" + strings.Repeat("(", 600) + "}")
+	f.Add("---\n---\n# only separators\n---")
+	f.Fuzz(func(t *testing.T, content string) {
+		root := writeTree(t, map[string]string{
+			"main.tf": `resource "kubectl_manifest" "t" {
+  yaml_body = templatefile("${path.module}/t.tftpl", { name = "x", groups = ["a", "b"] })
+}
+data "kubectl_file_documents" "d" {
+  content = file("${path.module}/t.tftpl")
+}
+resource "kubectl_manifest" "d" {
+  for_each  = data.kubectl_file_documents.d.manifests
+  yaml_body = each.value
+}
+`,
+			"t.tftpl": content,
+		})
+		for _, frag := range Load([]string{root}, Options{}) {
+			for _, e := range frag.Errors {
+				if e.Position.File == "" || strings.Contains(e.Message, "cannot evaluate this Terraform module") {
+					t.Fatalf("error %+v", e)
+				}
+			}
+			for _, u := range frag.Unresolved {
+				if u.Location.File == "" || u.Reason == "" {
+					t.Fatalf("unresolved without a place or reason: %+v", u)
+				}
+			}
+		}
+	})
+}
