@@ -143,7 +143,13 @@ var hostileCases = []hostileCase{
 	{name: "policy-numbers-range", args: []string{"--policy", "policies"}, exit: 2, want: []string{"numbers.range is not allowed", "bomb.rego:5"}, noGood: true},
 	{name: "config-outside", exit: 2, want: []string{".eni-lint.yaml:1", "outside the config file's folder"}, noGood: true},
 	{name: "changed-since-option", args: []string{"--changed-since=--output=x.txt"}, exit: 2, want: []string{"is not a git revision"}, noGood: true},
-	{name: "workflow-command-name", exit: 1, want: []string{"pwned.yaml"}},
+	// The file name is made here, not committed: ':' is not allowed in a module zip (the Go
+	// proxy would refuse the module) nor in a Windows checkout.
+	{name: "workflow-command-name", exit: 1, want: []string{"pwned.yaml"},
+		setup: func(t *testing.T, repo, _ string) {
+			write(t, filepath.Join(repo, "::error::pwned.yaml"), "apiVersion: batch/v1\nkind: Job\nmetadata: {name: w, namespace: billing}\n"+
+				"spec: {template: {metadata: {labels: {rds-access: \"true\"}}, spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}\n")
+		}},
 }
 
 // TestHostileCorpus runs every case of testdata/hostile as a pull request would present it.
