@@ -41,7 +41,7 @@ func engineWithPolicies(cmd *cobra.Command, stdio IO, flags []string) (*rules.En
 }
 
 func newRules(stdio IO) *cobra.Command {
-	var format, outDir string
+	var format, outDir, readme string
 	var policies []string
 	cmd := &cobra.Command{
 		Use:   "rules",
@@ -65,8 +65,24 @@ func newRules(stdio IO) *cobra.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(eng.Rules())
 			case "markdown":
+				if readme != "" {
+					raw, err := os.ReadFile(readme)
+					if err != nil {
+						return err
+					}
+					text, err := report.ReplaceRuleTable(string(raw), eng.Rules())
+					if err != nil {
+						return fmt.Errorf("%s: %w", readme, err)
+					}
+					if err := os.WriteFile(readme, []byte(text), 0o644); err != nil {
+						return err
+					}
+				}
 				if outDir != "" {
 					return report.WriteRuleDocs(outDir, eng.Rules())
+				}
+				if readme != "" {
+					return nil
 				}
 				_, err := fmt.Fprint(stdio.Out, report.RuleIndexMarkdown(eng.Rules()))
 				return err
@@ -76,6 +92,7 @@ func newRules(stdio IO) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, json or markdown")
 	cmd.Flags().StringVar(&outDir, "out-dir", "", "with --format markdown: write README.md and one page per rule into this folder")
+	cmd.Flags().StringVar(&readme, "readme", "", "with --format markdown: rewrite the rules table of this README (between its marker lines)")
 	cmd.Flags().StringArrayVar(&policies, "policy", nil, "folder of custom Rego rules (repeatable)")
 	return cmd
 }
@@ -201,7 +218,11 @@ func newVersion(stdio IO) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(stdio.Out, "eni-lint %s (%s, %d instance types)\n", currentVersion(), runtime.Version(), table.Len())
+			build := buildLine()
+			if build != "" {
+				build += ", "
+			}
+			_, err = fmt.Fprintf(stdio.Out, "eni-lint %s (%s%s, %d instance types)\n", currentVersion(), build, runtime.Version(), table.Len())
 			return err
 		},
 	}

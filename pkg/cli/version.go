@@ -11,6 +11,30 @@ import (
 // build from a checkout reports its commit.
 var Version = ""
 
+// Commit and Date are the release's commit and commit date, set by the same ldflags; empty in
+// other builds, where the build information holds the commit when Go recorded one.
+var (
+	Commit = ""
+	Date   = ""
+)
+
+// buildLine is what `version` prints after the version: the commit and its date when the
+// release set them.
+func buildLine() string {
+	var parts []string
+	if Commit != "" {
+		c := Commit
+		if len(c) > 12 {
+			c = c[:12]
+		}
+		parts = append(parts, "commit "+c)
+	}
+	if Date != "" {
+		parts = append(parts, Date)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // currentVersion is the version every report and the version command print.
 func currentVersion() string {
 	if Version != "" {
