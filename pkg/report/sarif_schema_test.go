@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/eni-lint/eni-lint/internal/testtool"
+
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -15,14 +17,7 @@ import (
 // package ships sarif-2.1.0.json) and exports ENI_LINT_SARIF_SCHEMA. On CI the test must run;
 // elsewhere it is skipped unless the variable is set.
 func sarifSchemaPath(t *testing.T) string {
-	p := os.Getenv("ENI_LINT_SARIF_SCHEMA")
-	if p == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("ENI_LINT_SARIF_SCHEMA is not set on CI: .ci/run must install the SARIF schema")
-		}
-		t.Skip("ENI_LINT_SARIF_SCHEMA is not set (see .ci/run)")
-	}
-	return p
+	return testtool.Env(t, "ENI_LINT_SARIF_SCHEMA", "the path of sarif-2.1.0.json; .ci/run fetches it")
 }
 
 func TestSARIFValidatesAgainstTheSchema(t *testing.T) {
