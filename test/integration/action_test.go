@@ -1,12 +1,20 @@
 package integration
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -72,12 +80,12 @@ func TestActionDefinition(t *testing.T) {
 	if a.Runs.Using != "composite" {
 		t.Errorf("runs.using %q", a.Runs.Using)
 	}
-	for _, in := range []string{"paths", "config", "eni-release", "fail-on", "comment", "sarif-file", "working-directory", "version", "node-groups", "var-files", "baseline", "review", "args"} {
+	for _, in := range []string{"paths", "config", "eni-release", "fail-on", "comment", "sarif-file", "working-directory", "version", "go-version", "token", "node-groups", "var-files", "baseline", "review", "args"} {
 		if _, ok := a.Inputs[in]; !ok {
 			t.Errorf("input %s missing", in)
 		}
 	}
-	for _, out := range []string{"exit-code", "findings", "errors", "sarif-file"} {
+	for _, out := range []string{"exit-code", "findings", "errors", "sarif-file", "eni-lint-version"} {
 		if _, ok := a.Outputs[out]; !ok {
 			t.Errorf("output %s missing", out)
 		}
@@ -106,14 +114,43 @@ func expand(s string, ctx map[string]string, t *testing.T) string {
 	})
 }
 
-// runAction runs the action's shell steps as a runner would, with the given inputs.
+// actionRun is what one simulated run of the action left behind.
+type actionRun struct {
+	code    int               // the Run step's exit code; -1 when an earlier step failed
+	log     string            // everything the steps printed
+	outputs map[string]string // the action's outputs, as a workflow sees them
+	ran     []string          // names of the steps that ran (uses: steps included, not executed)
+	failed  string            // the step that failed before Run, if any
+}
+
+// runner is the part of a GitHub runner the action depends on.
+type runner struct {
+	ref       string // github.action_ref: a tag, a branch or a commit
+	toolCache string // RUNNER_TOOL_CACHE, kept between runs to test caching
+}
+
+// runAction runs the action from a branch ref (so it builds from source), as before releases.
 func runAction(t *testing.T, workspace string, inputs map[string]string, env map[string]string) (code int, stdout string, outputs map[string]string) {
+	t.Helper()
+	r := runner{ref: "main"}.run(t, workspace, inputs, env)
+	if r.failed != "" {
+		t.Fatalf("step %q failed\n%s", r.failed, r.log)
+	}
+	return r.code, r.log, r.outputs
+}
+
+// run executes the action's shell steps as a runner would: each step's `if` is evaluated,
+// each step has its own GITHUB_OUTPUT whose values later steps and the action's outputs read,
+// and `uses:` steps (actions/setup-go) are recorded but not executed: this machine has Go.
+func (rn runner) run(t *testing.T, workspace string, inputs map[string]string, env map[string]string) actionRun {
 	t.Helper()
 	a, _ := loadAction(t)
 	root := repoRoot(t)
 	temp := t.TempDir()
-	ghOutput := filepath.Join(temp, "github_output")
-	ctx := map[string]string{"github.action_path": root, "runner.temp": temp, "github.token": "test-token-not-printed"}
+	if rn.toolCache == "" {
+		rn.toolCache = t.TempDir()
+	}
+	ctx := map[string]string{"github.action_path": root, "github.action_ref": rn.ref, "runner.temp": temp, "github.token": "test-token-not-printed"}
 	for name, in := range a.Inputs {
 		ctx["inputs."+name] = expand(in.Default, ctx, t)
 	}
@@ -121,27 +158,36 @@ func runAction(t *testing.T, workspace string, inputs map[string]string, env map
 		ctx["inputs."+k] = v
 	}
 	baseEnv := append(os.Environ(),
-		"GITHUB_ACTIONS=true", "GITHUB_ACTION_PATH="+root, "RUNNER_TEMP="+temp,
-		"GITHUB_OUTPUT="+ghOutput, "GITHUB_WORKSPACE="+workspace,
+		"GITHUB_ACTIONS=true", "GITHUB_ACTION_PATH="+root, "GITHUB_ACTION_REF="+rn.ref, "RUNNER_TEMP="+temp,
+		"RUNNER_TOOL_CACHE="+rn.toolCache, "GITHUB_WORKSPACE="+workspace,
 	)
 	for k, v := range env {
 		baseEnv = append(baseEnv, k+"="+v)
 	}
+	res := actionRun{code: -1}
 	var out bytes.Buffer
-	for _, s := range a.Runs.Steps {
+	for i, s := range a.Runs.Steps {
+		if s.If != "" && !evalIf(t, s.If, ctx) {
+			continue
+		}
+		res.ran = append(res.ran, s.Name)
 		if s.Uses != "" {
-			continue // actions/setup-go: this machine has Go already
+			continue
 		}
 		if s.Shell != "bash" {
 			t.Fatalf("step %q: shell %q", s.Name, s.Shell)
 		}
 		dir := expand(s.WorkingDirectory, ctx, t)
+		if dir == "" {
+			dir = "."
+		}
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(workspace, dir)
 		}
+		stepOutput := filepath.Join(temp, fmt.Sprintf("output-%d", i))
 		cmd := exec.Command("bash", "-e", "-c", expand(s.Run, ctx, t))
 		cmd.Dir = dir
-		cmd.Env = append([]string{}, baseEnv...)
+		cmd.Env = append(append([]string{}, baseEnv...), "GITHUB_OUTPUT="+stepOutput)
 		for k, v := range s.Env {
 			cmd.Env = append(cmd.Env, k+"="+expand(v, ctx, t))
 		}
@@ -149,26 +195,60 @@ func runAction(t *testing.T, workspace string, inputs map[string]string, env map
 		cmd.Stdout, cmd.Stderr = &stepOut, &stepOut
 		err := cmd.Run()
 		out.Write(stepOut.Bytes())
-		if err != nil {
-			if ee, ok := err.(*exec.ExitError); ok && s.ID == "run" {
-				code = ee.ExitCode()
-				break
+		b, _ := os.ReadFile(stepOutput)
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if k, v, ok := strings.Cut(line, "="); ok && s.ID != "" {
+				ctx["steps."+s.ID+".outputs."+k] = v
 			}
-			t.Fatalf("step %q failed: %v\n%s", s.Name, err, stepOut.String())
+		}
+		if s.ID == "run" {
+			res.code = 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				res.code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err != nil {
+			res.failed = s.Name
+			break
 		}
 	}
-	outputs = map[string]string{}
-	b, _ := os.ReadFile(ghOutput)
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if k, v, ok := strings.Cut(line, "="); ok {
-			outputs[k] = v
-		}
+	res.log = out.String()
+	res.outputs = map[string]string{}
+	for name, o := range a.Outputs {
+		res.outputs[name] = expression.ReplaceAllStringFunc(o.Value, func(m string) string {
+			return ctx[expression.FindStringSubmatch(m)[1]] // a skipped step has no outputs: ""
+		})
 	}
-	if strings.Contains(out.String(), "test-token-not-printed") {
+	if strings.Contains(res.log, "test-token-not-printed") {
 		t.Error("the token appears in the step's output")
 	}
-	return code, out.String(), outputs
+	return res
 }
+
+// evalIf evaluates the conditions action.yml uses: clauses `CONTEXT == 'text'` or
+// `CONTEXT != 'text'` joined by &&. A step output that was never written is "", as on GitHub.
+func evalIf(t *testing.T, cond string, ctx map[string]string) bool {
+	t.Helper()
+	for _, clause := range strings.Split(cond, "&&") {
+		m := condition.FindStringSubmatch(strings.TrimSpace(clause))
+		if m == nil {
+			t.Fatalf("the simulated runner cannot evaluate %q", clause)
+		}
+		key := m[1]
+		if _, ok := ctx[key]; !ok && !strings.HasPrefix(key, "steps.") {
+			t.Fatalf("condition %q: %s has no value in the simulated runner", cond, key)
+		}
+		if (ctx[key] == m[3]) != (m[2] == "==") {
+			return false
+		}
+	}
+	return true
+}
+
+var condition = regexp.MustCompile(`^([\w.-]+) (==|!=) '([^']*)'$`)
 
 func workspaceWithExample(t *testing.T, nodeGroups bool) string {
 	t.Helper()
@@ -253,4 +333,201 @@ func TestActionRunsInASimulatedRunner(t *testing.T) {
 			t.Errorf("%v: exit %d", bad, code)
 		}
 	}
+}
+
+// release is a stand-in for the GitHub release host: the archives and checksums of one or more
+// versions under /vX.Y.Z/, the release list under /releases, and a count of requests.
+type release struct {
+	dir      string
+	requests atomic.Int64
+}
+
+// archiveName is the GoReleaser archive name for this machine's platform, and the runner's
+// RUNNER_OS and RUNNER_ARCH for it.
+func archiveName(t *testing.T, version string) (name string, env map[string]string) {
+	t.Helper()
+	osNames := map[string]string{"linux": "Linux", "darwin": "macOS"}
+	archNames := map[string]string{"amd64": "X64", "arm64": "ARM64"}
+	if osNames[runtime.GOOS] == "" || archNames[runtime.GOARCH] == "" {
+		t.Skipf("no release archive for %s/%s", runtime.GOOS, runtime.GOARCH)
+	}
+	return fmt.Sprintf("eni-lint_%s_%s_%s.tar.gz", version, runtime.GOOS, runtime.GOARCH),
+		map[string]string{"RUNNER_OS": osNames[runtime.GOOS], "RUNNER_ARCH": archNames[runtime.GOARCH]}
+}
+
+// publish builds eni-lint as the release would (the version and commit injected by ldflags), packs it as
+// GoReleaser does and writes the checksums file; tamper writes a wrong checksum.
+func (rel *release) publish(t *testing.T, version, commit string, tamper bool) map[string]string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "eni-lint")
+	ldflags := "-s -w -X github.com/eni-lint/eni-lint/pkg/cli.Version=" + version + " -X github.com/eni-lint/eni-lint/pkg/cli.Commit=" + commit
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", ldflags, "-o", bin, "./cmd/eni-lint")
+	build.Dir = repoRoot(t)
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	name, env := archiveName(t, version)
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for _, f := range []struct{ name, path string }{{"README.md", filepath.Join(repoRoot(t), "README.md")}, {"eni-lint", bin}} {
+		b, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: 0o755, Size: int64(len(b))}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := gz.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	if tamper {
+		sum[0] ^= 0xff
+	}
+	dir := filepath.Join(rel.dir, "v"+version)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sums := fmt.Sprintf("%x  eni-lint_%s_windows_amd64.zip\n%x  %s\n", sha256.Sum256(nil), version, sum, name)
+	if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "eni-lint_"+version+"_checksums.txt"), []byte(sums), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+func (rel *release) serve(t *testing.T, tags ...string) *httptest.Server {
+	t.Helper()
+	files := http.FileServer(http.Dir(rel.dir))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rel.requests.Add(1)
+		if r.URL.Path == "/releases" {
+			var list []string
+			for _, tag := range tags {
+				list = append(list, fmt.Sprintf(`{"tag_name": "%s", "draft": false}`, tag))
+			}
+			fmt.Fprintf(w, "[%s]", strings.Join(list, ", "))
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// The Action installs the release the ref names: downloaded once with its checksum checked,
+// then from the tool cache without a request; Go is never set up and nothing is compiled.
+func TestActionInstallsTheRelease(t *testing.T) {
+	rel := &release{dir: t.TempDir()}
+	const commit = "1234567890abcdef1234567890abcdef12345678"
+	env := rel.publish(t, "1.2.3", commit, false)
+	rel.publish(t, "1.2.4", strings.Repeat("0", 40), true)
+	srv := rel.serve(t, "v2.0.0", "v1.10.0-rc.1", "v1.2.4", "v1.2.3", "v1.1.0", "v0.9.0")
+	env["ENI_LINT_RELEASES"] = srv.URL
+	env["ENI_LINT_API"] = srv.URL
+	env["GITHUB_EVENT_NAME"] = "push"
+	ws := workspaceWithExample(t, true)
+	in := map[string]string{"paths": "k8s", "comment": "false"}
+	buildSteps := func(r actionRun) []string {
+		var b []string
+		for _, name := range r.ran {
+			if strings.Contains(name, "Go") || strings.HasPrefix(name, "Build") {
+				b = append(b, name)
+			}
+		}
+		return b
+	}
+
+	cache := t.TempDir()
+	first := runner{ref: "v1.2.3", toolCache: cache}.run(t, ws, in, env)
+	if first.failed != "" || first.code != 1 || !strings.Contains(first.log, "downloaded, SHA-256 checked") {
+		t.Fatalf("download: failed %q exit %d\n%s", first.failed, first.code, first.log)
+	}
+	if b := buildSteps(first); len(b) > 0 {
+		t.Errorf("a release ref ran %v", b)
+	}
+	if first.outputs["eni-lint-version"] != "v1.2.3" || first.outputs["findings"] != "2" {
+		t.Errorf("outputs %v", first.outputs)
+	}
+	// The downloaded binary is the one that ran: its version is in the SARIF.
+	if b, err := os.ReadFile(filepath.Join(ws, "eni-lint.sarif")); err != nil || !bytes.Contains(b, []byte(`"version": "1.2.3"`)) {
+		t.Errorf("SARIF of the downloaded binary: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "eni-lint", "1.2.3", archNameOf(env), "eni-lint")); err != nil {
+		t.Errorf("not in the tool cache: %v", err)
+	}
+
+	before := rel.requests.Load()
+	second := runner{ref: "v1.2.3", toolCache: cache}.run(t, ws, in, env)
+	if second.failed != "" || second.code != 1 || !strings.Contains(second.log, "from the tool cache") {
+		t.Fatalf("cache: failed %q exit %d\n%s", second.failed, second.code, second.log)
+	}
+	if n := rel.requests.Load() - before; n != 0 {
+		t.Errorf("a cached release made %d requests", n)
+	}
+
+	// @v1 is the newest v1.x.y release: v1.2.4 (not the release candidate, not v2).
+	// Its checksum is wrong, so nothing is installed and eni-lint never runs.
+	major := runner{ref: "v1", toolCache: t.TempDir()}.run(t, ws, in, env)
+	if major.failed == "" || major.code != -1 || !strings.Contains(major.log, "eni-lint_1.2.4_") || !strings.Contains(major.log, "the release says") {
+		t.Errorf("tampered v1.2.4 via @v1: failed %q exit %d\n%s", major.failed, major.code, major.log)
+	}
+	// The version input overrides the ref.
+	pinnedRun := runner{ref: "v1", toolCache: t.TempDir()}.run(t, ws, map[string]string{"paths": "k8s", "comment": "false", "version": "v1.2.3"}, env)
+	if pinnedRun.failed != "" || pinnedRun.outputs["eni-lint-version"] != "v1.2.3" {
+		t.Errorf("version input: failed %q outputs %v\n%s", pinnedRun.failed, pinnedRun.outputs, pinnedRun.log)
+	}
+	// Pinned by commit, with the version of that commit's release: downloaded and checked to
+	// be built from that commit. Another commit with the same version input is refused.
+	withVersion := map[string]string{"paths": "k8s", "comment": "false", "version": "v1.2.3"}
+	bySHA := runner{ref: commit, toolCache: t.TempDir()}.run(t, ws, withVersion, env)
+	if bySHA.failed != "" || bySHA.code != 1 || bySHA.outputs["eni-lint-version"] != "v1.2.3" {
+		t.Errorf("pinned by commit: failed %q exit %d outputs %v\n%s", bySHA.failed, bySHA.code, bySHA.outputs, bySHA.log)
+	}
+	otherSHA := runner{ref: strings.Repeat("9", 40), toolCache: cache}.run(t, ws, withVersion, env)
+	if otherSHA.failed == "" || !strings.Contains(otherSHA.log, "pinned at commit 999999999999") {
+		t.Errorf("another commit: failed %q\n%s", otherSHA.failed, otherSHA.log)
+	}
+	missing := runner{ref: "v1.9.9", toolCache: t.TempDir()}.run(t, ws, in, env)
+	if missing.failed == "" || !strings.Contains(missing.log, "could not download") {
+		t.Errorf("missing release: failed %q\n%s", missing.failed, missing.log)
+	}
+	bad := runner{ref: "v1.2.3", toolCache: t.TempDir()}.run(t, ws, map[string]string{"version": "latest-please"}, env)
+	if bad.failed == "" || !strings.Contains(bad.log, "input version must be a release") {
+		t.Errorf("bad version input: failed %q\n%s", bad.failed, bad.log)
+	}
+}
+
+// A ref that names no release (a branch, a commit) sets up Go and builds from the checkout.
+func TestActionBuildsAnUntaggedRef(t *testing.T) {
+	ws := workspaceWithExample(t, true)
+	r := runner{ref: strings.Repeat("ab", 20)}.run(t, ws, map[string]string{"paths": "k8s", "comment": "false", "go-version": "1.26"}, map[string]string{"GITHUB_EVENT_NAME": "push"})
+	if r.failed != "" || r.code != 1 {
+		t.Fatalf("failed %q exit %d\n%s", r.failed, r.code, r.log)
+	}
+	want := []string{"Install eni-lint (tool cache, else the release archive, checksum verified)", "Set up Go (inputs.go-version)", "Build eni-lint from the action's checkout", "Run eni-lint"}
+	if strings.Join(r.ran, "\n") != strings.Join(want, "\n") {
+		t.Errorf("steps %q, want %q", r.ran, want)
+	}
+	if r.outputs["eni-lint-version"] != "" || !strings.Contains(r.log, "names no release") {
+		t.Errorf("outputs %v\n%s", r.outputs, r.log)
+	}
+}
+
+func archNameOf(env map[string]string) string {
+	if env["RUNNER_ARCH"] == "ARM64" {
+		return "arm64"
+	}
+	return "amd64"
 }
