@@ -4,25 +4,41 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/eni-lint/eni-lint/internal/testtool"
+	"go.yaml.in/yaml/v3"
 )
 
-// TestPreCommitHook installs the hook with the real pre-commit tool (Debian's package, which
-// .ci/run installs) from this repository and runs it in a fresh git repository: once passing,
-// once failing.
+// TestPreCommitHook runs the README's pre-commit snippet with the real pre-commit tool
+// (Debian's package, which .ci/run installs) in a fresh git repository holding the quickstart.
+// The snippet is used as written; only its repo URL is this checkout, committed as it is now
+// and tagged with the snippet's rev.
 func TestPreCommitHook(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the hook with pre-commit: skipped in -short mode")
 	}
-	if _, err := exec.LookPath("pre-commit"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("pre-commit is not installed on CI: .ci/run must install it")
-		}
-		t.Skip("pre-commit is not installed (apt-get install pre-commit)")
+	testtool.Program(t, "pre-commit", "apt-get install pre-commit; .ci/run installs it")
+	snippet := readmeBlock(t, "# .pre-commit-config.yaml")
+	var cfg struct {
+		Repos []struct {
+			Repo string `yaml:"repo"`
+			Rev  string `yaml:"rev"`
+		} `yaml:"repos"`
 	}
-	root := repoRoot(t)
-	home := t.TempDir() // pre-commit's cache: the hook is built once for both runs
+	if err := yaml.Unmarshal([]byte(snippet), &cfg); err != nil || len(cfg.Repos) != 1 {
+		t.Fatalf("README pre-commit snippet: %v %+v", err, cfg)
+	}
+	hookRepo := snapshotRepo(t, cfg.Repos[0].Rev)
+	verbatim := strings.Replace(snippet, "repo: "+cfg.Repos[0].Repo, "repo: "+hookRepo, 1)
+	argsLine := regexp.MustCompile(`(?m)^\s+args: \[--node-group, default=m5\.large\].*\n`)
+	if !argsLine.MatchString(verbatim) {
+		t.Fatalf("the snippet gives no node group on its args line:\n%s", snippet)
+	}
+
+	home := t.TempDir() // pre-commit's cache: the hook is built once for every run
 	// pre-commit gives the hook its own GOPATH; sharing the module and build caches keeps the
 	// build from downloading and compiling every dependency again.
 	modCache, err := exec.Command("go", "env", "GOMODCACHE").Output()
@@ -43,8 +59,9 @@ func TestPreCommitHook(t *testing.T) {
 	}
 	git("init", "-q")
 	git("add", ".")
-	run := func() (int, string) {
-		cmd := exec.Command("pre-commit", "try-repo", root, "eni-lint", "--all-files", "--verbose")
+	run := func(config string) (int, string) {
+		write(t, filepath.Join(ws, ".pre-commit-config.yaml"), config)
+		cmd := exec.Command("pre-commit", "run", "--all-files", "--verbose")
 		cmd.Dir = ws
 		cmd.Env = append(os.Environ(), "PRE_COMMIT_HOME="+home, "NO_COLOR=1",
 			"GOMODCACHE="+strings.TrimSpace(string(modCache)), "GOCACHE="+strings.TrimSpace(string(buildCache)))
@@ -57,29 +74,59 @@ func TestPreCommitHook(t *testing.T) {
 		}
 		return 0, string(out)
 	}
+	// As written: m5.large, where the CronJob exceeds the branch ENIs.
+	code, out := run(verbatim)
+	if code == 0 || !strings.Contains(out, "ENI001") || !strings.Contains(out, "Failed") {
+		t.Fatalf("the README snippet: exit %d\n%s", code, out)
+	}
 	// Without node groups no capacity can be checked: the hook fails with ENI011 instead of
 	// passing by accident.
-	code, out := run()
+	code, out = run(argsLine.ReplaceAllString(verbatim, ""))
 	if code == 0 || !strings.Contains(out, "ENI011") || !strings.Contains(out, "Failed") {
-		t.Fatalf("run without node groups: exit %d\n%s", code, out)
-	}
-	config := func(instanceType string) {
-		cfg := "nodeGroups:\n  - name: default\n    instanceTypes: [" + instanceType + "]\n"
-		if err := os.WriteFile(filepath.Join(ws, ".eni-lint.yaml"), []byte(cfg), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		git("add", ".eni-lint.yaml")
+		t.Fatalf("without node groups: exit %d\n%s", code, out)
 	}
 	// On m5.4xlarge the CronJob fits: only ENI002, a warning, and the hook passes.
-	config("m5.4xlarge")
-	code, out = run()
+	code, out = run(strings.Replace(verbatim, "default=m5.large", "default=m5.4xlarge", 1))
 	if code != 0 || !strings.Contains(out, "ENI002") || !strings.Contains(out, "Passed") {
-		t.Fatalf("passing run: exit %d\n%s", code, out)
+		t.Fatalf("m5.4xlarge: exit %d\n%s", code, out)
 	}
-	// On m5.large it exceeds: the hook fails.
-	config("m5.large")
-	code, out = run()
-	if code == 0 || !strings.Contains(out, "ENI001") || !strings.Contains(out, "Failed") {
-		t.Fatalf("failing run: exit %d\n%s", code, out)
+	// A mistyped instance type is a usage error that names the nearest type.
+	code, out = run(strings.Replace(verbatim, "default=m5.large", "default=m5.lrage", 1))
+	if code == 0 || !strings.Contains(out, "did you mean m5.large") {
+		t.Fatalf("m5.lrage: exit %d\n%s", code, out)
 	}
+}
+
+// snapshotRepo commits this checkout's files as they are now (tracked and new, not ignored)
+// to a fresh git repository tagged tag, which pre-commit can clone like the real one.
+func snapshotRepo(t *testing.T, tag string) string {
+	t.Helper()
+	root := repoRoot(t)
+	list, err := exec.Command("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v", err)
+	}
+	repo := t.TempDir()
+	for _, name := range strings.Split(strings.TrimRight(string(list), "\x00"), "\x00") {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if os.IsNotExist(err) {
+			continue // deleted in the working tree
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(repo, name), string(b))
+	}
+	for _, args := range [][]string{
+		{"init", "-q"}, {"add", "."},
+		{"-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-q", "-m", "snapshot"},
+		{"tag", tag},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return repo
 }

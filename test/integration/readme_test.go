@@ -1,0 +1,213 @@
+package integration
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/eni-lint/eni-lint/internal/testtool"
+	"go.yaml.in/yaml/v3"
+)
+
+// readmeBlock returns the fenced code block of README.md whose first line is firstLine, as
+// a reader would copy it.
+func readmeBlock(t *testing.T, firstLine string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var block []string
+	in, found := false, false
+	for _, line := range strings.Split(string(raw), "\n") {
+		switch {
+		case !in && strings.HasPrefix(line, "```"):
+			in, block = true, nil
+		case in && line == "```":
+			in = false
+			if len(block) > 0 && block[0] == firstLine {
+				if found {
+					t.Fatalf("README.md has two blocks starting %q", firstLine)
+				}
+				found = true
+				return strings.Join(block, "\n") + "\n"
+			}
+		case in:
+			block = append(block, line)
+		}
+	}
+	t.Fatalf("README.md has no code block starting %q", firstLine)
+	return ""
+}
+
+const readmeWorkflowLine = "# .github/workflows/eni-lint.yml"
+
+// workflowStep is the part of a workflow step the README's eni-lint step uses.
+type workflowStep struct {
+	ID   string            `yaml:"id"`
+	Uses string            `yaml:"uses"`
+	With map[string]string `yaml:"with"`
+}
+
+func readmeEniLintStep(t *testing.T) workflowStep {
+	t.Helper()
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []workflowStep `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal([]byte(readmeBlock(t, readmeWorkflowLine)), &wf); err != nil {
+		t.Fatal(err)
+	}
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			if strings.HasPrefix(s.Uses, "eni-lint/eni-lint@") {
+				return s
+			}
+		}
+	}
+	t.Fatal("the README workflow has no eni-lint/eni-lint step")
+	return workflowStep{}
+}
+
+// actionlint checks the workflows of the repository, and the README's sample workflow with
+// its eni-lint step pointed at this checkout's action.yml, so that every input and output it
+// names is checked against the action's definition. shellcheck checks every run: script.
+func TestWorkflowsPassActionlint(t *testing.T) {
+	actionlint := testtool.Program(t, "actionlint", "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12; .ci/run installs it")
+	testtool.Program(t, "shellcheck", "apt-get install shellcheck; actionlint uses it for run: scripts")
+	root := repoRoot(t)
+	lint := func(dir string, files ...string) {
+		t.Helper()
+		cmd := exec.Command(actionlint, append([]string{"-no-color"}, files...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("actionlint %v in %s: %v\n%s", files, dir, err, out)
+		}
+	}
+	workflows, err := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.yml"))
+	if err != nil || len(workflows) == 0 {
+		t.Fatalf("no workflows: %v", err)
+	}
+	lint(root, workflows...)
+
+	sample := t.TempDir()
+	action, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := readmeEniLintStep(t)
+	wf := strings.Replace(readmeBlock(t, readmeWorkflowLine), "uses: "+step.Uses, "uses: ./", 1)
+	// actionlint finds the project, and with it local actions, by its .git folder.
+	if out, err := exec.Command("git", "init", "-q", sample).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	write(t, filepath.Join(sample, "action.yml"), string(action))
+	write(t, filepath.Join(sample, ".github", "workflows", "eni-lint.yml"), wf)
+	lint(sample, filepath.Join(".github", "workflows", "eni-lint.yml"))
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The README's workflow step, with its inputs as written, on the quickstart: the release
+// its ref names is installed from a stand-in release host and fails the step with ENI001.
+// Without node groups it fails with ENI011; a mistyped instance type is a usage error.
+func TestReadmeWorkflowOnTheQuickstart(t *testing.T) {
+	step := readmeEniLintStep(t)
+	ref := strings.TrimPrefix(step.Uses, "eni-lint/eni-lint@")
+	rel := &release{dir: t.TempDir()}
+	env := rel.publish(t, strings.TrimPrefix(ref, "v"), strings.Repeat("0", 40), false)
+	srv := rel.serve(t, ref)
+	env["ENI_LINT_RELEASES"], env["ENI_LINT_API"], env["GITHUB_EVENT_NAME"] = srv.URL, srv.URL, "push"
+	ws := workspaceWithExample(t, false)
+	cache := t.TempDir()
+	with := func(change func(map[string]string)) map[string]string {
+		in := map[string]string{}
+		for k, v := range step.With {
+			in[k] = v
+		}
+		change(in)
+		return in
+	}
+
+	r := runner{ref: ref, toolCache: cache}.run(t, ws, step.With, env)
+	if r.failed != "" || r.code != 1 || !strings.Contains(r.log, "title=ENI001::") {
+		t.Fatalf("README workflow: failed %q exit %d\n%s", r.failed, r.code, r.log)
+	}
+	r = runner{ref: ref, toolCache: cache}.run(t, ws, with(func(in map[string]string) { delete(in, "node-groups") }), env)
+	if r.code != 1 || !strings.Contains(r.log, "title=ENI011::") {
+		t.Errorf("without node groups: exit %d\n%s", r.code, r.log)
+	}
+	r = runner{ref: ref, toolCache: cache}.run(t, ws, with(func(in map[string]string) { in["node-groups"] = "default=m5.lrage\n" }), env)
+	if r.code != 2 || !strings.Contains(r.log, "did you mean m5.large") {
+		t.Errorf("a mistyped instance type: exit %d\n%s", r.code, r.log)
+	}
+}
+
+// The README's configuration example loads as written, beside the folders it names.
+func TestReadmeConfigExample(t *testing.T) {
+	cfg := readmeBlock(t, "paths: [k8s, deploy]            # what `eni-lint check` reads when no path is given")
+	ws := workspaceWithExample(t, false)
+	write(t, filepath.Join(ws, ".eni-lint.yaml"), cfg)
+	write(t, filepath.Join(ws, "deploy", "README.md"), "nothing to read here\n")
+	bin := buildEniLint(t)
+	cmd := exec.Command(bin, "check", "--no-color")
+	cmd.Dir = ws
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	// Exit 0 or 1 is a verdict on the manifests; 2 would mean the example itself is refused.
+	if code == 2 {
+		t.Errorf("the README config example does not load: exit 2\n%s", out)
+	}
+	show := exec.Command(bin, "config", "show")
+	show.Dir = ws
+	if out, err := show.CombinedOutput(); err != nil || !strings.Contains(string(out), "batch") {
+		t.Errorf("config show: %v\n%s", err, out)
+	}
+}
+
+var (
+	builtOnce sync.Once
+	builtPath string
+	builtErr  error
+)
+
+// buildEniLint builds this checkout's eni-lint once per test binary.
+func buildEniLint(t *testing.T) string {
+	t.Helper()
+	builtOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "eni-lint-integration-")
+		if err != nil {
+			builtErr = err
+			return
+		}
+		builtPath = filepath.Join(dir, "eni-lint")
+		cmd := exec.Command("go", "build", "-trimpath", "-o", builtPath, "./cmd/eni-lint")
+		cmd.Dir = repoRoot(t)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			builtErr = err
+			builtPath = string(out)
+		}
+	})
+	if builtErr != nil {
+		t.Fatalf("go build: %v\n%s", builtErr, builtPath)
+	}
+	return builtPath
+}
