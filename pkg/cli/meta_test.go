@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/eni-lint/eni-lint/pkg/report"
@@ -40,6 +41,31 @@ func TestRuleDocsAreGenerated(t *testing.T) {
 		got, err := os.ReadFile(filepath.Join(docs, e.Name()))
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("docs/rules/%s is stale: run go run ./cmd/eni-lint rules --format markdown --out-dir docs/rules", e.Name())
+		}
+	}
+}
+
+// TestReadmeRuleTableIsGenerated fails when README.md's table of rules differs from the
+// METADATA: run `go run ./cmd/eni-lint rules --format markdown --out-dir docs/rules --readme README.md`.
+func TestReadmeRuleTableIsGenerated(t *testing.T) {
+	eng, err := rules.New(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := report.ReplaceRuleTable(string(raw), eng.Rules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want != string(raw) {
+		t.Error("README.md's rules table is stale: run go run ./cmd/eni-lint rules --format markdown --out-dir docs/rules --readme README.md")
+	}
+	for _, r := range eng.Rules() {
+		if !strings.Contains(string(raw), "["+r.ID+"](docs/rules/"+r.ID+".md)") {
+			t.Errorf("README.md does not list %s", r.ID)
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // This file is the one place where Kubernetes API defaults are applied (batch/v1 and apps/v1
-// SetDefaults_*), exactly as docs/eni-model.md §5 lists them. Loaders hand over what the
+// SetDefaults_*), exactly as docs/model.md §5 lists them. Loaders hand over what the
 // manifest declares; rules only ever see effective values plus the list of defaulted fields.
 
 // MaxInt32 is backoffLimit's default when backoffLimitPerIndex is set.
