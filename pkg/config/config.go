@@ -186,7 +186,7 @@ func Parse(path string, data []byte) (*File, error) {
 	if _, igs := yamlpos.Lookup(docs[0], "ignores"); igs != nil && igs.Kind == yaml.SequenceNode {
 		for i, item := range igs.Content {
 			if i < len(f.Ignores) {
-				f.Ignores[i].location = inventory.Position{File: path, Line: item.Line, Column: item.Column}
+				f.Ignores[i].location = nodePosition(path, item)
 			}
 		}
 	}
@@ -212,11 +212,11 @@ func Parse(path string, data []byte) (*File, error) {
 			ng := &f.NodeGroups[i]
 			ng.location = inventory.Position{File: path, Line: item.Line, Column: item.Column}
 			if k, _ := yamlpos.Lookup(item, "name"); k != nil {
-				ng.location = inventory.Position{File: path, Line: k.Line, Column: k.Column}
+				ng.location = nodePosition(path, k)
 			}
 			if _, types := yamlpos.Lookup(item, "instanceTypes"); types != nil && types.Kind == yaml.SequenceNode {
 				for _, t := range types.Content {
-					ng.typeLocations = append(ng.typeLocations, inventory.Position{File: path, Line: t.Line, Column: t.Column})
+					ng.typeLocations = append(ng.typeLocations, nodePosition(path, t))
 				}
 			}
 		}
@@ -340,4 +340,11 @@ func findingsSeverity(s string) (string, error) {
 		return s, nil
 	}
 	return "", fmt.Errorf("%q is not info, warning or error", s)
+}
+
+// nodePosition is where a node of the config file starts, and ends when it is a scalar.
+func nodePosition(path string, n *yaml.Node) inventory.Position {
+	p := inventory.Position{File: path, Line: n.Line, Column: n.Column}
+	p.EndLine, p.EndColumn = yamlpos.End(n)
+	return p
 }

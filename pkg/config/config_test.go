@@ -35,9 +35,9 @@ limits:
 	}
 	max := 20
 	want := inventory.NodeGroupSpec{
-		Name: "batch", Source: "config", Location: inventory.Position{File: "c.yaml", Line: 7, Column: 5},
+		Name: "batch", Source: "config", Location: inventory.Position{File: "c.yaml", Line: 7, Column: 5, EndLine: 7, EndColumn: 9},
 		InstanceTypes: []string{"m5.large", "m5.xlarge"},
-		TypeLocations: []inventory.Position{{File: "c.yaml", Line: 8, Column: 21}, {File: "c.yaml", Line: 8, Column: 31}},
+		TypeLocations: []inventory.Position{{File: "c.yaml", Line: 8, Column: 21, EndLine: 8, EndColumn: 29}, {File: "c.yaml", Line: 8, Column: 31, EndLine: 8, EndColumn: 40}},
 		Labels:        map[string]string{"team": "batch"},
 		Taints:        []inventory.Taint{{Key: "dedicated", Value: "batch", Effect: "NoSchedule"}},
 		MaxPods:       &max,

@@ -65,6 +65,9 @@ type RuleDoc struct {
 	OtherModel  string   `json:"otherModel"`
 	Package     string   `json:"package"`
 	File        string   `json:"file"`
+	// BuiltIn is true for eni-lint's own rules, whose pages are docs/rules/<ID>.md; custom
+	// rules (--policy) have none.
+	BuiltIn bool `json:"builtIn"`
 }
 
 // Finding is one rule's verdict on one place.

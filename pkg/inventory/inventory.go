@@ -12,6 +12,11 @@ type Position struct {
 	File   string `json:"file"`
 	Line   int    `json:"line"`
 	Column int    `json:"column"`
+	// EndLine and EndColumn close the region when the source says where it ends (a YAML key,
+	// an HCL expression); EndColumn is the column just after the last character. Zero when
+	// unknown.
+	EndLine   int `json:"endLine,omitempty"`
+	EndColumn int `json:"endColumn,omitempty"`
 }
 
 // Known reports whether the position points into a file.

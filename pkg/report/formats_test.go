@@ -20,8 +20,8 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 func withRules() *findings.Report {
 	r := sample()
 	r.Rules = []findings.RuleDoc{
-		{ID: "ENI001", Title: "Branch ENIs can be exceeded on a node", Severity: findings.Error, Description: "Why it matters.", Numbers: "B, hidden, active.", Remediation: "Set a TTL.", OtherModel: "Churn instead."},
-		{ID: "ENI002", Title: "SGP-selected Job or CronJob without ttlSecondsAfterFinished", Severity: findings.Warning, Description: "Finished pods stay.", Remediation: "Set a TTL."},
+		{ID: "ENI001", Title: "Branch ENIs can be exceeded on a node", Severity: findings.Error, Description: "Why it matters.", Numbers: "B, hidden, active.", Remediation: "Set a TTL.", OtherModel: "Churn instead.", BuiltIn: true},
+		{ID: "ENI002", Title: "SGP-selected Job or CronJob without ttlSecondsAfterFinished", Severity: findings.Warning, Description: "Finished pods stay.", Remediation: "Set a TTL.", BuiltIn: true},
 	}
 	for i := range r.Findings {
 		if f := &r.Findings[i]; f.Rule == "ENI002" {

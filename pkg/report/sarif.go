@@ -1,7 +1,10 @@
 package report
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -11,10 +14,12 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 )
 
-// SARIF writes a SARIF 2.1.0 log: one rules[] entry per rule with its documentation, one result
-// per finding with its exact region, and unreadable inputs as tool execution notifications.
-// Findings whose position comes from the command line have no file to point at and carry no
-// location.
+// SARIF writes a SARIF 2.1.0 log for code scanning: one rules[] entry per rule with its
+// documentation and its page at the version that ran, one result per finding with its region
+// and a fingerprint that stays the same across commits, and unreadable inputs as tool
+// execution notifications. A finding with no file to point at (its position comes from the
+// command line) is a run-level notification naming its rule: code scanning requires a
+// location for every result.
 type SARIF struct {
 	// InformationURI is the tool's home page, shown by SARIF viewers.
 	InformationURI string
@@ -57,6 +62,7 @@ type sarifRule struct {
 	ShortDescription     sarifText       `json:"shortDescription"`
 	FullDescription      sarifText       `json:"fullDescription"`
 	Help                 sarifText       `json:"help"`
+	HelpURI              string          `json:"helpUri,omitempty"`
 	DefaultConfiguration sarifRuleConfig `json:"defaultConfiguration"`
 	Properties           map[string]any  `json:"properties"`
 }
@@ -68,11 +74,14 @@ type sarifRuleConfig struct {
 type sarifResult struct {
 	RuleID       string             `json:"ruleId"`
 	Suppressions []sarifSuppression `json:"suppressions,omitempty"`
-	RuleIndex    int                `json:"ruleIndex"`
+	RuleIndex    *int               `json:"ruleIndex,omitempty"`
 	Level        string             `json:"level"`
 	Message      sarifText          `json:"message"`
 	Locations    []sarifLocation    `json:"locations,omitempty"`
-	Properties   map[string]any     `json:"properties,omitempty"`
+	// PartialFingerprints lets code scanning follow an alert across commits: the same
+	// finding keeps its fingerprint when lines move.
+	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+	Properties          map[string]any    `json:"properties,omitempty"`
 }
 
 // sarifSuppression: inSource for an ignore annotation in the manifest, external for a config
@@ -98,6 +107,8 @@ type sarifArtifact struct {
 type sarifRegion struct {
 	StartLine   int `json:"startLine"`
 	StartColumn int `json:"startColumn,omitempty"`
+	EndLine     int `json:"endLine,omitempty"`
+	EndColumn   int `json:"endColumn,omitempty"`
 }
 
 type sarifInvocation struct {
@@ -106,9 +117,15 @@ type sarifInvocation struct {
 }
 
 type sarifNotification struct {
-	Level     string          `json:"level"`
-	Message   sarifText       `json:"message"`
-	Locations []sarifLocation `json:"locations,omitempty"`
+	Level          string          `json:"level"`
+	Message        sarifText       `json:"message"`
+	Locations      []sarifLocation `json:"locations,omitempty"`
+	AssociatedRule *sarifRuleRef   `json:"associatedRule,omitempty"`
+}
+
+type sarifRuleRef struct {
+	ID    string `json:"id"`
+	Index *int   `json:"index,omitempty"`
 }
 
 // sarifLevel maps severities to SARIF levels.
@@ -138,9 +155,13 @@ func sarifLocations(p inventory.Position) []sarifLocation {
 	if uri == "" {
 		return nil
 	}
+	region := &sarifRegion{StartLine: p.Line, StartColumn: p.Column}
+	if p.EndLine > 0 && p.EndColumn > 0 && p.Column > 0 {
+		region.EndLine, region.EndColumn = p.EndLine, p.EndColumn
+	}
 	return []sarifLocation{{PhysicalLocation: sarifPhysical{
 		ArtifactLocation: sarifArtifact{URI: uri},
-		Region:           &sarifRegion{StartLine: p.Line, StartColumn: p.Column},
+		Region:           region,
 	}}}
 }
 
@@ -150,9 +171,17 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 		Results:    []sarifResult{},
 		Properties: map[string]any{"eniRelease": r.Model.ENIRelease, "model": r.Model.Description},
 	}
-	index := map[string]int{}
+	// ruleIndex points into rules[]; a rule the report does not document has none (SARIF's
+	// -1), rather than pointing at another rule.
+	positions := map[string]int{}
+	ruleIndex := func(id string) *int {
+		if i, ok := positions[id]; ok {
+			return &i
+		}
+		return nil
+	}
 	for i, rule := range r.Rules {
-		index[rule.ID] = i
+		positions[rule.ID] = i
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 			ID:               rule.ID,
 			Name:             ruleName(rule.Title),
@@ -162,15 +191,31 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 				Text:     HelpText(rule),
 				Markdown: HelpMarkdown(rule),
 			},
+			HelpURI:              RuleDocURL(rule, r.Version),
 			DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(rule.Severity)},
 			Properties:           map[string]any{"severity": string(rule.Severity), "tags": []string{"eks", "security-groups-for-pods", "branch-eni"}},
 		})
 	}
+	inv := sarifInvocation{ExecutionSuccessful: len(r.Errors) == 0}
+	occurrences := map[string]int{}
 	for _, f := range r.Findings {
+		locations := sarifLocations(f.Location)
+		if locations == nil {
+			if f.Suppressed == nil {
+				inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
+					Level: sarifLevel(f.Severity), Message: sarifText{Text: f.Location.File + ": " + f.Message},
+					AssociatedRule: &sarifRuleRef{ID: f.Rule, Index: ruleIndex(f.Rule)},
+				})
+			}
+			continue
+		}
+		key := fingerprint(f)
+		occurrences[key]++
 		res := sarifResult{
-			RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity),
-			Message:   sarifText{Text: f.Message},
-			Locations: sarifLocations(f.Location),
+			RuleID: f.Rule, RuleIndex: ruleIndex(f.Rule), Level: sarifLevel(f.Severity),
+			Message:             sarifText{Text: f.Message},
+			Locations:           locations,
+			PartialFingerprints: map[string]string{fingerprintName: fmt.Sprintf("%s:%d", key, occurrences[key])},
 			Properties: map[string]any{
 				"severity": string(f.Severity),
 			},
@@ -190,7 +235,6 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 		}
 		run.Results = append(run.Results, res)
 	}
-	inv := sarifInvocation{ExecutionSuccessful: len(r.Errors) == 0}
 	for _, e := range r.Errors {
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
 			Level: "error", Message: sarifText{Text: e.Message}, Locations: sarifLocations(e.Position),
@@ -200,6 +244,27 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// fingerprintName names eni-lint's partial fingerprint; the version changes if the key does.
+const fingerprintName = "eniLintFinding/v1"
+
+// fingerprint is a finding's identity without its line: rule, file, object, and the node group
+// and instance type it is about, plus the environments it occurs in. Findings that share all of
+// these are told apart by their order (the ":N" suffix), as GitHub's own line hashes are.
+func fingerprint(f findings.Finding) string {
+	parts := []string{f.Rule, filepath.ToSlash(filepath.Clean(f.Location.File))}
+	if f.Object != nil {
+		parts = append(parts, f.Object.Kind, f.Object.Namespace, f.Object.Name)
+	}
+	for _, k := range []string{"nodeGroup", "instanceType"} {
+		if v, ok := f.Details[k].(string); ok {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	parts = append(parts, strings.Join(f.Environments, ","))
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:16])
 }
 
 // ruleName turns a title into the PascalCase name SARIF viewers show next to the ID.

@@ -204,7 +204,7 @@ func New(ctx context.Context, policyDirs ...string) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules, err := readRules(modules)
+	rules, err := readRules(modules, builtin)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +224,7 @@ func New(ctx context.Context, policyDirs ...string) (*Engine, error) {
 }
 
 // readRules reads the package METADATA of every rule package.
-func readRules(modules map[string]*ast.Module) ([]Rule, error) {
+func readRules(modules map[string]*ast.Module, builtin map[string]bool) ([]Rule, error) {
 	var out []Rule
 	seen := map[string]string{}
 	for file, m := range modules {
@@ -249,6 +249,7 @@ func readRules(modules map[string]*ast.Module) ([]Rule, error) {
 			ID: str("id"), Title: ann.Title, Severity: findings.Severity(str("severity")),
 			Description: strings.TrimSpace(ann.Description), Numbers: str("numbers"),
 			Remediation: str("remediation"), OtherModel: str("otherModel"), Package: pkg, File: file,
+			BuiltIn: builtin[pkg],
 		}
 		if r.ID == "" || r.Title == "" || r.Severity.Rank() == 0 || r.Severity == findings.None {
 			return nil, fmt.Errorf("%s: METADATA needs title, custom.id and custom.severity (info, warning or error)", file)

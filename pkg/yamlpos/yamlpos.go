@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -323,4 +325,31 @@ func KindName(n *yaml.Node) string {
 	default:
 		return "a " + n.Tag + " value"
 	}
+}
+
+// End returns where a scalar node ends in the source (the line, and the column just after its
+// last character), when the node's text can be measured from its value: a plain scalar, or a
+// quoted one without escapes, on one line. Else 0, 0.
+func End(n *yaml.Node) (line, column int) {
+	// An anchor or an explicit tag before the value is not in the node: its width is unknown.
+	if n == nil || n.Kind != yaml.ScalarNode || n.Line == 0 || n.Column == 0 || n.Anchor != "" || strings.ContainsAny(n.Value, "\n\r") {
+		return 0, 0
+	}
+	width := utf8.RuneCountInString(n.Value)
+	switch n.Style {
+	case 0:
+	case yaml.DoubleQuotedStyle:
+		if strings.ContainsAny(n.Value, "\"\\") || strings.IndexFunc(n.Value, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+			return 0, 0
+		}
+		width += 2
+	case yaml.SingleQuotedStyle:
+		if strings.Contains(n.Value, "'") {
+			return 0, 0
+		}
+		width += 2
+	default:
+		return 0, 0
+	}
+	return n.Line, n.Column + width
 }

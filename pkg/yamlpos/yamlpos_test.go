@@ -177,3 +177,31 @@ func TestBudgets(t *testing.T) {
 		})
 	}
 }
+
+func TestEnd(t *testing.T) {
+	doc := "spec:\n  ttlSecondsAfterFinished: 600\n  \"quoted\": 'x'\n  ? |\n    block\n  : 1\n  &a anchored: 2\n  !!str tagged: 3\n  \"esc\\\"aped\": 4\n  ключ: 5\n"
+	docs, err := Documents([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := docs[0]
+	if root.Kind == yaml.DocumentNode {
+		root = root.Content[0]
+	}
+	m := root.Content[1]
+	want := map[string][2]int{
+		"ttlSecondsAfterFinished": {2, 26}, "quoted": {3, 11}, "block\n": {0, 0},
+		"anchored": {0, 0}, "tagged": {0, 0}, "esc\"aped": {0, 0}, "ключ": {10, 7},
+	}
+	for i := 0; i < len(m.Content); i += 2 {
+		k := m.Content[i]
+		line, col := End(k)
+		w, ok := want[k.Value]
+		if !ok {
+			t.Fatalf("unexpected key %q", k.Value)
+		}
+		if line != w[0] || col != w[1] {
+			t.Errorf("%q at %d:%d ends at %d:%d, want %d:%d", k.Value, k.Line, k.Column, line, col, w[0], w[1])
+		}
+	}
+}

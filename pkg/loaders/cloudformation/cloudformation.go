@@ -109,7 +109,9 @@ func Load(file string, doc *yaml.Node) inventory.Fragment {
 }
 
 func (t *template) pos(n *yaml.Node) inventory.Position {
-	return inventory.Position{File: t.file, Line: n.Line, Column: n.Column}
+	p := inventory.Position{File: t.file, Line: n.Line, Column: n.Column}
+	p.EndLine, p.EndColumn = yamlpos.End(n)
+	return p
 }
 
 // value evaluates a node: plain values, parameters through Ref, and the intrinsic functions

@@ -14,6 +14,11 @@ func pos(line, col int) inventory.Position {
 	return inventory.Position{File: "f.yaml", Line: line, Column: col}
 }
 
+// span is the position of a one-line key, which ends just before endCol.
+func span(line, col, endCol int) inventory.Position {
+	return inventory.Position{File: "f.yaml", Line: line, Column: col, EndLine: line, EndColumn: endCol}
+}
+
 func TestJobFieldsAndPositions(t *testing.T) {
 	src := `apiVersion: batch/v1
 kind: Job
@@ -63,11 +68,11 @@ spec:
 	}
 	for path, want := range map[string]inventory.Position{
 		"":                                  pos(1, 1),
-		"spec":                              pos(6, 1),
-		"spec.completions":                  pos(7, 3),
-		"spec.ttlSecondsAfterFinished":      pos(8, 3),
-		"spec.template.metadata.labels":     pos(11, 7),
-		"spec.template.spec.nodeSelector":   pos(16, 7),
+		"spec":                              span(6, 1, 5),
+		"spec.completions":                  span(7, 3, 14),
+		"spec.ttlSecondsAfterFinished":      span(8, 3, 26),
+		"spec.template.metadata.labels":     span(11, 7, 13),
+		"spec.template.spec.nodeSelector":   span(16, 7, 19),
 		"spec.template.spec.tolerations[0]": pos(19, 11),
 	} {
 		if got := w.Locations[path]; got != want {
@@ -108,7 +113,7 @@ spec:
 	if w.Job.BackoffLimit != 2 || w.JobSpecPath != "spec.jobTemplate.spec" {
 		t.Errorf("job %+v path %q", w.Job, w.JobSpecPath)
 	}
-	if got := w.Locations["spec.jobTemplate.spec.backoffLimit"]; got != pos(9, 7) {
+	if got := w.Locations["spec.jobTemplate.spec.backoffLimit"]; got != span(9, 7, 19) {
 		t.Errorf("backoffLimit at %v", got)
 	}
 }
@@ -205,7 +210,7 @@ spec:
           vpc.amazonaws.com/pod-eni: "1"
 `
 	w := Load("f.yaml", []byte(src), opts).Workloads[0]
-	want := []inventory.PodENIRequest{{Container: "c", Field: "limits", Value: "1", Location: pos(9, 11)}}
+	want := []inventory.PodENIRequest{{Container: "c", Field: "limits", Value: "1", Location: span(9, 11, 36)}}
 	if diff := cmp.Diff(want, w.Pod.PodENIRequests); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

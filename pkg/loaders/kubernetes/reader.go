@@ -23,7 +23,9 @@ func newFieldReader(file string) *fieldReader {
 }
 
 func (r *fieldReader) pos(n *yaml.Node) inventory.Position {
-	return inventory.Position{File: r.file, Line: n.Line, Column: n.Column}
+	p := inventory.Position{File: r.file, Line: n.Line, Column: n.Column}
+	p.EndLine, p.EndColumn = yamlpos.End(n)
+	return p
 }
 
 func (r *fieldReader) errorf(n *yaml.Node, format string, args ...any) {

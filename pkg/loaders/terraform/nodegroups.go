@@ -126,8 +126,9 @@ func (l *loader) fromEachInstance(e *evaluator, r *resource, build instanceBuild
 	}
 }
 
+// position is where r starts and ends; hcl's End is already the position just after the range.
 func position(r hcl.Range) inventory.Position {
-	return inventory.Position{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column}
+	return inventory.Position{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column, EndLine: r.End.Line, EndColumn: r.End.Column}
 }
 
 // attr evaluates a resource argument for an instance; ok is false when it is absent.
