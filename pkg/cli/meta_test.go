@@ -116,3 +116,47 @@ func TestEveryRuleFiresAndStaysQuietInAScenario(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryFixIsInTheMessage: text, Markdown, annotations and SARIF show a finding's message,
+// the JSON also lists details.fixes; across every golden scenario, each fix the JSON offers is
+// in the message.
+func TestEveryFixIsInTheMessage(t *testing.T) {
+	expected, err := filepath.Glob(filepath.Join("..", "..", "testdata", "scenarios", "*", "expected.json"))
+	if err != nil || len(expected) == 0 {
+		t.Fatalf("no scenarios: %v", err)
+	}
+	fixes := 0
+	for _, path := range expected {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var scenario struct {
+			Report struct {
+				Findings []struct {
+					Rule    string `json:"rule"`
+					Message string `json:"message"`
+					Details struct {
+						Fixes []struct {
+							Change string `json:"change"`
+						} `json:"fixes"`
+					} `json:"details"`
+				} `json:"findings"`
+			} `json:"report"`
+		}
+		if err := json.Unmarshal(raw, &scenario); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, f := range scenario.Report.Findings {
+			for _, fix := range f.Details.Fixes {
+				fixes++
+				if !strings.Contains(f.Message, fix.Change) {
+					t.Errorf("%s: %s offers %q in the JSON only", path, f.Rule, fix.Change)
+				}
+			}
+		}
+	}
+	if fixes == 0 {
+		t.Error("no scenario offers a fix: the test checks nothing")
+	}
+}

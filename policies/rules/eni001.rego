@@ -93,7 +93,12 @@ also(others) := "" if {
 	count(others) == 0
 } else := sprintf(" Also exceeded on %s.", [concat(", ", others)])
 
-fix_sentence(fixes) := sprintf("Each of these fits alone: %s; or %s.", [fixes[0].change, fixes[1].change]) if {
+# Every fix in details.fixes is in the sentence, so that text, Markdown, annotations and
+# SARIF, which show the message, offer the same changes as the JSON.
+fix_sentence(fixes) := sprintf("Each of these fits alone: %s; or %s.", [
+	concat("; ", [f.change | some f in array.slice(fixes, 0, count(fixes) - 1)]),
+	fixes[count(fixes) - 1].change,
+]) if {
 	count(fixes) > 1
 } else := sprintf("This fits: %s.", [fixes[0].change]) if {
 	count(fixes) > 0
