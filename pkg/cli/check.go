@@ -33,6 +33,7 @@ type checkFlags struct {
 	format        string
 	failOn        string
 	noColor       bool
+	color         string
 	workers       int
 	timings       bool
 	outputs       []string
@@ -86,7 +87,8 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 	fl.StringVar(&f.format, "format", "text", fmt.Sprintf("format of standard output %v", report.Formats()))
 	fl.StringArrayVar(&f.outputs, "output", nil, "also write FORMAT=FILE, e.g. sarif=eni-lint.sarif (repeatable)")
 	fl.StringVar(&f.failOn, "fail-on", "", "lowest severity that makes the exit code 1: info, warning, error (default) or none")
-	fl.BoolVar(&f.noColor, "no-color", false, "no colors in text output (NO_COLOR is honoured too)")
+	fl.BoolVar(&f.noColor, "no-color", false, "no colors in text output (the same as --color never)")
+	fl.StringVar(&f.color, "color", "auto", "colors in text output: always, never, or auto (a terminal, unless NO_COLOR is set or TERM=dumb)")
 	fl.IntVar(&f.workers, "workers", 0, "files parsed at once (default: one per CPU)")
 	fl.StringVar(&f.baseline, "baseline", "", "report only findings not recorded in this baseline file (and list stale entries)")
 	fl.StringVar(&f.writeBaseline, "write-baseline", "", "record the current findings in this baseline file")
@@ -212,8 +214,19 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		}
 		opts.ChangedFiles, opts.ChangedSince = changed, f.changedSince
 	}
-	color := !f.noColor && stdio.Getenv("NO_COLOR") == "" && stdio.IsTerminal != nil && stdio.IsTerminal()
-	ropts := report.Options{Color: color, LinkBase: linkBase(stdio.Getenv)}
+	switch f.color {
+	case "always", "never", "auto":
+	default:
+		return usageError{fmt.Errorf("--color %q: want always, never or auto", f.color)}
+	}
+	if f.noColor {
+		f.color = "never"
+	}
+	terminal := stdio.IsTerminal != nil && stdio.IsTerminal()
+	ropts := report.Options{Color: useColor(f.color, terminal, stdio.Getenv), LinkBase: linkBase(stdio.Getenv)}
+	if terminal && stdio.Width != nil {
+		ropts.Width = stdio.Width()
+	}
 	reporter, err := report.New(f.format, ropts)
 	if err != nil {
 		return usageError{err}
@@ -229,7 +242,7 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 			return usageError{fmt.Errorf("--output %q: want FORMAT=FILE", o)}
 		}
 		fileOpts := ropts
-		fileOpts.Color = false
+		fileOpts.Color, fileOpts.Width = false, 0
 		r, err := report.New(format, fileOpts)
 		if err != nil {
 			return usageError{fmt.Errorf("--output %q: %v", o, err)}

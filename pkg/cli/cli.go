@@ -23,6 +23,8 @@ type IO struct {
 	Getenv func(string) string
 	// IsTerminal reports whether Out is a terminal (for colors).
 	IsTerminal func() bool
+	// Width is the terminal width text wraps to, 0 for no wrapping; nil means 0.
+	Width func() int
 	// Transport carries GitHub API calls in --github mode; nil means the default.
 	Transport http.RoundTripper
 	// Exit ends the process when --timeout or --max-memory is overrun; nil means os.Exit.
@@ -91,5 +93,6 @@ func DefaultIO() IO {
 	return IO{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv,
 		IsTerminal: func() bool { return isTerminal(os.Stdout) },
+		Width:      func() int { return terminalWidth(os.Stdout, os.Getenv) },
 	}
 }

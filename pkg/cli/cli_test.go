@@ -59,6 +59,10 @@ func TestCommands(t *testing.T) {
 		{name: "colors on a terminal", args: []string{"check", quickstart}, code: 1, stdout: []string{"\x1b["}},
 		{name: "NO_COLOR", args: []string{"check", quickstart}, env: map[string]string{"NO_COLOR": "1"}, code: 1, notStdout: []string{"\x1b["}},
 		{name: "--no-color", args: []string{"check", quickstart, "--no-color"}, code: 1, notStdout: []string{"\x1b["}},
+		{name: "TERM=dumb", args: []string{"check", quickstart}, env: map[string]string{"TERM": "dumb"}, code: 1, notStdout: []string{"\x1b["}},
+		{name: "--color never", args: []string{"check", quickstart, "--color", "never"}, code: 1, notStdout: []string{"\x1b["}},
+		{name: "--color always wins over NO_COLOR", args: []string{"check", quickstart, "--color", "always"}, env: map[string]string{"NO_COLOR": "1", "TERM": "dumb"}, code: 1, stdout: []string{"\x1b["}},
+		{name: "--color bogus", args: []string{"check", quickstart, "--color", "sometimes"}, code: 2, stderr: []string{"want always, never or auto"}},
 		{name: "stdin", args: []string{"check", "-", "--node-group", "g=m5.large", "--no-color"}, code: 1,
 			stdin:  "apiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata: {name: s}\nspec: {podSelector: {}, securityGroups: {groupIds: [sg-1]}}\n---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {completions: 5}\n",
 			stdout: []string{"<stdin>", "ENI003"}},
@@ -147,5 +151,63 @@ func TestMistypedInstanceTypeIsAUsageError(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr.String(), "did you mean") || stdout.Len() != 0 {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q", args, code, stderr.String(), stdout.String())
 		}
+	}
+}
+
+func TestUseColor(t *testing.T) {
+	for _, tc := range []struct {
+		mode     string
+		terminal bool
+		env      map[string]string
+		want     bool
+	}{
+		{"auto", true, nil, true},
+		{"auto", false, nil, false},
+		{"auto", true, map[string]string{"NO_COLOR": "1"}, false},
+		{"auto", true, map[string]string{"TERM": "dumb"}, false},
+		{"auto", true, map[string]string{"TERM": "xterm-256color"}, true},
+		{"always", false, map[string]string{"NO_COLOR": "1", "TERM": "dumb"}, true},
+		{"never", true, nil, false},
+	} {
+		if got := useColor(tc.mode, tc.terminal, func(k string) string { return tc.env[k] }); got != tc.want {
+			t.Errorf("%s terminal=%v env=%v: %v, want %v", tc.mode, tc.terminal, tc.env, got, tc.want)
+		}
+	}
+}
+
+// On a terminal the text wraps to its width, continuation lines under the message; piped, it
+// does not (IO.Width is only asked when IsTerminal).
+func TestTextWrapsToTheTerminal(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		terminal bool
+		width    int
+		longest  int // the longest finding line allowed
+	}{
+		{"an 80-column terminal", true, 80, 80},
+		{"a pipe", false, 80, 1000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			code := Run(context.Background(), []string{"check", quickstart, "--node-group", "default=m5.large", "--color", "never"}, IO{
+				In: strings.NewReader(""), Out: &out, Err: &bytes.Buffer{}, Getenv: func(string) string { return "" },
+				IsTerminal: func() bool { return tc.terminal }, Width: func() int { return tc.width },
+			})
+			if code != 1 {
+				t.Fatalf("exit %d\n%s", code, out.String())
+			}
+			longest, lines := 0, 0
+			for _, line := range strings.Split(out.String(), "\n") {
+				if strings.HasPrefix(line, "  13:5 ") || strings.HasPrefix(line, "                           ") {
+					lines++
+					if n := len([]rune(line)); n > longest {
+						longest = n
+					}
+				}
+			}
+			if longest > tc.longest || (tc.terminal && lines < 8) || (!tc.terminal && longest <= 80) {
+				t.Errorf("longest finding line %d over %d lines\n%s", longest, lines, out.String())
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/report"
 	"github.com/eni-lint/eni-lint/pkg/rules"
 )
@@ -117,10 +118,9 @@ func TestEveryRuleFiresAndStaysQuietInAScenario(t *testing.T) {
 	}
 }
 
-// TestEveryFixIsInTheMessage: text, Markdown, annotations and SARIF show a finding's message,
-// the JSON also lists details.fixes; across every golden scenario, each fix the JSON offers is
-// in the message.
-func TestEveryFixIsInTheMessage(t *testing.T) {
+// TestEveryFixIsInEveryFormat: across every golden scenario, each fix the JSON offers
+// (details.fixes) is in the text, Markdown and annotations made from the same report.
+func TestEveryFixIsInEveryFormat(t *testing.T) {
 	expected, err := filepath.Glob(filepath.Join("..", "..", "testdata", "scenarios", "*", "expected.json"))
 	if err != nil || len(expected) == 0 {
 		t.Fatalf("no scenarios: %v", err)
@@ -132,26 +132,33 @@ func TestEveryFixIsInTheMessage(t *testing.T) {
 			t.Fatal(err)
 		}
 		var scenario struct {
-			Report struct {
-				Findings []struct {
-					Rule    string `json:"rule"`
-					Message string `json:"message"`
-					Details struct {
-						Fixes []struct {
-							Change string `json:"change"`
-						} `json:"fixes"`
-					} `json:"details"`
-				} `json:"findings"`
-			} `json:"report"`
+			Report findings.Report `json:"report"`
 		}
 		if err := json.Unmarshal(raw, &scenario); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
+		rendered := map[string]string{}
+		for _, format := range []string{"text", "markdown", "github"} {
+			rep, err := report.New(format, report.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := rep.Write(&b, &scenario.Report); err != nil {
+				t.Fatal(err)
+			}
+			rendered[format] = b.String()
+		}
 		for _, f := range scenario.Report.Findings {
-			for _, fix := range f.Details.Fixes {
+			if f.Suppressed != nil {
+				continue
+			}
+			for _, fix := range f.Fixes() {
 				fixes++
-				if !strings.Contains(f.Message, fix.Change) {
-					t.Errorf("%s: %s offers %q in the JSON only", path, f.Rule, fix.Change)
+				for format, out := range rendered {
+					if !strings.Contains(out, fix) {
+						t.Errorf("%s: %s's fix %q is not in the %s report", path, f.Rule, fix, format)
+					}
 				}
 			}
 		}

@@ -345,3 +345,18 @@ type FargateWorkload struct {
 	// ProfileLocation is where the profile is declared.
 	ProfileLocation inventory.Position `json:"profileLocation"`
 }
+
+// Fixes returns the changes a finding offers (details.fixes[].change), each of which alone
+// resolves it, in the order the rule suggests them. Every report lists them after the message.
+func (f Finding) Fixes() []string {
+	list, _ := f.Details["fixes"].([]any)
+	var out []string
+	for _, item := range list {
+		if m, ok := item.(map[string]any); ok {
+			if change, ok := m["change"].(string); ok && change != "" {
+				out = append(out, change)
+			}
+		}
+	}
+	return out
+}

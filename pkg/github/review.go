@@ -11,6 +11,7 @@ import (
 	gh "github.com/google/go-github/v60/github"
 
 	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/report"
 )
 
 // reviewMarker tags each review comment with what it is about, so a rerun does not post it
@@ -86,7 +87,7 @@ func (p *publisher) review(ctx context.Context, pr int, rep *findings.Report) {
 		if f.Suppressed != nil || !files[path][f.Location.Line] || posted[marker] {
 			continue
 		}
-		body := fmt.Sprintf("**%s** (%s): %s\n\n`eni-lint explain %s` tells how to fix it.\n%s", f.Rule, f.Severity, f.Message, f.Rule, marker)
+		body := fmt.Sprintf("**%s** (%s): %s\n\n`eni-lint explain %s` tells how to fix it.\n%s", f.Rule, f.Severity, report.MarkdownMessage(f), f.Rule, marker)
 		comments = append(comments, &gh.DraftReviewComment{Path: gh.String(path), Line: gh.Int(f.Location.Line), Side: gh.String("RIGHT"), Body: gh.String(body)})
 	}
 	if len(comments) == 0 {

@@ -161,3 +161,53 @@ func TestHeadline(t *testing.T) {
 		t.Errorf("clean headline %q", got)
 	}
 }
+
+// Every fix the JSON lists is in every other format: text (one per line), Markdown (bullets),
+// annotations, SARIF and JUnit (in the message).
+func TestEveryFormatListsEveryFix(t *testing.T) {
+	r := withRules()
+	fixes := []string{
+		"keep at most 1 finished Jobs of CronJob billing/db-report",
+		"lower backoffLimit of CronJob billing/db-report from 6 to 2",
+		`use m5.2xlarge (38 branch interfaces) instead of m5.large in node group "default"`,
+	}
+	for i := range r.Findings {
+		if f := &r.Findings[i]; f.Rule == "ENI001" {
+			var list []any
+			for _, c := range fixes {
+				list = append(list, map[string]any{"change": c})
+			}
+			f.Details = map[string]any{"fixes": list}
+		}
+	}
+	decode := map[string]func(string) string{
+		"github": func(s string) string { return strings.ReplaceAll(s, "%0A", "\n") },
+		"junit": func(s string) string {
+			return strings.NewReplacer("&#34;", `"`, "&quot;", `"`, "&#xA;", "\n", "&#10;", "\n").Replace(s)
+		},
+		"sarif": func(s string) string { return strings.ReplaceAll(s, `\"`, `"`) },
+		"json":  func(s string) string { return strings.ReplaceAll(s, `\"`, `"`) },
+		"markdown": func(s string) string {
+			return strings.NewReplacer(`\(`, "(", `\)`, ")").Replace(s)
+		},
+	}
+	for _, format := range Formats() {
+		rep, err := New(format, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := rep.Write(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if d := decode[format]; d != nil {
+			out = d(out)
+		}
+		for _, fix := range fixes {
+			if !strings.Contains(out, fix) {
+				t.Errorf("%s does not list the fix %q:\n%s", format, fix, out)
+			}
+		}
+	}
+}

@@ -59,7 +59,7 @@ func (GitHub) Write(w io.Writer, r *findings.Report) error {
 		if f.Suppressed != nil {
 			continue // accepted: no annotation in the diff
 		}
-		b.WriteString(annotation(githubCommand(f.Severity), f.Location, f.Rule, f.Message))
+		b.WriteString(annotation(githubCommand(f.Severity), f.Location, f.Rule, PlainMessage(f)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

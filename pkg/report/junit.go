@@ -71,7 +71,7 @@ func (JUnit) Write(w io.Writer, r *findings.Report) error {
 				Name:      fmt.Sprintf("%s %s", f.Location.File, place(f.Location)),
 				Classname: id, File: f.Location.File, Line: f.Location.Line,
 			}
-			problem := &junitProblem{Message: f.Message, Type: string(f.Severity), Text: f.Message}
+			problem := &junitProblem{Message: f.Message, Type: string(f.Severity), Text: PlainMessage(f)}
 			if f.Suppressed != nil {
 				problem.Message = "suppressed (" + f.Suppressed.Kind + "): " + f.Suppressed.Reason
 				c.Skipped = problem

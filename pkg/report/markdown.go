@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -95,11 +96,36 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 		}
 	}
 	if len(open) > 0 {
-		b.WriteString("### Findings\n\n| Severity | Rule | Where | Message |\n| --- | --- | --- | --- |\n")
-		for _, f := range open {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", f.Severity, f.Rule, m.link(f.Location), mdEscape(f.Message))
+		docs := map[string]findings.RuleDoc{}
+		for _, rule := range r.Rules {
+			docs[rule.ID] = rule
 		}
-		b.WriteString("\n`eni-lint explain RULE` tells what a rule checks, the numbers it uses and how to fix it.\n\n")
+		b.WriteString("### Findings\n\n")
+		b.WriteString("| Severity | Rule | Where | Node group | Instance type | ENIs needed | Branch ENIs | Finding |\n")
+		b.WriteString("| --- | --- | --- | --- | --- | ---: | ---: | --- |\n")
+		for _, f := range open {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", f.Severity, ruleLink(docs, f.Rule, r.Version), m.link(f.Location),
+				detailCell(f, "nodeGroup"), detailCell(f, "instanceType"), neededCell(f), detailCell(f, "branchInterfaces"), mdEscape(f.Message))
+		}
+		b.WriteString("\n")
+		var withFixes []findings.Finding
+		for _, f := range open {
+			if len(f.Fixes()) > 0 {
+				withFixes = append(withFixes, f)
+			}
+		}
+		if len(withFixes) > 0 {
+			b.WriteString("#### Fixes\n\n")
+			for _, f := range withFixes {
+				fixes := f.Fixes()
+				fmt.Fprintf(&b, "- %s at %s: %s\n", f.Rule, m.link(f.Location), strings.ToLower(fixesIntro(len(fixes))[:1])+fixesIntro(len(fixes))[1:])
+				for _, fix := range fixes {
+					fmt.Fprintf(&b, "  - %s\n", mdEscape(fix))
+				}
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("`eni-lint explain RULE` tells what a rule checks, the numbers it uses and how to fix it.\n\n")
 	}
 	if len(suppressed) > 0 {
 		fmt.Fprintf(&b, "<details><summary>%s (not counted)</summary>\n\n| Rule | Where | Why |\n| --- | --- | --- |\n", count(len(suppressed), "suppressed finding"))
@@ -126,6 +152,40 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 		mdEscape(r.Version), r.Model.ENIRelease, count(r.Inputs.Files, "file"), count(r.Inputs.Documents, "document"), r.FailOn, r.ExitCode())
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// ruleLink links a built-in rule's ID to its page at the version that ran.
+func ruleLink(docs map[string]findings.RuleDoc, id, version string) string {
+	if url := RuleDocURL(docs[id], version); url != "" {
+		return "[" + mdEscape(id) + "](" + url + ")"
+	}
+	return mdEscape(id)
+}
+
+// detailCell is one of a finding's numbers or names, or "–" when it has none.
+func detailCell(f findings.Finding, key string) string {
+	switch v := f.Details[key].(type) {
+	case string:
+		return mdEscape(v)
+	case float64, int, int64, json.Number:
+		return fmt.Sprint(v)
+	}
+	return "–"
+}
+
+// neededCell is how many branch ENIs a finding says are needed: ENI001's demand ("≥" when a
+// contributor is unbounded), what a workload retains (ENI002), T for one run (ENI003), the
+// largest demand (ENI011).
+func neededCell(f findings.Finding) string {
+	for _, key := range []string{"demand", "retained", "T", "maxDemand"} {
+		if cell := detailCell(f, key); cell != "–" {
+			if at, _ := f.Details["atLeast"].(bool); at && key == "demand" {
+				return "≥ " + cell
+			}
+			return cell
+		}
+	}
+	return "–"
 }
 
 // chart draws demand (bars) against branch ENIs (line) for every known trunking type.

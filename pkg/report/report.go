@@ -27,7 +27,7 @@ func Formats() []string {
 }
 
 var registry = map[string]func(Options) Reporter{
-	"text":     func(o Options) Reporter { return Text{Color: o.Color} },
+	"text":     func(o Options) Reporter { return Text{Color: o.Color, Width: o.Width} },
 	"json":     func(Options) Reporter { return JSON{} },
 	"sarif":    func(Options) Reporter { return SARIF{InformationURI: InformationURI} },
 	"github":   func(Options) Reporter { return GitHub{} },
@@ -42,6 +42,8 @@ const InformationURI = "https://github.com/eni-lint/eni-lint"
 type Options struct {
 	// Color turns on ANSI colors in the text format.
 	Color bool
+	// Width wraps the text format's messages to a terminal's width (0: no wrapping).
+	Width int
 	// LinkBase makes Markdown locations links (see Markdown.LinkBase).
 	LinkBase string
 	// Chart adds a Mermaid chart to Markdown.

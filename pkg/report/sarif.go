@@ -203,7 +203,7 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 		if locations == nil {
 			if f.Suppressed == nil {
 				inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
-					Level: sarifLevel(f.Severity), Message: sarifText{Text: f.Location.File + ": " + f.Message},
+					Level: sarifLevel(f.Severity), Message: sarifText{Text: f.Location.File + ": " + PlainMessage(f)},
 					AssociatedRule: &sarifRuleRef{ID: f.Rule, Index: ruleIndex(f.Rule)},
 				})
 			}
@@ -213,7 +213,7 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 		occurrences[key]++
 		res := sarifResult{
 			RuleID: f.Rule, RuleIndex: ruleIndex(f.Rule), Level: sarifLevel(f.Severity),
-			Message:             sarifText{Text: f.Message},
+			Message:             sarifText{Text: PlainMessage(f)},
 			Locations:           locations,
 			PartialFingerprints: map[string]string{fingerprintName: fmt.Sprintf("%s:%d", key, occurrences[key])},
 			Properties: map[string]any{

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
@@ -14,6 +15,9 @@ import (
 // table, then a summary line.
 type Text struct {
 	Color bool
+	// Width wraps long messages to the terminal's width, continuation lines under the message
+	// column; 0 (not a terminal) prints each message on one line.
+	Width int
 }
 
 const (
@@ -110,7 +114,25 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		if len(f.Environments) > 0 {
 			env = "[" + strings.Join(f.Environments, ",") + "] "
 		}
-		fmt.Fprintf(&b, "  %-8s %s %s  %s%s\n", place(f.Location), t.severity(f.Severity), t.paint(ansiBold, f.Rule), env, f.Message)
+		prefix := fmt.Sprintf("  %-8s %-7s %s  ", place(f.Location), f.Severity, f.Rule)
+		indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
+		lines := t.wrap(env+f.Message, len(indent))
+		fmt.Fprintf(&b, "  %-8s %s %s  %s\n", place(f.Location), t.severity(f.Severity), t.paint(ansiBold, f.Rule), lines[0])
+		for _, l := range lines[1:] {
+			b.WriteString(indent + l + "\n")
+		}
+		if fixes := f.Fixes(); len(fixes) > 0 {
+			b.WriteString(indent + fixesIntro(len(fixes)) + "\n")
+			for _, fix := range fixes {
+				for i, l := range t.wrap(fix, len(indent)+2) {
+					if i == 0 {
+						b.WriteString(indent + "- " + l + "\n")
+					} else {
+						b.WriteString(indent + "  " + l + "\n")
+					}
+				}
+			}
+		}
 	}
 
 	// Exit 2: some input was not read, so no row can claim a verdict; the findings above
@@ -199,6 +221,33 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 	fmt.Fprintf(&b, " in %s (%s); exit %d (fail-on %s)\n", count(r.Inputs.Files, "file"), count(r.Inputs.Documents, "document"), exit, r.FailOn)
 	_, err := io.WriteString(w, TerminalSafe(b.String(), t.Color))
 	return err
+}
+
+// wrap breaks s at spaces into lines that fit the width after an indent of used columns
+// (at least 40 columns each, so a narrow terminal still gets readable lines); no width, one line.
+func (t Text) wrap(s string, used int) []string {
+	room := t.Width - used
+	if t.Width <= 0 {
+		return []string{s}
+	}
+	if room < 40 {
+		room = 40
+	}
+	var lines []string
+	line, n := "", 0
+	for _, word := range strings.Fields(s) {
+		w := utf8.RuneCountInString(word)
+		switch {
+		case n == 0:
+			line, n = word, w
+		case n+1+w <= room:
+			line, n = line+" "+word, n+1+w
+		default:
+			lines = append(lines, line)
+			line, n = word, w
+		}
+	}
+	return append(lines, line)
 }
 
 func (t Text) verdict(v string) string {

@@ -71,7 +71,7 @@ finding contains f if {
 	)
 }
 
-message(g, row, w, fixes, others) := sprintf("%s in node group %q: %s%d branch ENIs can be in use where %d exist (%d held by terminated pods the scheduler no longer counts + %d running). %s holds the most: %d. %s%s", [
+message(g, row, w, fixes, others) := sprintf("%s in node group %q: %s%d branch ENIs can be in use where %d exist (%d held by terminated pods the scheduler no longer counts + %d running). %s holds the most: %d.%s%s", [
 	row.instanceType,
 	g.name,
 	at_least(row),
@@ -93,16 +93,11 @@ also(others) := "" if {
 	count(others) == 0
 } else := sprintf(" Also exceeded on %s.", [concat(", ", others)])
 
-# Every fix in details.fixes is in the sentence, so that text, Markdown, annotations and
-# SARIF, which show the message, offer the same changes as the JSON.
-fix_sentence(fixes) := sprintf("Each of these fits alone: %s; or %s.", [
-	concat("; ", [f.change | some f in array.slice(fixes, 0, count(fixes) - 1)]),
-	fixes[count(fixes) - 1].change,
-]) if {
-	count(fixes) > 1
-} else := sprintf("This fits: %s.", [fixes[0].change]) if {
+# The fixes themselves are details.fixes: every report lists them, one per line or bullet,
+# after the message. The message only says when there is none.
+fix_sentence(fixes) := "" if {
 	count(fixes) > 0
-} else := "No single change fits; combine the fixes in `eni-lint explain ENI001`."
+} else := " No single change fits; combine the fixes in `eni-lint explain ENI001`."
 
 # Every single change that alone makes the row fit, in the order a platform engineer would
 # try them: retention first, then retries, then a larger instance type.

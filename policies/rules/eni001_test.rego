@@ -33,7 +33,9 @@ test_fires_job_and_deployment if {
 	some f in fs
 	f.details.demand == 12
 	f.object.name == "batch"
-	contains(f.message, "set spec.ttlSecondsAfterFinished on Job default/batch")
+	some fix in f.details.fixes
+	contains(fix.change, "set spec.ttlSecondsAfterFinished on Job default/batch")
+	not contains(f.message, "ttlSecondsAfterFinished") # the fixes are details, listed by every report
 }
 
 test_quiet_job_with_ttl if {

@@ -1,0 +1,45 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+)
+
+// fixesIntro introduces the list of fixes in every format.
+func fixesIntro(n int) string {
+	if n == 1 {
+		return "This change makes it fit:"
+	}
+	return "Each of these changes alone makes it fit:"
+}
+
+// PlainMessage is a finding's message followed by its fixes, one per line: what annotations,
+// SARIF, JUnit and review comments show.
+func PlainMessage(f findings.Finding) string {
+	fixes := f.Fixes()
+	if len(fixes) == 0 {
+		return f.Message
+	}
+	var b strings.Builder
+	b.WriteString(f.Message + "\n" + fixesIntro(len(fixes)))
+	for _, fix := range fixes {
+		b.WriteString("\n- " + fix)
+	}
+	return b.String()
+}
+
+// MarkdownMessage is PlainMessage for a Markdown comment: the pull request's text in it (names,
+// paths) is escaped so that it cannot mention, link or format, and the fixes are bullets.
+func MarkdownMessage(f findings.Finding) string {
+	fixes := f.Fixes()
+	var b strings.Builder
+	b.WriteString(mdEscape(f.Message))
+	if len(fixes) > 0 {
+		b.WriteString("\n\n" + fixesIntro(len(fixes)) + "\n")
+		for _, fix := range fixes {
+			b.WriteString("\n- " + mdEscape(fix))
+		}
+	}
+	return b.String()
+}
