@@ -129,10 +129,15 @@ type runner struct {
 	toolCache string // RUNNER_TOOL_CACHE, kept between runs to test caching
 }
 
-// runAction runs the action from a branch ref (so it builds from source), as before releases.
+// runAction runs the action at a release ref whose binary an earlier job left in the tool
+// cache (this checkout's eni-lint, built once), so a run costs no build. Installing and
+// building have tests of their own.
 func runAction(t *testing.T, workspace string, inputs map[string]string, env map[string]string) (code int, stdout string, outputs map[string]string) {
 	t.Helper()
-	r := runner{ref: "main"}.run(t, workspace, inputs, env)
+	r := runner{ref: "v0.0.1", toolCache: cachedRelease(t, "0.0.1")}.run(t, workspace, inputs, env)
+	if !strings.Contains(r.log, "eni-lint v0.0.1 from the tool cache") {
+		t.Fatalf("the release was not taken from the tool cache:\n%s", r.log)
+	}
 	if r.failed != "" {
 		t.Fatalf("step %q failed\n%s", r.failed, r.log)
 	}
@@ -523,6 +528,25 @@ func TestActionBuildsAnUntaggedRef(t *testing.T) {
 	if r.outputs["eni-lint-version"] != "" || !strings.Contains(r.log, "names no release") {
 		t.Errorf("outputs %v\n%s", r.outputs, r.log)
 	}
+}
+
+// cachedRelease is a tool cache holding this checkout's eni-lint as release version, in the
+// layout action-install.sh reads (RUNNER_ARCH unset is X64: amd64).
+func cachedRelease(t *testing.T, version string) string {
+	t.Helper()
+	bin := buildEniLint(t)
+	cache := t.TempDir()
+	dir := filepath.Join(cache, "eni-lint", version, "amd64")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(bin, filepath.Join(dir, "eni-lint")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+".complete", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cache
 }
 
 func archNameOf(env map[string]string) string {
