@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/eni-lint/eni-lint/internal/testtool"
@@ -65,5 +66,47 @@ func TestSARIFValidatesAgainstTheSchema(t *testing.T) {
 	}
 	if err := schema.Validate(inst); err != nil {
 		t.Errorf("testdata/report.sarif: %v", err)
+	}
+
+	// The report of every golden scenario, as code scanning would receive it: valid, every
+	// result located, no two results with one fingerprint.
+	scenarios, err := filepath.Glob(filepath.Join("..", "..", "testdata", "scenarios", "*", "expected.json"))
+	if err != nil || len(scenarios) == 0 {
+		t.Fatalf("no scenarios: %v", err)
+	}
+	for _, path := range scenarios {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var scenario struct {
+			Report findings.Report `json:"report"`
+		}
+		if err := json.Unmarshal(raw, &scenario); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		var b bytes.Buffer
+		if err := (SARIF{InformationURI: InformationURI}).Write(&b, &scenario.Report); err != nil {
+			t.Fatal(err)
+		}
+		var log sarifLog
+		if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+			t.Fatal(err)
+		}
+		inst, err := jsonschema.UnmarshalJSON(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schema.Validate(inst); err != nil {
+			t.Errorf("%s: %v", path, err)
+		}
+		seen := map[string]bool{}
+		for _, res := range log.Runs[0].Results {
+			fp := res.PartialFingerprints[fingerprintName]
+			if len(res.Locations) == 0 || fp == "" || seen[fp] {
+				t.Errorf("%s: %s result without location or with a repeated fingerprint %q", path, res.RuleID, fp)
+			}
+			seen[fp] = true
+		}
 	}
 }
