@@ -313,6 +313,62 @@ func (f *FS) ReadFile(p string) ([]byte, error) {
 	return data, nil
 }
 
+// Open opens a regular file inside the roots for streaming, for inputs too large to read at
+// once (cluster snapshots). The reader fails with a TooLargeError past limit bytes (0:
+// the file budget); the caller closes it.
+func (f *FS) Open(p string, limit int64) (io.ReadCloser, error) {
+	if limit <= 0 {
+		limit = f.maxFileSize
+	}
+	r, rel, info, err := f.stat(p, true)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &NotRegularError{Path: p, Mode: info.Mode()}
+	}
+	if info.Size() > limit {
+		return nil, &TooLargeError{Path: p, Size: info.Size(), Limit: limit}
+	}
+	file, err := r.root.OpenFile(rel, os.O_RDONLY|openNonBlock, 0)
+	if err != nil {
+		return nil, classify(p, f.Abs(p), err)
+	}
+	if info, err := file.Stat(); err != nil {
+		file.Close()
+		return nil, err
+	} else if !info.Mode().IsRegular() {
+		file.Close()
+		return nil, &NotRegularError{Path: p, Mode: info.Mode()}
+	}
+	return &limitedFile{file: file, path: p, left: limit, limit: limit}, nil
+}
+
+// limitedFile stops a file that grows past its budget while it is read.
+type limitedFile struct {
+	file        *os.File
+	path        string
+	left, limit int64
+}
+
+func (l *limitedFile) Read(b []byte) (int, error) {
+	if l.left <= 0 {
+		var probe [1]byte // exactly at the budget is fine; one byte more is not
+		if n, err := l.file.Read(probe[:]); n == 0 {
+			return 0, err
+		}
+		return 0, &TooLargeError{Path: l.path, Size: -1, Limit: l.limit}
+	}
+	if int64(len(b)) > l.left {
+		b = b[:l.left]
+	}
+	n, err := l.file.Read(b)
+	l.left -= int64(n)
+	return n, err
+}
+
+func (l *limitedFile) Close() error { return l.file.Close() }
+
 // ReadDir lists a folder inside the roots, sorted by name.
 func (f *FS) ReadDir(p string) ([]fs.DirEntry, error) {
 	r, rel, info, err := f.stat(p, true)

@@ -4,6 +4,7 @@ package confine
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,28 +70,77 @@ func TestReadFile(t *testing.T) {
 		{"big.yaml", "too large"},
 		{"sub", "not regular"},
 	}
+	// Open streams the same files under the same rules.
+	open := func(p string) ([]byte, error) {
+		r, err := f.Open(p, 0)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		return io.ReadAll(r)
+	}
 	for _, tc := range tests {
-		t.Run(tc.path, func(t *testing.T) {
-			data, err := f.ReadFile(filepath.Join(root, tc.path))
-			switch tc.want {
-			case "outside":
-				if !errors.As(err, &outside) {
-					t.Fatalf("err = %v, want outside", err)
+		for name, read := range map[string]func(string) ([]byte, error){"ReadFile": f.ReadFile, "Open": open} {
+			t.Run(name+" "+tc.path, func(t *testing.T) {
+				data, err := read(filepath.Join(root, tc.path))
+				switch tc.want {
+				case "outside":
+					if !errors.As(err, &outside) {
+						t.Fatalf("err = %v, want outside", err)
+					}
+				case "not regular":
+					if !errors.As(err, &notRegular) {
+						t.Fatalf("err = %v, want not a regular file", err)
+					}
+				case "too large":
+					if !errors.As(err, &tooLarge) {
+						t.Fatalf("err = %v, want too large", err)
+					}
+				default:
+					if err != nil || string(data) != tc.want {
+						t.Fatalf("read %q, %v", data, err)
+					}
 				}
-			case "not regular":
-				if !errors.As(err, &notRegular) {
-					t.Fatalf("err = %v, want not a regular file", err)
-				}
-			case "too large":
-				if !errors.As(err, &tooLarge) {
-					t.Fatalf("err = %v, want too large", err)
-				}
-			default:
-				if err != nil || string(data) != tc.want {
-					t.Fatalf("read %q, %v", data, err)
-				}
-			}
-		})
+			})
+		}
+	}
+}
+
+// A streamed file may be exactly at its budget; one byte more is an error while reading,
+// even when the file grew after it was opened.
+func TestOpenBudget(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(path, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := New(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.AddRoot(dir); err != nil {
+		t.Fatal(err)
+	}
+	var tooLarge *TooLargeError
+	if r, err := f.Open(path, 10); err != nil {
+		t.Fatal(err)
+	} else if b, err := io.ReadAll(r); err != nil || len(b) != 10 {
+		t.Errorf("at the budget: %q %v", b, err)
+	}
+	if _, err := f.Open(path, 9); !errors.As(err, &tooLarge) {
+		t.Errorf("over the budget at open: %v", err)
+	}
+	r, err := f.Open(path, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := os.WriteFile(path, []byte("0123456789abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadAll(r); !errors.As(err, &tooLarge) {
+		t.Errorf("grown past the budget while read: %v", err)
 	}
 }
 

@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/eni-lint/eni-lint/pkg/analysis"
+	"github.com/eni-lint/eni-lint/pkg/audit"
+	"github.com/eni-lint/eni-lint/pkg/confine"
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/limits"
+	"github.com/eni-lint/eni-lint/pkg/report"
+	"github.com/eni-lint/eni-lint/pkg/snapshot"
+)
+
+// SnapshotCommand is the kubectl command the audit documents: everything it reads, in one List.
+const SnapshotCommand = "kubectl get nodes,pods,jobs,cronjobs,events --all-namespaces -o json --chunk-size=500 > snapshot.json"
+
+func newAudit(stdio IO) *cobra.Command {
+	var (
+		release, at, format, failOn, color string
+		cooldown                           time.Duration
+		manifests, outputs                 []string
+		noColor                            bool
+		maxItems                           int
+		maxSize                            int64
+	)
+	cmd := &cobra.Command{
+		Use:   "audit SNAPSHOT... [-- MANIFEST PATHS...]",
+		Short: "Show, node by node, the branch ENIs that finished pods hold now, from a kubectl snapshot",
+		Long: "audit reads what `" + SnapshotCommand + "` wrote (JSON or YAML, several files, or - for stdin) and never a live cluster.\n" +
+			"Per node it puts the scheduler's count of SGP pods beside the branch ENIs held, by running pods and by finished pods the scheduler no longer counts.\n" +
+			"With manifest or infrastructure paths after -- (or --manifests), it also compares what it sees with the static worst case of `eni-lint check`.",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			snapshots := args
+			if dash := cmd.ArgsLenAtDash(); dash >= 0 {
+				snapshots, manifests = args[:dash], append(manifests, args[dash:]...)
+			}
+			if len(snapshots) == 0 {
+				return usageError{fmt.Errorf("audit needs at least one snapshot (%s)", SnapshotCommand)}
+			}
+			switch release {
+			case "onDelete", "onCompletion":
+			default:
+				return usageError{fmt.Errorf("--eni-release %q: want onDelete or onCompletion", release)}
+			}
+			switch failOn {
+			case audit.Waiting, audit.Exhausted, "at-risk", "none":
+			default:
+				return usageError{fmt.Errorf("--fail-on %q: want waiting, exhausted, at-risk or none", failOn)}
+			}
+			if failOn == "at-risk" {
+				failOn = audit.AtRisk
+			}
+			if cooldown < time.Duration(inventory.MinCooldownSeconds)*time.Second {
+				return usageError{fmt.Errorf("--cooldown %s: the controller's minimum is %ds", cooldown, inventory.MinCooldownSeconds)}
+			}
+			var when time.Time
+			if at != "" {
+				t, err := time.Parse(time.RFC3339, at)
+				if err != nil {
+					return usageError{fmt.Errorf("--at %q: want an RFC 3339 time such as 2026-12-01T10:00:00Z", at)}
+				}
+				when = t
+			}
+			if noColor {
+				color = "never"
+			}
+			switch color {
+			case "always", "never", "auto":
+			default:
+				return usageError{fmt.Errorf("--color %q: want always, never or auto", color)}
+			}
+			table, err := limits.Builtin()
+			if err != nil {
+				return err
+			}
+			lim := snapshot.DefaultLimits
+			if maxItems > 0 {
+				lim.MaxItems = maxItems
+			}
+			snap := snapshot.New()
+			if err := readSnapshots(snap, snapshots, stdio.In, lim, maxSize); err != nil {
+				return err
+			}
+			settings := audit.Settings{ENIRelease: release, Cooldown: cooldown, At: when, Table: table, FailOn: failOn}
+			rep := audit.Audit(snap, settings, currentVersion())
+			if len(manifests) > 0 {
+				eng, err := engine(cmd.Context(), nil)
+				if err != nil {
+					return err
+				}
+				static, err := analysis.Check(cmd.Context(), eng, analysis.Options{
+					Paths: manifests, Stdin: stdio.In, Version: currentVersion(), NodeGroups: audit.NodeGroups(snap),
+					ENIRelease: release, CooldownSeconds: int(cooldown / time.Second), DefaultNamespace: "default",
+					FailOn: findings.Error,
+				})
+				if err != nil {
+					return err
+				}
+				rep.Errors = append(rep.Errors, static.Errors...)
+				rep.ModelCheck = audit.CheckModel(snap, rep, static, settings)
+			}
+			terminal := stdio.IsTerminal != nil && stdio.IsTerminal()
+			if err := report.WriteAudit(stdio.Out, rep, format, useColor(color, terminal, stdio.Getenv)); err != nil {
+				return usageError{err}
+			}
+			for _, o := range outputs {
+				f, path, ok := strings.Cut(o, "=")
+				if !ok || path == "" {
+					return usageError{fmt.Errorf("--output %q: want FORMAT=FILE", o)}
+				}
+				var b bytes.Buffer
+				if err := report.WriteAudit(&b, rep, f, false); err != nil {
+					return usageError{err}
+				}
+				if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+					return err
+				}
+			}
+			if code := rep.ExitCode(); code != 0 {
+				return exitError{code}
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&release, "eni-release", "onDelete", "release model: onDelete (a finished pod holds its ENI until deleted) or onCompletion (for the cool-down after it ends)")
+	fl.DurationVar(&cooldown, "cooldown", 60*time.Second, "branch-ENI cool-down for onCompletion (minimum 30s)")
+	fl.StringVar(&at, "at", "", "when the snapshot was taken (RFC 3339); default: the newest time stamp in it")
+	fl.StringVar(&format, "format", "text", fmt.Sprintf("format of standard output %v", report.AuditFormats))
+	fl.StringArrayVar(&outputs, "output", nil, "also write FORMAT=FILE (repeatable)")
+	fl.StringVar(&failOn, "fail-on", "at-risk", "mildest node verdict that makes the exit code 1: waiting, exhausted, at-risk or none")
+	fl.StringArrayVar(&manifests, "manifests", nil, "manifests or infrastructure to compare with (repeatable; the same as paths after --)")
+	fl.StringVar(&color, "color", "auto", "colors in text output: always, never or auto")
+	fl.BoolVar(&noColor, "no-color", false, "the same as --color never")
+	fl.IntVar(&maxItems, "max-items", 0, fmt.Sprintf("most items read from all snapshots (default %d)", snapshot.DefaultLimits.MaxItems))
+	fl.Int64Var(&maxSize, "max-snapshot-size", 64<<30, "largest snapshot file, in bytes")
+	return cmd
+}
+
+// readSnapshots reads each snapshot file (confined to its folder, streamed) or stdin ("-").
+func readSnapshots(snap *snapshot.Snapshot, paths []string, stdin io.Reader, lim snapshot.Limits, maxSize int64) error {
+	fsys, err := confine.New("", maxSize)
+	if err != nil {
+		return err
+	}
+	defer fsys.Close()
+	for _, p := range paths {
+		if p == "-" {
+			snap.Read("<stdin>", io.LimitReader(stdin, maxSize), lim)
+			continue
+		}
+		if err := fsys.AddRootFor(p); err != nil {
+			snap.Errors = append(snap.Errors, inventory.LoadError{Position: inventory.Position{File: p}, Message: confine.Reason(err)})
+			continue
+		}
+		r, err := fsys.Open(p, maxSize)
+		if err != nil {
+			snap.Errors = append(snap.Errors, inventory.LoadError{Position: inventory.Position{File: p}, Message: confine.Reason(err)})
+			continue
+		}
+		snap.Read(p, r, lim)
+		r.Close()
+	}
+	return nil
+}
