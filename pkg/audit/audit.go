@@ -187,6 +187,9 @@ func Audit(snap *snapshot.Snapshot, s Settings, version string) *Report {
 				node.HeldByRunning += max(p.ENIs, 1)
 			} else {
 				node.Waiting++
+				if p.ContainerCreating {
+					ref.Phase += ", ContainerCreating"
+				}
 				if evs := snap.Events[snapshot.Key(p.Namespace, p.Name)]; len(evs) > 0 {
 					ref.Event = evs[len(evs)-1].Reason + ": " + evs[len(evs)-1].Message
 				}
