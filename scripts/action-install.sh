@@ -48,7 +48,7 @@ if [ -z "$want" ]; then
     prefix="$want."
     auth=()
     [ -n "${GITHUB_TOKEN:-}" ] && auth=(-H "Authorization: Bearer $GITHUB_TOKEN")
-    tags=$(curl -fsSL --retry 3 --max-time 30 "${auth[@]}" "$api/releases?per_page=100" \
+    tags=$(curl -fsSL --retry 3 --max-time 30 ${auth[@]+"${auth[@]}"} "$api/releases?per_page=100" \
       | grep -oE '"tag_name": *"[^"]+"' | sed -E 's/.*"([^"]+)"$/\1/') \
       || fail "could not list the releases at $api to resolve $want"
     want=$(printf '%s\n' "$tags" | grep -E '^v[0-9]+\.[0-9]+\.[0-9]+$' \

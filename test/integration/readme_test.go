@@ -211,3 +211,17 @@ func buildEniLint(t *testing.T) string {
 	}
 	return builtPath
 }
+
+// shellcheck checks the shell the Action and CI run (actionlint only sees run: blocks).
+func TestScriptsPassShellcheck(t *testing.T) {
+	shellcheck := testtool.Program(t, "shellcheck", "apt-get install shellcheck; .ci/run installs it")
+	root := repoRoot(t)
+	scripts, err := filepath.Glob(filepath.Join(root, "scripts", "*.sh"))
+	if err != nil || len(scripts) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	cmd := exec.Command(shellcheck, append(scripts, filepath.Join(root, ".ci", "run"))...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("shellcheck: %v\n%s", err, out)
+	}
+}
