@@ -50,7 +50,8 @@ type Report struct {
 	Model         Model         `json:"model"`
 	Nodes         []NodeReport  `json:"nodes"`
 	Owners        []OwnerReport `json:"owners"`
-	// Unscheduled are SGP pods the snapshot has on no node it lists.
+	// Unscheduled are SGP pods bound to a node the snapshot does not list (add nodes to the
+	// kubectl command); pods not bound yet are left out.
 	Unscheduled []PodRef              `json:"unscheduled"`
 	Summary     Summary               `json:"summary"`
 	Items       map[string]int        `json:"items"`
@@ -171,6 +172,9 @@ func Audit(snap *snapshot.Snapshot, s Settings, version string) *Report {
 		ref := PodRef{Namespace: p.Namespace, Name: p.Name, Phase: p.Phase, At: p.At}
 		if kind != "" {
 			ref.Owner = kind + " " + ns + "/" + name
+		}
+		if p.NodeName == "" {
+			continue // not placed yet: no node counts it, no ENI is held
 		}
 		node := byNode[p.NodeName]
 		if node == nil {
