@@ -95,8 +95,8 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 	fl.StringVar(&f.changedSince, "changed-since", "", "report only findings related to files changed since this git ref (the whole tree is still read)")
 	fl.StringArrayVar(&f.policies, "policy", nil, "folder of custom Rego rules to evaluate too (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "Terraform variable file for root modules, after terraform.tfvars and *.auto.tfvars (repeatable, in order)")
-	fl.StringArrayVar(&f.helmCharts, "helm-chart", nil, "render this Helm chart in-process (no cluster access) and check its objects (repeatable)")
-	fl.StringArrayVar(&f.helmValues, "values", nil, "values file for --helm-chart (repeatable; later files win)")
+	fl.StringArrayVar(&f.helmCharts, "helm-chart", nil, "render this Helm chart in-process (no cluster access) and check its objects: DIR[:VALUES[,VALUES...]], its own values files, later ones winning (repeatable)")
+	fl.StringArrayVar(&f.helmValues, "values", nil, "values file for the only --helm-chart (repeatable; later files win); with several charts, give each its values as DIR:VALUES")
 	fl.StringVar(&f.eachVarFile, "each-var-file", "", "evaluate Terraform once per var file matching this glob (envs/*.tfvars); each finding names its environments, the worst decides the exit code")
 	fl.StringArrayVar(&f.vars, "var", nil, "Terraform variable NAME=VALUE for root modules, after the var files (repeatable, in order)")
 	fl.DurationVar(&f.policyTimeout, "policy-timeout", 5*time.Minute, "give up when policy evaluation takes longer (exit 2)")
@@ -175,12 +175,11 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		Terraform:     terraform.Options{VarFiles: f.varFiles, Vars: f.vars},
 		MaxFileSize:   maxFileSize, MaxDocuments: f.maxDocuments, Progress: g.setStep, Reading: g.startReading,
 	}
-	for _, dir := range f.helmCharts {
-		opts.HelmCharts = append(opts.HelmCharts, helm.Chart{Dir: dir, Values: f.helmValues})
+	charts, err := helmChartFlags(f.helmCharts, f.helmValues)
+	if err != nil {
+		return usageError{err}
 	}
-	if len(f.helmValues) > 0 && len(f.helmCharts) == 0 {
-		return usageError{fmt.Errorf("--values needs --helm-chart")}
-	}
+	opts.HelmCharts = charts
 	for id, rc := range eff.Rules {
 		id = strings.ToUpper(id)
 		opts.Rules[id] = analysis.RuleOverride{Severity: findings.Severity(rc.Severity), Disabled: rc.Disabled}
@@ -383,4 +382,44 @@ func checkWrittenTypes(groups []inventory.NodeGroupSpec, overrides map[string]li
 		return errors.New(strings.Join(problems, "\n"))
 	}
 	return nil
+}
+
+// helmChartFlags binds values files to charts: --helm-chart DIR:VALUES[,VALUES] gives a chart
+// its own files; --values applies to a single --helm-chart only, so that one chart's values
+// never reach another's templates.
+func helmChartFlags(flags, values []string) ([]helm.Chart, error) {
+	if len(values) > 0 && len(flags) != 1 {
+		if len(flags) == 0 {
+			return nil, fmt.Errorf("--values needs --helm-chart")
+		}
+		return nil, fmt.Errorf("--values with %d charts: which chart each file is for is ambiguous; write --helm-chart DIR:VALUES[,VALUES] for each", len(flags))
+	}
+	var charts []helm.Chart
+	for _, flag := range flags {
+		dir, files := splitChartFlag(flag)
+		if dir == "" {
+			return nil, fmt.Errorf("--helm-chart %q: want DIR[:VALUES[,VALUES...]]", flag)
+		}
+		c := helm.Chart{Dir: dir}
+		for _, v := range strings.Split(files, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				c.Values = append(c.Values, v)
+			}
+		}
+		c.Values = append(c.Values, values...)
+		charts = append(charts, c)
+	}
+	return charts, nil
+}
+
+// splitChartFlag splits DIR:VALUES at the first colon that is not a Windows drive's (C:\ or C:/).
+func splitChartFlag(flag string) (dir, values string) {
+	start := 0
+	if len(flag) >= 3 && flag[1] == ':' && (flag[2] == '\\' || flag[2] == '/') && (flag[0] >= 'a' && flag[0] <= 'z' || flag[0] >= 'A' && flag[0] <= 'Z') {
+		start = 2
+	}
+	if i := strings.IndexByte(flag[start:], ':'); i >= 0 {
+		return flag[:start+i], flag[start+i+1:]
+	}
+	return flag, ""
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -207,6 +208,45 @@ func TestTextWrapsToTheTerminal(t *testing.T) {
 			}
 			if longest > tc.longest || (tc.terminal && lines < 8) || (!tc.terminal && longest <= 80) {
 				t.Errorf("longest finding line %d over %d lines\n%s", longest, lines, out.String())
+			}
+		})
+	}
+}
+
+func TestHelmChartFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		flags  []string
+		values []string
+		want   map[string][]string // dir -> values
+		err    string
+	}{
+		{name: "one chart, --values", flags: []string{"charts/a"}, values: []string{"prod.yaml"}, want: map[string][]string{"charts/a": {"prod.yaml"}}},
+		{name: "each chart its own", flags: []string{"charts/a:a.yaml,a-prod.yaml", "charts/b:b.yaml"}, want: map[string][]string{"charts/a": {"a.yaml", "a-prod.yaml"}, "charts/b": {"b.yaml"}}},
+		{name: "own files, then --values", flags: []string{"a:x.yaml"}, values: []string{"y.yaml"}, want: map[string][]string{"a": {"x.yaml", "y.yaml"}}},
+		{name: "a Windows drive", flags: []string{`C:\charts\a:C:\v.yaml`}, want: map[string][]string{`C:\charts\a`: {`C:\v.yaml`}}},
+		{name: "no values", flags: []string{"a", "b"}, want: map[string][]string{"a": nil, "b": nil}},
+		{name: "--values with two charts is ambiguous", flags: []string{"a", "b"}, values: []string{"v.yaml"}, err: "ambiguous"},
+		{name: "--values alone", values: []string{"v.yaml"}, err: "needs --helm-chart"},
+		{name: "no folder", flags: []string{":v.yaml"}, err: "want DIR"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			charts, err := helmChartFlags(tc.flags, tc.values)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string][]string{}
+			for _, c := range charts {
+				got[c.Dir] = c.Values
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("%v, want %v", got, tc.want)
 			}
 		})
 	}
