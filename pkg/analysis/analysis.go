@@ -43,6 +43,8 @@ type Options struct {
 	Terraform terraform.Options
 	// HelmCharts are rendered in-process (--helm-chart).
 	HelmCharts []helm.Chart
+	// SkipTreeCharts leaves the charts found in the scanned folders unrendered.
+	SkipTreeCharts bool
 	// Today is the date ignore expiry is checked against (YYYY-MM-DD); empty means today.
 	Today string
 	// InlineIgnores says whether eni-lint.io/ignore annotations may suppress, per rule.
@@ -122,7 +124,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	defer fsys.Close()
 	frags, stats := loaders.Load(ctx, opts.Paths, loaders.Options{
 		DefaultNamespace: opts.DefaultNamespace, Workers: opts.Workers, Stdin: opts.Stdin,
-		Exclude: opts.Exclude, Terraform: opts.Terraform, HelmCharts: opts.HelmCharts,
+		Exclude: opts.Exclude, Terraform: opts.Terraform, HelmCharts: opts.HelmCharts, SkipTreeCharts: opts.SkipTreeCharts,
 		FS: fsys, YAML: yamlpos.Limits{MaxDocuments: opts.MaxDocuments, MaxAliasNodes: yamlpos.DefaultMaxAliasNodes},
 		Reading: opts.Reading,
 	})
@@ -239,7 +241,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 			Workloads: len(inv.Workloads), SecurityGroupPolicies: len(inv.SecurityGroupPolicies),
 			ServiceAccounts: len(inv.ServiceAccounts), NodeGroups: len(inv.NodeGroups),
 			SkippedChartTemplates: stats.SkippedChartTemplates, TerraformModules: stats.TerraformModules,
-			Kustomizations: stats.Kustomizations, HelmCharts: stats.HelmCharts,
+			Kustomizations: stats.Kustomizations, HelmCharts: stats.HelmCharts, RenderedCharts: stats.RenderedCharts,
 		},
 		NodeGroups:    inv.NodeGroups,
 		CNISettings:   inv.CNISettings,

@@ -46,6 +46,7 @@ type checkFlags struct {
 	eachVarFile   string
 	helmCharts    []string
 	helmValues    []string
+	renderCharts  bool
 	policyTimeout time.Duration
 	github        bool
 	comment       bool
@@ -96,6 +97,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 	fl.StringArrayVar(&f.policies, "policy", nil, "folder of custom Rego rules to evaluate too (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "Terraform variable file for root modules, after terraform.tfvars and *.auto.tfvars (repeatable, in order)")
 	fl.StringArrayVar(&f.helmCharts, "helm-chart", nil, "render this Helm chart in-process (no cluster access) and check its objects: DIR[:VALUES[,VALUES...]], its own values files, later ones winning (repeatable)")
+	fl.BoolVar(&f.renderCharts, "render-charts", true, "render the Helm charts found in the scanned folders with their own values.yaml (false: skip their templates/)")
 	fl.StringArrayVar(&f.helmValues, "values", nil, "values file for the only --helm-chart (repeatable; later files win); with several charts, give each its values as DIR:VALUES")
 	fl.StringVar(&f.eachVarFile, "each-var-file", "", "evaluate Terraform once per var file matching this glob (envs/*.tfvars); each finding names its environments, the worst decides the exit code")
 	fl.StringArrayVar(&f.vars, "var", nil, "Terraform variable NAME=VALUE for root modules, after the var files (repeatable, in order)")
@@ -179,7 +181,7 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 	if err != nil {
 		return usageError{err}
 	}
-	opts.HelmCharts = charts
+	opts.HelmCharts, opts.SkipTreeCharts = charts, !f.renderCharts
 	for id, rc := range eff.Rules {
 		id = strings.ToUpper(id)
 		opts.Rules[id] = analysis.RuleOverride{Severity: findings.Severity(rc.Severity), Disabled: rc.Disabled}

@@ -168,6 +168,9 @@ type Inputs struct {
 	TerraformModules      int      `json:"terraformModules,omitempty"`
 	Kustomizations        int      `json:"kustomizations,omitempty"`
 	HelmCharts            int      `json:"helmCharts,omitempty"`
+	// RenderedCharts are the Helm charts rendered in-process: --helm-chart's, and those found
+	// in the scanned folders (with their own values.yaml).
+	RenderedCharts []string `json:"renderedCharts,omitempty"`
 	// Skipped are entries of the scanned folders that were not read: links that leave them,
 	// named pipes, devices and sockets, and second links to a file already read.
 	Skipped []SkippedInput `json:"skipped,omitempty"`

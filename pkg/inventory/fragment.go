@@ -40,6 +40,9 @@ type Fragment struct {
 	// ReadFiles are the files infrastructure code read as text (Terraform's file()): objects
 	// it declares from them may also be read from the file itself.
 	ReadFiles []string
+	// Charts are the chart folders of the tree infrastructure code installs (Terraform's
+	// helm_release): such a chart counts from there, with the release's values, not on its own.
+	Charts []string
 	// NotManifest, when set, says why the file was found to be no manifest (a template):
 	// the walk lists it as not read instead of reporting its parse error.
 	NotManifest string

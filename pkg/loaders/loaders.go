@@ -45,6 +45,10 @@ type Options struct {
 	Terraform terraform.Options
 	// HelmCharts are charts to render in-process (--helm-chart).
 	HelmCharts []helm.Chart
+	// SkipTreeCharts keeps the charts found in the scanned folders unrendered (their
+	// templates/ folders are listed as skipped); by default each is rendered with its own
+	// values.yaml.
+	SkipTreeCharts bool
 	// HelmRoots are the folders `# Source:` paths of rendered Helm output are relative to; the
 	// current folder when empty.
 	HelmRoots []string
@@ -105,6 +109,9 @@ type Stats struct {
 	Kustomizations int `json:"kustomizations,omitempty"`
 	// HelmCharts counts the charts rendered.
 	HelmCharts int `json:"helmCharts,omitempty"`
+	// RenderedCharts are the charts rendered: those of --helm-chart and those found in the
+	// scanned folders (with their default values).
+	RenderedCharts []string `json:"renderedCharts,omitempty"`
 	// Skipped are entries a walk did not read: links that leave the scanned folders, named
 	// pipes, devices, sockets, second links to a file already read.
 	Skipped []confine.Skip `json:"skipped,omitempty"`
@@ -148,6 +155,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 	seen := map[string]bool{}
 	tfDirs := map[string]bool{}
 	kustDirs := map[string]bool{}
+	var treeCharts []string // charts found in the scanned folders, rendered unless SkipTreeCharts
 	add := func(f string) {
 		if !seen[f] {
 			seen[f] = true
@@ -226,7 +234,15 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 					kustDirs[path] = true
 				}
 				if filepath.Base(path) == "templates" && fsys.IsFile(filepath.Join(filepath.Dir(path), "Chart.yaml")) {
-					stats.SkippedChartTemplates = append(stats.SkippedChartTemplates, path)
+					chart := filepath.Dir(path)
+					// A subchart (CHART/charts/SUB) is rendered by its parent, with the parent's values.
+					parent := filepath.Dir(filepath.Dir(chart))
+					subchart := filepath.Base(filepath.Dir(chart)) == "charts" && fsys.IsFile(filepath.Join(parent, "Chart.yaml"))
+					if opts.SkipTreeCharts {
+						stats.SkippedChartTemplates = append(stats.SkippedChartTemplates, path)
+					} else if !subchart {
+						treeCharts = append(treeCharts, chart)
+					}
 					return fs.SkipDir
 				}
 				return nil
@@ -259,7 +275,20 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		}
 		frags = append(frags, f)
 	}
+	charts := append([]helm.Chart{}, opts.HelmCharts...)
+	given := map[string]bool{}
 	for _, c := range opts.HelmCharts {
+		given[filepath.Clean(fsys.Abs(c.Dir))] = true
+	}
+	fromTree := map[string]bool{}    // absolute folders of the charts rendered because they are in the tree
+	treeFrags := map[string][2]int{} // the fragments each of them rendered, [from, to) in frags
+	for _, dir := range treeCharts {
+		if abs := filepath.Clean(fsys.Abs(dir)); !given[abs] {
+			charts = append(charts, helm.Chart{Dir: dir})
+			fromTree[abs] = true
+		}
+	}
+	for _, c := range charts {
 		if ctx.Err() != nil {
 			frags = append(frags, failed(c.Dir, notRead(ctx)))
 			continue
@@ -272,7 +301,29 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 			return kubernetes.LoadDocuments(file, docs, nil, k8s)
 		}, skip)
 		done()
+		failed := false
+		if fromTree[filepath.Clean(fsys.Abs(c.Dir))] {
+			// Nobody asked for this chart: one that does not render with its own values (it
+			// needs values from elsewhere, or dependencies not vendored) is a warning that
+			// says what would decide it, not a failed run.
+			for i := range rendered {
+				for _, e := range rendered[i].Errors {
+					failed = true
+					rendered[i].Unresolved = append(rendered[i].Unresolved, inventory.UnresolvedObject{
+						Source: "Helm chart " + c.Dir, Location: e.Position,
+						Reason: "it does not render with its own values.yaml (" + e.Message + "): give it values with --helm-chart DIR:VALUES, or skip the charts of the tree with --render-charts=false",
+					})
+				}
+				rendered[i].Errors = nil
+			}
+		}
 		stats.HelmCharts++
+		if !failed {
+			stats.RenderedCharts = append(stats.RenderedCharts, c.Dir)
+		}
+		if abs := filepath.Clean(fsys.Abs(c.Dir)); fromTree[abs] {
+			treeFrags[abs] = [2]int{len(frags), len(frags) + len(rendered)}
+		}
 		frags = append(frags, rendered...)
 	}
 	if len(kustDirs) > 0 {
@@ -356,6 +407,32 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 				}
 				frags[i] = inventory.Fragment{File: frags[i].File}
 			}
+		}
+		// A chart of the tree that a helm_release installs is rendered by Terraform, with the
+		// release's values: its objects count once, from there.
+		byRelease := map[string]bool{}
+		for _, f := range tfFrags {
+			for _, chart := range f.Charts {
+				if c := filepath.Clean(chart); fromTree[c] {
+					byRelease[c] = true
+				}
+			}
+		}
+		if len(byRelease) > 0 {
+			for chart := range byRelease {
+				span := treeFrags[chart]
+				for i := span[0]; i < span[1]; i++ {
+					frags[i] = inventory.Fragment{File: frags[i].File}
+				}
+			}
+			kept := stats.RenderedCharts[:0]
+			for _, c := range stats.RenderedCharts {
+				if !byRelease[filepath.Clean(fsys.Abs(c))] {
+					kept = append(kept, c)
+				}
+			}
+			stats.RenderedCharts = kept
+			stats.HelmCharts = len(kept)
 		}
 		frags = append(frags, tfFrags...)
 	}

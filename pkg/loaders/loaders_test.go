@@ -60,13 +60,22 @@ func TestWalk(t *testing.T) {
 		if got != "a,not-a-chart,b,c" {
 			t.Errorf("workers %d: workloads %s", workers, got)
 		}
-		if stats.Files != 6 || len(stats.SkippedChartTemplates) != 1 {
+		// The chart of the tree is rendered; it does not render with its own values, which is
+		// a warning naming it, not an unreadable input.
+		if stats.Files != 6 || len(stats.SkippedChartTemplates) != 0 || len(stats.RenderedCharts) != 0 {
 			t.Errorf("stats %+v", stats)
 		}
+		var unresolved []string
 		for _, f := range frags {
 			if len(f.Errors) > 0 {
 				t.Errorf("errors %v", f.Errors)
 			}
+			for _, u := range f.Unresolved {
+				unresolved = append(unresolved, u.Source+": "+u.Reason)
+			}
+		}
+		if len(unresolved) != 1 || !strings.Contains(unresolved[0], "chart") || !strings.Contains(unresolved[0], "does not render with its own values.yaml") {
+			t.Errorf("unresolved %v", unresolved)
 		}
 	}
 }
@@ -217,5 +226,54 @@ func TestObjectsFromAFileTerraformReadAreCountedOnce(t *testing.T) {
 	frags, _ := Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
 	if got := strings.Join(names(frags), ","); got != "a,b" {
 		t.Errorf("workloads %s: each Job once", got)
+	}
+}
+
+// Charts found in the tree are rendered with their own values; one a helm_release installs is
+// counted once, from Terraform with the release's values; a subchart is rendered by its parent.
+func TestChartsInTheTree(t *testing.T) {
+	cronjob := "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: {{ .Release.Name }}-{{ .Chart.Name }}\nspec:\n  schedule: {{ .Values.schedule | quote }}\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers: [{name: c, image: x}]\n"
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"infra/main.tf":                             "resource \"helm_release\" \"reports\" {\n  name  = \"prod\"\n  chart = \"${path.module}/../charts/reports\"\n}\n",
+		"charts/reports/Chart.yaml":                 "apiVersion: v2\nname: reports\nversion: 0.1.0\n",
+		"charts/reports/values.yaml":                "schedule: '@daily'\n",
+		"charts/reports/templates/cronjob.yaml":     cronjob,
+		"charts/other/Chart.yaml":                   "apiVersion: v2\nname: other\nversion: 0.1.0\n",
+		"charts/other/values.yaml":                  "schedule: '@hourly'\n",
+		"charts/other/templates/cronjob.yaml":       cronjob,
+		"charts/other/charts/sub/Chart.yaml":        "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
+		"charts/other/charts/sub/values.yaml":       "schedule: '@weekly'\n",
+		"charts/other/charts/sub/templates/cj.yaml": cronjob,
+	})
+	frags, stats := Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
+	got := names(frags)
+	sort.Strings(got)
+	if got := strings.Join(got, ","); got != "prod-reports,release-other,release-sub" {
+		t.Errorf("workloads %s: reports once from its helm_release, other and its subchart from the tree", got)
+	}
+	if len(stats.RenderedCharts) != 1 || filepath.Base(stats.RenderedCharts[0]) != "other" || len(stats.SkippedChartTemplates) != 0 {
+		t.Errorf("rendered %v skipped %v", stats.RenderedCharts, stats.SkippedChartTemplates)
+	}
+	// A chart a helm_release installs that does not render with its defaults is reported once,
+	// by Terraform, not again as a chart of the tree.
+	write(t, root, map[string]string{"charts/reports/templates/broken.yaml": "a: {{ .Values.missing.key }}\n"})
+	frags, _ = Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
+	var reports []string
+	for _, f := range frags {
+		for _, u := range f.Unresolved {
+			reports = append(reports, "unresolved "+u.Source+": "+u.Reason)
+		}
+		for _, e := range f.Errors {
+			reports = append(reports, "error "+e.Position.File+": "+e.Message)
+		}
+	}
+	if len(reports) != 1 || !strings.Contains(reports[0], "broken.yaml") || strings.Contains(reports[0], "its own values.yaml") {
+		t.Errorf("%q: the chart's failure once, from its helm_release", reports)
+	}
+	// --render-charts=false: the templates are listed as not read, as before.
+	frags, stats = Load(context.Background(), []string{filepath.Join(root, "charts")}, Options{DefaultNamespace: "default", SkipTreeCharts: true})
+	if got := strings.Join(names(frags), ","); got != "" || len(stats.SkippedChartTemplates) != 3 {
+		t.Errorf("workloads %q skipped %v", got, stats.SkippedChartTemplates)
 	}
 }

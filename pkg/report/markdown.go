@@ -141,6 +141,13 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 		}
 		b.WriteString("\n")
 	}
+	if len(r.Inputs.RenderedCharts) > 0 {
+		var names []string
+		for _, c := range r.Inputs.RenderedCharts {
+			names = append(names, "`"+mdCode(c)+"`")
+		}
+		fmt.Fprintf(&b, "Helm charts rendered: %s.\n\n", strings.Join(names, ", "))
+	}
 	if len(r.Inputs.Skipped) > 0 {
 		fmt.Fprintf(&b, "<details><summary>%s not read</summary>\n\n| Path | Why |\n| --- | --- |\n", count(len(r.Inputs.Skipped), "input"))
 		for _, s := range r.Inputs.Skipped {

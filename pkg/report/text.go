@@ -92,6 +92,12 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		}
 	}
 
+	if len(r.Inputs.RenderedCharts) > 0 {
+		fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Helm charts rendered:"), strings.Join(r.Inputs.RenderedCharts, ", "))
+	}
+	if len(r.Inputs.SkippedChartTemplates) > 0 {
+		fmt.Fprintf(&b, "%s %s (--render-charts=false; render them, or check helm template's output with -)\n", t.paint(ansiBold, "Helm chart templates not read:"), strings.Join(r.Inputs.SkippedChartTemplates, ", "))
+	}
 	if len(r.Inputs.Skipped) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Not read"))
 		for _, s := range r.Inputs.Skipped {

@@ -62,6 +62,7 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 			Reason: fmt.Sprintf("the chart %s is not a folder of the tree, and charts are not downloaded; render it (helm template … | eni-lint check -) or vendor it", where)})
 		return
 	}
+	l.charts = append(l.charts, absPath(dir))
 	c := helm.Chart{Dir: dir}
 	if v, _, _, ok := e.attr(r.attrs, "name", inst); ok {
 		c.Release, _ = asString(v)

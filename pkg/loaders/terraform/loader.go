@@ -59,6 +59,7 @@ type loader struct {
 	// unreadFiles are the paths file() could not read, with why; readFiles those it read.
 	unreadFiles map[string]string
 	readFiles   []string
+	charts      []string // local chart folders helm_release installs
 	cni         []inventory.CNISetting
 	diags       hcl.Diagnostics
 	opts        Options
@@ -165,6 +166,7 @@ func (l *loader) loadRoot(dir string, opts Options) (frag inventory.Fragment) {
 	frag.FargateProfiles = rl.fargate
 	frag.Templates = rl.templates(root)
 	frag.ReadFiles = rl.readFiles
+	frag.Charts = rl.charts
 	for _, m := range rl.manifests {
 		frag.Append(m)
 	}
