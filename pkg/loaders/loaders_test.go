@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -275,5 +276,39 @@ func TestChartsInTheTree(t *testing.T) {
 	frags, stats = Load(context.Background(), []string{filepath.Join(root, "charts")}, Options{DefaultNamespace: "default", SkipTreeCharts: true})
 	if got := strings.Join(names(frags), ","); got != "" || len(stats.SkippedChartTemplates) != 3 {
 		t.Errorf("workloads %q skipped %v", got, stats.SkippedChartTemplates)
+	}
+}
+
+// A chart whose name differs from its folder is located in its folder; dependencies Chart.yaml
+// declares but charts/ does not hold are named (info when a condition may turn them off).
+func TestChartNameAndMissingDependencies(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"billing/Chart.yaml": "apiVersion: v2\nname: billing-service\nversion: 0.1.0\ndependencies:\n" +
+			"  - name: postgresql\n    version: 15.5.0\n    repository: oci://registry-1.docker.io/bitnamicharts\n" +
+			"  - name: redis\n    version: 19.0.0\n    repository: https://charts.bitnami.com/bitnami\n    condition: redis.enabled\n",
+		"billing/values.yaml":            "schedule: '@daily'\n",
+		"billing/templates/cronjob.yaml": "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: report\nspec:\n  schedule: {{ .Values.schedule | quote }}\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers: [{name: c, image: x}]\n",
+	})
+	frags, _ := Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
+	var located string
+	var unresolved []string
+	for _, f := range frags {
+		for _, w := range f.Workloads {
+			located = w.Locations[""].File
+		}
+		for _, u := range f.Unresolved {
+			unresolved = append(unresolved, fmt.Sprintf("%s:%d %s [%s]", filepath.Base(u.Location.File), u.Location.Line, u.Reason, u.Severity))
+		}
+		if len(f.Errors) > 0 {
+			t.Errorf("errors %v", f.Errors)
+		}
+	}
+	if located != filepath.Join(root, "billing", "templates", "cronjob.yaml") {
+		t.Errorf("the CronJob is located at %q", located)
+	}
+	if len(unresolved) != 2 || !strings.HasPrefix(unresolved[0], "Chart.yaml:5 its dependency postgresql 15.5.0") || !strings.HasSuffix(unresolved[0], "[]") ||
+		!strings.HasPrefix(unresolved[1], "Chart.yaml:8 its dependency redis") || !strings.HasSuffix(unresolved[1], "[info]") {
+		t.Errorf("unresolved %q", unresolved)
 	}
 }

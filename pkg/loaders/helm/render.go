@@ -99,6 +99,11 @@ func Render(fsys *confine.FS, c Chart, namespace string, lim Limits, load func(f
 	if pos, msg := checkCounts(c.Dir, ch, lim.MaxCount); msg != "" {
 		return fail(pos, msg)
 	}
+	// Dependencies declared in Chart.yaml but not vendored in charts/ render as if absent,
+	// which would drop their objects without a word.
+	if missing := missingDependencies(fsys, c.Dir, ch); len(missing) > 0 {
+		out = append(out, inventory.Fragment{File: c.Dir, Unresolved: missing})
+	}
 	values := map[string]any{}
 	for _, f := range c.Values {
 		data, err := fsys.ReadFile(f)
@@ -140,10 +145,16 @@ func Render(fsys *confine.FS, c Chart, namespace string, lim Limits, load func(f
 	sort.Strings(names)
 	parent := filepath.Dir(filepath.Clean(c.Dir))
 	locator := NewLocator(fsys, parent)
+	folder := filepath.Base(filepath.Clean(c.Dir))
 	for _, name := range names {
 		text := rendered[name]
 		if strings.TrimSpace(text) == "" || !(strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".json")) {
 			continue
+		}
+		// Helm names a template after the chart's name; the file is in the chart's folder,
+		// whose name may differ (Chart.yaml name: billing-service, folder billing).
+		if rest, ok := strings.CutPrefix(name, ch.Name()+"/"); ok && ch.Name() != folder {
+			name = folder + "/" + rest
 		}
 		docs, err := yamlpos.DocumentsWithin([]byte(text), lim.YAML)
 		frag := load(name, docs)
@@ -324,4 +335,52 @@ func walkBranch(b *parse.BranchNode, f func(*parse.CommandNode)) {
 	walkNodes(b.Pipe, f)
 	walkNodes(b.List, f)
 	walkNodes(b.ElseList, f)
+}
+
+// missingDependencies lists the dependencies Chart.yaml declares that charts/ does not hold.
+// One with a condition or tags may be off by default, so it is only noted (info).
+func missingDependencies(fsys *confine.FS, dir string, ch *chart.Chart) []inventory.UnresolvedObject {
+	if ch.Metadata == nil {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, d := range ch.Dependencies() {
+		have[d.Name()] = true
+	}
+	chartFile := filepath.Join(dir, "Chart.yaml")
+	text, _ := fsys.ReadFile(chartFile)
+	var out []inventory.UnresolvedObject
+	for _, d := range ch.Metadata.Dependencies {
+		if d == nil || have[d.Name] {
+			continue
+		}
+		u := inventory.UnresolvedObject{
+			Source:   "Helm chart " + dir,
+			Location: inventory.Position{File: chartFile, Line: lineOf(text, "name: "+d.Name)},
+			Reason: fmt.Sprintf("its dependency %s %s (%s) is not in charts/, so its objects are not rendered: run helm dependency build, or vendor it",
+				d.Name, d.Version, orNone(d.Repository)),
+		}
+		if d.Condition != "" || len(d.Tags) > 0 {
+			u.Severity = "info"
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// lineOf is the 1-based line of the first line holding needle, 0 when none does.
+func lineOf(text []byte, needle string) int {
+	for i, line := range strings.Split(string(text), "\n") {
+		if strings.Contains(line, needle) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no repository"
+	}
+	return s
 }
