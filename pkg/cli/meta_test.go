@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/internal/testtool"
 	"github.com/eni-lint/eni-lint/pkg/report"
 	"github.com/eni-lint/eni-lint/pkg/rules"
 )
@@ -121,22 +121,8 @@ func TestEveryRuleFiresAndStaysQuietInAScenario(t *testing.T) {
 // TestEveryFixIsInEveryFormat: across every golden scenario, each fix the JSON offers
 // (details.fixes) is in the text, Markdown and annotations made from the same report.
 func TestEveryFixIsInEveryFormat(t *testing.T) {
-	expected, err := filepath.Glob(filepath.Join("..", "..", "testdata", "scenarios", "*", "expected.json"))
-	if err != nil || len(expected) == 0 {
-		t.Fatalf("no scenarios: %v", err)
-	}
 	fixes := 0
-	for _, path := range expected {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var scenario struct {
-			Report findings.Report `json:"report"`
-		}
-		if err := json.Unmarshal(raw, &scenario); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+	for _, sc := range testtool.ScenarioReports(t, filepath.Join("..", "..")) {
 		rendered := map[string]string{}
 		for _, format := range []string{"text", "markdown", "github"} {
 			rep, err := report.New(format, report.Options{})
@@ -144,12 +130,12 @@ func TestEveryFixIsInEveryFormat(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := rep.Write(&b, &scenario.Report); err != nil {
+			if err := rep.Write(&b, sc.Report); err != nil {
 				t.Fatal(err)
 			}
 			rendered[format] = b.String()
 		}
-		for _, f := range scenario.Report.Findings {
+		for _, f := range sc.Report.Findings {
 			if f.Suppressed != nil {
 				continue
 			}
@@ -157,7 +143,7 @@ func TestEveryFixIsInEveryFormat(t *testing.T) {
 				fixes++
 				for format, out := range rendered {
 					if !strings.Contains(out, fix) {
-						t.Errorf("%s: %s's fix %q is not in the %s report", path, f.Rule, fix, format)
+						t.Errorf("%s: %s's fix %q is not in the %s report", sc.Path, f.Rule, fix, format)
 					}
 				}
 			}

@@ -70,23 +70,10 @@ func TestSARIFValidatesAgainstTheSchema(t *testing.T) {
 
 	// The report of every golden scenario, as code scanning would receive it: valid, every
 	// result located, no two results with one fingerprint.
-	scenarios, err := filepath.Glob(filepath.Join("..", "..", "testdata", "scenarios", "*", "expected.json"))
-	if err != nil || len(scenarios) == 0 {
-		t.Fatalf("no scenarios: %v", err)
-	}
-	for _, path := range scenarios {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var scenario struct {
-			Report findings.Report `json:"report"`
-		}
-		if err := json.Unmarshal(raw, &scenario); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+	for _, sc := range testtool.ScenarioReports(t, filepath.Join("..", "..")) {
+		path := sc.Path
 		var b bytes.Buffer
-		if err := (SARIF{InformationURI: InformationURI}).Write(&b, &scenario.Report); err != nil {
+		if err := (SARIF{InformationURI: InformationURI}).Write(&b, sc.Report); err != nil {
 			t.Fatal(err)
 		}
 		var log sarifLog
