@@ -2,7 +2,11 @@ package kubernetes
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
+
+	"github.com/eni-lint/eni-lint/pkg/limits"
 
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"go.yaml.in/yaml/v3"
@@ -52,10 +56,29 @@ func readClusterConfig(r *fieldReader, doc *yaml.Node) []inventory.NodeGroupSpec
 				}
 			}
 			if len(g.InstanceTypes) == 0 {
-				if sel := r.mapping(ng, p, "instanceSelector"); sel != nil {
-					g.UnknownTypes = "instanceSelector chooses the instance types when eksctl runs; list them with instanceTypes"
-					g.TypeLocations = []inventory.Position{r.locs[p+".instanceSelector"]}
-				} else {
+				// eksctl's defaults (pkg/eks/nodegroup_service.go, Normalize): m5.large only for a
+				// group with no instance type, no instanceSelector and, if managed, no launch
+				// template, whose instance type then decides.
+				sel := r.mapping(ng, p, "instanceSelector")
+				lt := r.mapping(ng, p, "launchTemplate")
+				switch {
+				case sel != nil:
+					g.InstanceTypes, g.UnknownTypes, g.Source = instanceSelector(r, sel, p+".instanceSelector", g.Source)
+					g.TypeLocations = make([]inventory.Position, len(g.InstanceTypes))
+					for i := range g.TypeLocations {
+						g.TypeLocations[i] = r.locs[p+".instanceSelector"]
+					}
+					if len(g.InstanceTypes) == 0 {
+						g.TypeLocations = []inventory.Position{r.locs[p+".instanceSelector"]}
+					}
+				case lt != nil && list.managed:
+					id := "its launch template"
+					if s := r.str(lt, p+".launchTemplate", "id"); s != nil {
+						id = "launch template " + *s
+					}
+					g.UnknownTypes = "the instance type comes from " + id + ", which eksctl does not read and gives no default; list it with instanceType on the node group"
+					g.TypeLocations = []inventory.Position{r.locs[p+".launchTemplate"]}
+				default:
 					g.InstanceTypes = []string{EksctlDefaultInstanceType}
 					g.TypeLocations = []inventory.Position{r.pos(ng)}
 				}
@@ -107,3 +130,97 @@ func readFargateProfiles(r *fieldReader, doc *yaml.Node) []inventory.FargateProf
 	}
 	return out
 }
+
+// instanceSelector resolves eksctl's instanceSelector as eksctl does (expandInstanceSelector
+// in pkg/eks/nodegroup_service.go): exactly vCPUs, exactly memory (GiB when no unit), exactly
+// gpus, cpuArchitecture (default x86_64), allow and deny as regular expressions on the name.
+// It runs against the instance types Karpenter's reference lists; eksctl also keeps only the
+// types offered in the cluster's zones, which the code does not say, so the group is judged
+// on a superset. A field eni-lint cannot evaluate leaves the types unknown.
+func instanceSelector(r *fieldReader, sel *yaml.Node, p, source string) (types []string, unknown, src string) {
+	catalog, err := limits.KarpenterCatalog()
+	if err != nil {
+		return nil, "instanceSelector: " + err.Error(), source
+	}
+	var vcpus, gpus *int
+	if v := r.integer(sel, p, "vCPUs"); v != nil {
+		vcpus = v
+	}
+	if v := r.integer(sel, p, "gpus"); v != nil {
+		gpus = v
+	}
+	memoryMiB := -1
+	if s := r.str(sel, p, "memory"); s != nil && *s != "" {
+		m, ok := mebibytes(*s)
+		if !ok {
+			return nil, fmt.Sprintf("instanceSelector.memory %q is not a size eni-lint reads (such as 16 or 16GiB)", *s), source
+		}
+		memoryMiB = m
+	}
+	if r.get(sel, p, "neuronDevices") != nil {
+		return nil, "instanceSelector.neuronDevices is not in eni-lint's instance catalog; list the types with instanceTypes", source
+	}
+	arch := "amd64"
+	if s := r.str(sel, p, "cpuArchitecture"); s != nil && *s != "" {
+		switch *s {
+		case "x86_64", "amd64":
+		case "arm64":
+			arch = "arm64"
+		default:
+			return nil, fmt.Sprintf("instanceSelector.cpuArchitecture %q is not x86_64 or arm64", *s), source
+		}
+	}
+	var allow, deny *regexp.Regexp
+	for _, f := range []struct {
+		key string
+		re  **regexp.Regexp
+	}{{"allow", &allow}, {"deny", &deny}} {
+		if s := r.str(sel, p, f.key); s != nil && *s != "" {
+			re, err := regexp.Compile(*s)
+			if err != nil {
+				return nil, fmt.Sprintf("instanceSelector.%s is not a regular expression: %v", f.key, err), source
+			}
+			*f.re = re
+		}
+	}
+	for _, t := range catalog {
+		l := t.Labels
+		if l["kubernetes.io/arch"] != arch ||
+			vcpus != nil && l["karpenter.k8s.aws/instance-cpu"] != strconv.Itoa(*vcpus) ||
+			memoryMiB >= 0 && l["karpenter.k8s.aws/instance-memory"] != strconv.Itoa(memoryMiB) ||
+			gpus != nil && gpuCount(l) != *gpus ||
+			allow != nil && !allow.MatchString(t.Name) || deny != nil && deny.MatchString(t.Name) {
+			continue
+		}
+		types = append(types, t.Name)
+	}
+	if len(types) == 0 {
+		return nil, "instanceSelector matches no instance type in eni-lint's catalog; list the types with instanceTypes", source
+	}
+	return types, "", fmt.Sprintf("%s (instanceSelector: %d types match in eni-lint's catalog; eksctl also keeps only those offered in the cluster's zones)", source, len(types))
+}
+
+func gpuCount(labels map[string]string) int {
+	n, err := strconv.Atoi(labels["karpenter.k8s.aws/instance-gpu-count"])
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// mebibytes reads a size as eksctl's bytequantity does: a number with an optional unit (MiB,
+// GiB, TiB, or their M/G/T and MB/GB/TB spellings), GiB when there is none.
+func mebibytes(s string) (int, bool) {
+	m := sizePattern.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.ParseFloat(m[1], 64)
+	if err != nil || n < 0 || n > 1<<20 {
+		return 0, false
+	}
+	unit := map[string]float64{"": 1024, "m": 1, "g": 1024, "t": 1024 * 1024}[strings.ToLower(m[2])]
+	return int(n * unit), true
+}
+
+var sizePattern = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)\s*(?i:([mgt])(?:i?b?)?)?$`)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/limits"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -262,4 +263,76 @@ fargateProfiles:
 	if p.Name != "fp-default" || len(p.Selectors) != 2 || p.Selectors[1].Labels["compute"] != "fargate" || p.Location.Line != 5 {
 		t.Errorf("profile %+v", p)
 	}
+}
+
+// eksctl's defaults: m5.large only without instance type, instanceSelector or (managed) launch
+// template; instanceSelector resolved against the catalog as eksctl filters it.
+func TestEksctlInstanceTypes(t *testing.T) {
+	src := `apiVersion: eksctl.io/v1alpha5
+kind: ClusterConfig
+metadata: {name: c, region: eu-west-1}
+managedNodeGroups:
+  - name: from-template
+    launchTemplate: {id: lt-0123456789abcdef0, version: "3"}
+  - name: plain
+  - name: arm
+    instanceSelector: {vCPUs: 2, memory: "8", cpuArchitecture: arm64}
+  - name: gpu
+    instanceSelector: {vCPUs: 4, memory: 16GiB, gpus: 1, deny: "^g4ad"}
+  - name: nothing
+    instanceSelector: {vCPUs: 3, memory: 1}
+  - name: bad-memory
+    instanceSelector: {vCPUs: 2, memory: lots}
+nodeGroups:
+  - name: self
+`
+	frag := Load("cluster.yaml", []byte(src), opts)
+	byName := map[string]inventory.NodeGroupSpec{}
+	for _, g := range frag.NodeGroups {
+		byName[g.Name] = g
+	}
+	if g := byName["from-template"]; len(g.InstanceTypes) != 0 || !strings.Contains(g.UnknownTypes, "launch template lt-0123456789abcdef0") {
+		t.Errorf("launch template only: %+v", g)
+	}
+	for _, name := range []string{"plain", "self"} {
+		if g := byName[name]; len(g.InstanceTypes) != 1 || g.InstanceTypes[0] != EksctlDefaultInstanceType {
+			t.Errorf("%s: %v, want eksctl's default", name, g.InstanceTypes)
+		}
+	}
+	table, err := limits.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	arm := byName["arm"]
+	if len(arm.InstanceTypes) < 3 || !strings.Contains(arm.Source, "instanceSelector") || len(arm.TypeLocations) != len(arm.InstanceTypes) {
+		t.Fatalf("arm: %+v", arm)
+	}
+	for _, name := range arm.InstanceTypes {
+		it, ok := table.Lookup(name)
+		if ok && (it.Arch != "arm64" || it.VCPUs != 2 || it.MemoryMiB != 8192) {
+			t.Errorf("arm selector admits %s: %+v", name, it)
+		}
+	}
+	if !contains(arm.InstanceTypes, "m6g.large") || contains(arm.InstanceTypes, "m5.large") {
+		t.Errorf("arm: %v", arm.InstanceTypes)
+	}
+	gpu := byName["gpu"]
+	if !contains(gpu.InstanceTypes, "g4dn.xlarge") || contains(gpu.InstanceTypes, "g4ad.xlarge") || contains(gpu.InstanceTypes, "m5.xlarge") {
+		t.Errorf("gpu: %v", gpu.InstanceTypes)
+	}
+	if g := byName["nothing"]; len(g.InstanceTypes) != 0 || !strings.Contains(g.UnknownTypes, "matches no instance type") {
+		t.Errorf("nothing: %+v", g)
+	}
+	if g := byName["bad-memory"]; !strings.Contains(g.UnknownTypes, `memory "lots"`) {
+		t.Errorf("bad memory: %+v", g)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
 }
