@@ -242,6 +242,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 			ServiceAccounts: len(inv.ServiceAccounts), NodeGroups: len(inv.NodeGroups),
 			SkippedChartTemplates: stats.SkippedChartTemplates, TerraformModules: stats.TerraformModules,
 			Kustomizations: stats.Kustomizations, HelmCharts: stats.HelmCharts, RenderedCharts: stats.RenderedCharts,
+			BuiltKustomizations: stats.BuiltKustomizations,
 		},
 		NodeGroups:    inv.NodeGroups,
 		CNISettings:   inv.CNISettings,

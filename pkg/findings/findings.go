@@ -171,6 +171,8 @@ type Inputs struct {
 	// RenderedCharts are the Helm charts rendered in-process: --helm-chart's, and those found
 	// in the scanned folders (with their own values.yaml).
 	RenderedCharts []string `json:"renderedCharts,omitempty"`
+	// BuiltKustomizations are the root kustomizations built (the others are their bases).
+	BuiltKustomizations []string `json:"builtKustomizations,omitempty"`
 	// Skipped are entries of the scanned folders that were not read: links that leave them,
 	// named pipes, devices and sockets, and second links to a file already read.
 	Skipped []SkippedInput `json:"skipped,omitempty"`

@@ -105,8 +105,10 @@ type Stats struct {
 	SkippedChartTemplates []string `json:"skippedChartTemplates,omitempty"`
 	// TerraformModules counts folders with Terraform files.
 	TerraformModules int `json:"terraformModules,omitempty"`
-	// Kustomizations counts the kustomizations built.
-	Kustomizations int `json:"kustomizations,omitempty"`
+	// Kustomizations counts the kustomizations built; BuiltKustomizations names their
+	// folders (the roots: kustomizations no other one uses).
+	Kustomizations      int      `json:"kustomizations,omitempty"`
+	BuiltKustomizations []string `json:"builtKustomizations,omitempty"`
 	// HelmCharts counts the charts rendered.
 	HelmCharts int `json:"helmCharts,omitempty"`
 	// RenderedCharts are the charts rendered: those of --helm-chart and those found in the
@@ -339,6 +341,13 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		built := kustomize.Load(fsys, dirs, opts.kubernetes())
 		done()
 		stats.Kustomizations = len(built)
+		for _, f := range built {
+			dir := f.File
+			if kustomize.IsKustomization(fsys, filepath.Dir(dir)) {
+				dir = filepath.Dir(dir) // the fragment is named after the kustomization file
+			}
+			stats.BuiltKustomizations = append(stats.BuiltKustomizations, dir)
+		}
 		frags = append(frags, built...)
 	}
 	if len(tfDirs) > 0 {

@@ -148,6 +148,13 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 		}
 		fmt.Fprintf(&b, "Helm charts rendered: %s.\n\n", strings.Join(names, ", "))
 	}
+	if len(r.Inputs.BuiltKustomizations) > 0 {
+		var names []string
+		for _, k := range r.Inputs.BuiltKustomizations {
+			names = append(names, "`"+mdCode(k)+"`")
+		}
+		fmt.Fprintf(&b, "Kustomizations built: %s.\n\n", strings.Join(names, ", "))
+	}
 	if len(r.Inputs.Skipped) > 0 {
 		fmt.Fprintf(&b, "<details><summary>%s not read</summary>\n\n| Path | Why |\n| --- | --- |\n", count(len(r.Inputs.Skipped), "input"))
 		for _, s := range r.Inputs.Skipped {

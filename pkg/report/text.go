@@ -95,6 +95,9 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 	if len(r.Inputs.RenderedCharts) > 0 {
 		fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Helm charts rendered:"), strings.Join(r.Inputs.RenderedCharts, ", "))
 	}
+	if len(r.Inputs.BuiltKustomizations) > 0 {
+		fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Kustomizations built:"), strings.Join(r.Inputs.BuiltKustomizations, ", "))
+	}
 	if len(r.Inputs.SkippedChartTemplates) > 0 {
 		fmt.Fprintf(&b, "%s %s (--render-charts=false; render them, or check helm template's output with -)\n", t.paint(ansiBold, "Helm chart templates not read:"), strings.Join(r.Inputs.SkippedChartTemplates, ", "))
 	}
