@@ -520,10 +520,14 @@ func loadBytes(file string, data []byte, opts Options) inventory.Fragment {
 	// pointed back at the template.
 	var rendered []inventory.Fragment
 	plain := manifests[:0:0]
+	seen := map[string]map[string]int{} // per template, the objects of each kind located so far
 	for _, d := range manifests {
 		if source := helm.SourceOf(d); source != "" {
 			f := kubernetes.LoadDocuments(source, []*yaml.Node{d}, nil, opts.kubernetes())
-			opts.locator.Relocate(&f, source)
+			if seen[source] == nil {
+				seen[source] = map[string]int{}
+			}
+			opts.locator.RelocateCounting(&f, source, seen[source])
 			rendered = append(rendered, f)
 			continue
 		}

@@ -312,3 +312,50 @@ func TestChartNameAndMissingDependencies(t *testing.T) {
 		t.Errorf("unresolved %q", unresolved)
 	}
 }
+
+// Each document of a multi-document template is located at its own lines.
+func TestMultiDocumentTemplateLines(t *testing.T) {
+	root := t.TempDir()
+	job := func(name string) string {
+		return "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: " + name + "\nspec:\n  backoffLimit: 2\n  template:\n    spec:\n      containers: [{name: c, image: x}]\n"
+	}
+	tpl := job("first") + "---\n# a comment between documents\n" +
+		"apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: sa\n---\n" + job("second")
+	write(t, root, map[string]string{
+		"app/Chart.yaml":          "apiVersion: v2\nname: app\nversion: 0.1.0\n",
+		"app/templates/jobs.yaml": tpl,
+	})
+	frags, _ := Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
+	lines := map[string][2]int{}
+	for _, f := range frags {
+		for _, w := range f.Workloads {
+			lines[w.Name] = [2]int{w.Locations[""].Line, w.Locations["spec.backoffLimit"].Line}
+		}
+	}
+	// first: kind at 2, backoffLimit at 6; second: kind at 18, backoffLimit at 22.
+	if lines["first"] != [2]int{2, 6} || lines["second"] != [2]int{18, 22} {
+		t.Errorf("lines %v", lines)
+	}
+}
+
+// The same on standard input: `helm template` output names the template before each
+// document, and the second Job of a template is located in that template's second Job.
+func TestMultiDocumentTemplateFromStdin(t *testing.T) {
+	root := t.TempDir()
+	job := func(name string) string {
+		return "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: " + name + "\nspec:\n  backoffLimit: 2\n  template:\n    spec:\n      containers: [{name: c, image: x}]\n"
+	}
+	write(t, root, map[string]string{"app/templates/jobs.yaml": job("{{ .Release.Name }}-a") + "---\n" + job("{{ .Release.Name }}-b")})
+	out := "---\n# Source: app/templates/jobs.yaml\n" + job("r-a") + "---\n# Source: app/templates/jobs.yaml\n" + job("r-b")
+	t.Chdir(root)
+	frags, _ := Load(context.Background(), []string{"-"}, Options{DefaultNamespace: "default", Stdin: strings.NewReader(out)})
+	lines := map[string]int{}
+	for _, f := range frags {
+		for _, w := range f.Workloads {
+			lines[w.Name] = w.Locations["spec.backoffLimit"].Line
+		}
+	}
+	if lines["r-a"] != 6 || lines["r-b"] != 16 {
+		t.Errorf("lines %v", lines)
+	}
+}

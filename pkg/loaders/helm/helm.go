@@ -36,6 +36,53 @@ func SourceOf(doc *yaml.Node) string {
 type template struct {
 	path  string
 	lines []string
+	// docs are the template's documents (split at --- lines): where each starts and ends, and
+	// the kind its `kind:` line names, so that each rendered object is found in its own.
+	docs []templateDoc
+}
+
+type templateDoc struct {
+	from, to int // line indexes, [from, to)
+	kind     string
+}
+
+// split finds the documents of a template.
+func (t *template) split() {
+	start := 0
+	flush := func(end int) {
+		kind := ""
+		for _, line := range t.lines[start:end] {
+			if k, ok := strings.CutPrefix(strings.TrimSpace(line), "kind:"); ok && !strings.HasPrefix(line, " ") {
+				kind = strings.Trim(strings.TrimSpace(k), `"'`)
+				break
+			}
+		}
+		t.docs = append(t.docs, templateDoc{from: start, to: end, kind: kind})
+	}
+	for i, line := range t.lines {
+		if strings.HasPrefix(line, "---") {
+			flush(i)
+			start = i + 1
+		}
+	}
+	flush(len(t.lines))
+}
+
+// doc is the n-th (0-based) document of the template whose kind is kind, or the whole
+// template when there is no such document (a kind the template computes, a document
+// rendered more than once from a range loop).
+func (t *template) doc(kind string, n int) *template {
+	var same []templateDoc
+	for _, d := range t.docs {
+		if d.kind == kind {
+			same = append(same, d)
+		}
+	}
+	if len(t.docs) < 2 || n >= len(same) {
+		return t
+	}
+	d := same[n]
+	return &template{path: t.path, lines: append(make([]string, d.from), t.lines[d.from:d.to]...)}
 }
 
 // Locator finds fields of rendered objects in their template files. roots are the folders the
@@ -116,6 +163,7 @@ func (l *Locator) template(source string) *template {
 		for _, p := range candidates {
 			if data, err := l.fsys.ReadFile(p); err == nil {
 				t = &template{path: filepath.Clean(p), lines: strings.Split(string(data), "\n")}
+				t.split()
 				break
 			}
 		}
@@ -128,10 +176,22 @@ func (l *Locator) template(source string) *template {
 // line of their key, found by walking the path's keys in order with growing indentation. The
 // document start is the template's `kind:` line.
 func (l *Locator) Relocate(frag *inventory.Fragment, source string) {
+	l.RelocateCounting(frag, source, map[string]int{})
+}
+
+// RelocateCounting is Relocate for a template's documents handed over one at a time (helm
+// template output on standard input): seen counts the objects of each kind of this template
+// located so far, and the next one is looked for in the next document of its kind.
+func (l *Locator) RelocateCounting(frag *inventory.Fragment, source string, seen map[string]int) {
 	t := l.template(source)
 	fix := func(o *inventory.Object) {
+		in := t
+		if t != nil {
+			in = t.doc(o.Kind, seen[o.Kind])
+			seen[o.Kind]++
+		}
 		for path := range o.Locations {
-			o.Locations[path] = t.locate(path, source)
+			o.Locations[path] = in.locate(path, source)
 		}
 		o.ID = strings.SplitN(o.ID, "@", 2)[0] + "@" + source
 	}
