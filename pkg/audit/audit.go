@@ -183,32 +183,30 @@ func Audit(snap *snapshot.Snapshot, s Settings, version string) *Report {
 			}
 			continue
 		}
-		if !p.Terminated() {
+		state, held := stateOf(p, s, at)
+		switch state {
+		case runningWithENI:
 			node.Running++
-			// A pod that runs has its ENI, even when the annotation was not captured; one that
-			// is still Pending on its node without one waits for it.
-			if p.ENIs > 0 || p.Phase == "Running" {
-				node.HeldByRunning += max(p.ENIs, 1)
-			} else {
-				node.Waiting++
-				if p.ContainerCreating {
-					ref.Phase += ", ContainerCreating"
-				}
-				if evs := snap.Events[snapshot.Key(p.Namespace, p.Name)]; len(evs) > 0 {
-					ref.Event = evs[len(evs)-1].Reason + ": " + evs[len(evs)-1].Message
-				}
-				node.Stuck = append(node.Stuck, ref)
+			node.HeldByRunning += held
+			continue
+		case waitingForENI:
+			node.Running++
+			node.Waiting++
+			if p.ContainerCreating {
+				ref.Phase += ", ContainerCreating"
 			}
+			if evs := snap.Events[snapshot.Key(p.Namespace, p.Name)]; len(evs) > 0 {
+				ref.Event = evs[len(evs)-1].Reason + ": " + evs[len(evs)-1].Message
+			}
+			node.Stuck = append(node.Stuck, ref)
 			continue
-		}
-		if p.ENIs == 0 {
-			continue
-		}
-		if !holds(p, s, at) {
+		case finishedReleased:
 			node.Released++
 			continue
+		case finishedWithoutENI:
+			continue
 		}
-		node.HeldByFinished += p.ENIs
+		node.HeldByFinished += held
 		node.Holders = append(node.Holders, ref)
 		if kind == "" {
 			kind, ns, name = "Pod", p.Namespace, p.Name
@@ -275,6 +273,33 @@ func owner(snap *snapshot.Snapshot, p snapshot.Pod) (kind, namespace, name strin
 		}
 	}
 	return p.Owner.Kind, p.Namespace, p.Owner.Name
+}
+
+// podState is what a pod on a node does with branch ENIs at the snapshot's time.
+type podState int
+
+const (
+	runningWithENI     podState = iota // counted by the scheduler, holding its ENIs
+	waitingForENI                      // counted by the scheduler, no ENI yet
+	finishedHolding                    // not counted, still holding its ENIs
+	finishedReleased                   // not counted, its ENI freed by the release model
+	finishedWithoutENI                 // not counted, never had one
+)
+
+// stateOf classifies a pod and says how many ENIs it holds. A pod that runs has its ENI even
+// when the annotation was not captured; one still Pending on its node without one waits.
+func stateOf(p snapshot.Pod, s Settings, at time.Time) (podState, int) {
+	switch {
+	case !p.Terminated() && (p.ENIs > 0 || p.Phase == "Running"):
+		return runningWithENI, max(p.ENIs, 1)
+	case !p.Terminated():
+		return waitingForENI, 0
+	case p.ENIs == 0:
+		return finishedWithoutENI, 0
+	case !holds(p, s, at):
+		return finishedReleased, 0
+	}
+	return finishedHolding, p.ENIs
 }
 
 // holds says whether a finished pod still holds its ENI at the snapshot's time: always under

@@ -127,13 +127,7 @@ func CheckModel(snap *snapshot.Snapshot, r *Report, static *findings.Report, s S
 			continue
 		}
 		key := workloadOf(snap, p, modelled)
-		held := 0
-		switch {
-		case !p.Terminated() && (p.ENIs > 0 || p.Phase == "Running"):
-			held = max(p.ENIs, 1)
-		case p.Terminated() && p.ENIs > 0 && holds(p, s, at):
-			held = p.ENIs
-		}
+		_, held := stateOf(p, s, at)
 		if held == 0 {
 			continue
 		}
