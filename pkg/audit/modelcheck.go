@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -92,11 +93,8 @@ func GroupName(instanceType string) string { return "snapshot:" + instanceType }
 func commonTaints(a, b []inventory.Taint) []inventory.Taint {
 	var out []inventory.Taint
 	for _, t := range a {
-		for _, u := range b {
-			if t == u {
-				out = append(out, t)
-				break
-			}
+		if slices.Contains(b, t) {
+			out = append(out, t)
 		}
 	}
 	return out

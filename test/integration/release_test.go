@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -71,7 +72,7 @@ func TestReleaseConfig(t *testing.T) {
 	if strings.Join(b.Goos, ",") != "linux,darwin,windows" || strings.Join(b.Goarch, ",") != "amd64,arm64" {
 		t.Errorf("platforms %v × %v", b.Goos, b.Goarch)
 	}
-	if !contains(b.Env, "CGO_ENABLED=0") || !contains(b.Flags, "-trimpath") || !strings.Contains(strings.Join(b.Ldflags, " "), "-s -w") {
+	if !slices.Contains(b.Env, "CGO_ENABLED=0") || !slices.Contains(b.Flags, "-trimpath") || !strings.Contains(strings.Join(b.Ldflags, " "), "-s -w") {
 		t.Errorf("not a static, trimmed, stripped build: env %v flags %v ldflags %v", b.Env, b.Flags, b.Ldflags)
 	}
 	// The Action builds these names from the version, OS and architecture.
@@ -97,15 +98,6 @@ func TestReleaseConfig(t *testing.T) {
 	if len(c.DockersV2) != 1 || c.DockersV2[0].Dockerfile != "Dockerfile" || strings.Join(c.DockersV2[0].Platforms, ",") != "linux/amd64,linux/arm64" {
 		t.Errorf("image %+v", c.DockersV2)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // There is no container runtime here, so the image definition is checked as text: a

@@ -1,6 +1,7 @@
 package kubernetes
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -313,11 +314,11 @@ nodeGroups:
 			t.Errorf("arm selector admits %s: %+v", name, it)
 		}
 	}
-	if !contains(arm.InstanceTypes, "m6g.large") || contains(arm.InstanceTypes, "m5.large") {
+	if !slices.Contains(arm.InstanceTypes, "m6g.large") || slices.Contains(arm.InstanceTypes, "m5.large") {
 		t.Errorf("arm: %v", arm.InstanceTypes)
 	}
 	gpu := byName["gpu"]
-	if !contains(gpu.InstanceTypes, "g4dn.xlarge") || contains(gpu.InstanceTypes, "g4ad.xlarge") || contains(gpu.InstanceTypes, "m5.xlarge") {
+	if !slices.Contains(gpu.InstanceTypes, "g4dn.xlarge") || slices.Contains(gpu.InstanceTypes, "g4ad.xlarge") || slices.Contains(gpu.InstanceTypes, "m5.xlarge") {
 		t.Errorf("gpu: %v", gpu.InstanceTypes)
 	}
 	if g := byName["nothing"]; len(g.InstanceTypes) != 0 || !strings.Contains(g.UnknownTypes, "matches no instance type") {
@@ -326,13 +327,4 @@ nodeGroups:
 	if g := byName["bad-memory"]; !strings.Contains(g.UnknownTypes, `memory "lots"`) {
 		t.Errorf("bad memory: %+v", g)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
