@@ -3,11 +3,12 @@ package loaders
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/eni-lint/eni-lint/internal/testtool"
 
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
@@ -16,15 +17,7 @@ import (
 
 func write(t testing.TB, root string, files map[string]string) {
 	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtool.WriteFiles(t, root, files)
 }
 
 const job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: %s}\n"

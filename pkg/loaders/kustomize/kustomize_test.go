@@ -2,10 +2,11 @@ package kustomize
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/eni-lint/eni-lint/internal/testtool"
 
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
@@ -73,15 +74,7 @@ func TestBuildOverTheObjectBudgetIsRefusedBeforeItStarts(t *testing.T) {
 // tree writes files below root and opens the confined file system over it.
 func tree(t testing.TB, root string, files map[string]string) *confine.FS {
 	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtool.WriteFiles(t, root, files)
 	fsys, err := confine.Open(root)
 	if err != nil {
 		t.Fatal(err)

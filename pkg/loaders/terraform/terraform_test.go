@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eni-lint/eni-lint/internal/testtool"
+
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
@@ -14,15 +16,7 @@ import (
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtool.WriteFiles(t, root, files)
 	return root
 }
 
