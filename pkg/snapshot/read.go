@@ -260,13 +260,8 @@ func (s *Snapshot) readJSON(name string, r io.Reader, lim Limits, lineOf func(in
 	}
 }
 
-func (s *Snapshot) total() int {
-	n := 0
-	for _, c := range s.Items {
-		n += c
-	}
-	return n
-}
+// total is how many items all inputs held so far (the MaxItems budget counts them).
+func (s *Snapshot) total() int { return s.read }
 
 func orUnknown(kind string) string {
 	if kind == "" {
@@ -432,6 +427,7 @@ func ipAssignment(message string) bool {
 
 func (s *Snapshot) add(it rawItem, at inventory.Position) {
 	s.Items[it.Kind]++
+	s.read++
 	s.seen(parseTime(it.Metadata.CreationTimestamp))
 	md := it.Metadata
 	switch it.Kind {

@@ -32,6 +32,7 @@ type Snapshot struct {
 	Items   map[string]int
 	Skipped int
 	Errors  []inventory.LoadError
+	read    int // items read, all kinds together
 }
 
 // Node is one node and its branch-ENI capacity as the node itself reports it.
