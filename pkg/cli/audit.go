@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +32,7 @@ func newAudit(stdio IO) *cobra.Command {
 		noColor                            bool
 		maxItems                           int
 		maxSize                            int64
+		timeout                            time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "audit SNAPSHOT... [-- MANIFEST PATHS...]",
@@ -88,7 +90,13 @@ func newAudit(stdio IO) *cobra.Command {
 				lim.MaxItems = maxItems
 			}
 			snap := snapshot.New()
-			if err := readSnapshots(snap, snapshots, stdio.In, lim, maxSize); err != nil {
+			ctx := cmd.Context()
+			if timeout > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, timeout)
+				defer cancel()
+			}
+			if err := readSnapshots(ctx, timeout, snap, snapshots, stdio.In, lim, maxSize); err != nil {
 				return err
 			}
 			settings := audit.Settings{ENIRelease: release, Cooldown: cooldown, At: when, Table: table, FailOn: failOn}
@@ -144,11 +152,12 @@ func newAudit(stdio IO) *cobra.Command {
 	fl.BoolVar(&noColor, "no-color", false, "the same as --color never")
 	fl.IntVar(&maxItems, "max-items", 0, fmt.Sprintf("most items read from all snapshots (default %d)", snapshot.DefaultLimits.MaxItems))
 	fl.Int64Var(&maxSize, "max-snapshot-size", 64<<30, "largest snapshot file, in bytes")
+	fl.DurationVar(&timeout, "timeout", 10*time.Minute, "stop reading snapshots after this long (0: no limit); what was read is reported with an error")
 	return cmd
 }
 
 // readSnapshots reads each snapshot file (confined to its folder, streamed) or stdin ("-").
-func readSnapshots(snap *snapshot.Snapshot, paths []string, stdin io.Reader, lim snapshot.Limits, maxSize int64) error {
+func readSnapshots(ctx context.Context, timeout time.Duration, snap *snapshot.Snapshot, paths []string, stdin io.Reader, lim snapshot.Limits, maxSize int64) error {
 	fsys, err := confine.New("", maxSize)
 	if err != nil {
 		return err
@@ -156,7 +165,7 @@ func readSnapshots(snap *snapshot.Snapshot, paths []string, stdin io.Reader, lim
 	defer fsys.Close()
 	for _, p := range paths {
 		if p == "-" {
-			snap.Read("<stdin>", io.LimitReader(stdin, maxSize), lim)
+			snap.Read("<stdin>", stopping{ctx, timeout, io.LimitReader(stdin, maxSize)}, lim)
 			continue
 		}
 		if err := fsys.AddRootFor(p); err != nil {
@@ -168,8 +177,23 @@ func readSnapshots(snap *snapshot.Snapshot, paths []string, stdin io.Reader, lim
 			snap.Errors = append(snap.Errors, inventory.LoadError{Position: inventory.Position{File: p}, Message: confine.Reason(err)})
 			continue
 		}
-		snap.Read(p, r, lim)
+		snap.Read(p, stopping{ctx, timeout, r}, lim)
 		r.Close()
 	}
 	return nil
+}
+
+// stopping ends a snapshot's reading when --timeout is over: the reader fails, and the reader
+// of the snapshot reports it at the place it got to.
+type stopping struct {
+	ctx     context.Context
+	timeout time.Duration
+	r       io.Reader
+}
+
+func (s stopping) Read(p []byte) (int, error) {
+	if s.ctx.Err() != nil {
+		return 0, fmt.Errorf("stopped after --timeout %s", s.timeout)
+	}
+	return s.r.Read(p)
 }

@@ -91,6 +91,7 @@ func TestAudit(t *testing.T) {
 		},
 		{name: "a missing snapshot", args: []string{"audit", filepath.Join(auditData, "nope.json")}, code: 2},
 		{name: "a truncated snapshot", args: []string{"audit", "-"}, stdin: `{"kind":"List","items":[{"kind":"Node","metadata":{"name":"n"`, code: 2, stdout: []string{"the JSON ends early"}},
+		{name: "--timeout stops the reading with a located error", args: []string{"audit", exhausted, "--timeout", "1ns"}, code: 2, stdout: []string{"snapshot.json:1", "stopped after --timeout 1ns"}},
 		{name: "bad fail-on", args: []string{"audit", exhausted, "--fail-on", "loud"}, code: 2},
 		{name: "bad at", args: []string{"audit", exhausted, "--at", "yesterday"}, code: 2},
 		{name: "no snapshot before --", args: []string{"audit", "--", manifests}, code: 2},

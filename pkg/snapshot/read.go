@@ -47,7 +47,7 @@ func (s *Snapshot) Read(name string, r io.Reader, lim Limits) {
 		return
 	}
 	if err != nil {
-		s.fail(name, 0, err.Error())
+		s.fail(name, skipped+1, "not read: "+err.Error())
 		return
 	}
 	if first == '{' || first == '[' {
@@ -166,8 +166,10 @@ func (s *Snapshot) readJSON(name string, r io.Reader, lim Limits, lineOf func(in
 			s.fail(name, locate(off), fmt.Sprintf("more than %d items in the snapshot: not read further", lim.MaxItems))
 		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 			s.fail(name, locate(off), "the JSON ends early (a truncated snapshot?)")
-		default:
+		case se != nil:
 			s.fail(name, locate(off), "not valid JSON: "+err.Error())
+		default: // the input itself failed: a budget of the caller, a read error
+			s.fail(name, locate(off), "not read further: "+err.Error())
 		}
 	}
 	tok, err := dec.Token()
