@@ -356,7 +356,7 @@ func missingDependencies(fsys *confine.FS, dir string, ch *chart.Chart) []invent
 		}
 		u := inventory.UnresolvedObject{
 			Source:   "Helm chart " + dir,
-			Location: inventory.Position{File: chartFile, Line: lineOf(text, "name: "+d.Name)},
+			Location: positionOf(chartFile, text, "name: "+d.Name),
 			Reason: fmt.Sprintf("its dependency %s %s (%s) is not in charts/, so its objects are not rendered: run helm dependency build, or vendor it",
 				d.Name, d.Version, orNone(d.Repository)),
 		}
@@ -368,14 +368,15 @@ func missingDependencies(fsys *confine.FS, dir string, ch *chart.Chart) []invent
 	return out
 }
 
-// lineOf is the 1-based line of the first line holding needle, 0 when none does.
-func lineOf(text []byte, needle string) int {
+// positionOf is where needle first appears in text (1-based line and column), or the file
+// alone when it does not.
+func positionOf(file string, text []byte, needle string) inventory.Position {
 	for i, line := range strings.Split(string(text), "\n") {
-		if strings.Contains(line, needle) {
-			return i + 1
+		if col := strings.Index(line, needle); col >= 0 {
+			return inventory.Position{File: file, Line: i + 1, Column: col + 1}
 		}
 	}
-	return 0
+	return inventory.Position{File: file}
 }
 
 func orNone(s string) string {
