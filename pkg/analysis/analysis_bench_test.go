@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/eni-lint/eni-lint/internal/synth"
@@ -15,6 +16,10 @@ import (
 // prepared query, and sorts the report. scripts/bench.sh runs the 100,000-document case.
 
 func benchmarkCheck(b *testing.B, docs int) {
+	benchmarkCheckGroups(b, docs, []inventory.NodeGroupSpec{{Name: "default", InstanceTypes: []string{"m5.large", "m5.xlarge"}}})
+}
+
+func benchmarkCheckGroups(b *testing.B, docs int, groups []inventory.NodeGroupSpec) {
 	dir := b.TempDir()
 	if err := synth.Write(dir, docs, 10, docs/200+1, 10, 1); err != nil {
 		b.Fatal(err)
@@ -27,7 +32,7 @@ func benchmarkCheck(b *testing.B, docs int) {
 	opts := Options{
 		Paths: []string{dir}, ENIRelease: inventory.ReleaseOnDelete, CooldownSeconds: 60,
 		DefaultNamespace: "default", FailOn: findings.Error,
-		NodeGroups: []inventory.NodeGroupSpec{{Name: "default", InstanceTypes: []string{"m5.large", "m5.xlarge"}}},
+		NodeGroups: groups,
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -44,6 +49,17 @@ func benchmarkCheck(b *testing.B, docs int) {
 
 func BenchmarkCheck1k(b *testing.B)  { benchmarkCheck(b, 1000) }
 func BenchmarkCheck10k(b *testing.B) { benchmarkCheck(b, 10000) }
+
+// BenchmarkCheck5kRows120: 40 node groups of 3 types, every workload placed on all of them,
+// so the per-instance-type table has 120 rows. Karpenter pools split into label classes reach
+// such row counts; the cost must follow placements, not rows × placements.
+func BenchmarkCheck5kRows120(b *testing.B) {
+	var groups []inventory.NodeGroupSpec
+	for i := 0; i < 40; i++ {
+		groups = append(groups, inventory.NodeGroupSpec{Name: fmt.Sprintf("g%02d", i), InstanceTypes: []string{"m5.large", "m5.xlarge", "c6i.large"}})
+	}
+	benchmarkCheckGroups(b, 5000, groups)
+}
 
 // BenchmarkEngineNew is the one-time cost every run pays: parse, compile and prepare.
 func BenchmarkEngineNew(b *testing.B) {

@@ -113,21 +113,48 @@ type Contributor struct {
 // InstanceTypeRow is one line of the per-instance-type table.
 type InstanceTypeRow struct {
 	// Environment is the Terraform environment of the row, with --each-var-file.
-	Environment       string             `json:"environment,omitempty"`
-	NodeGroup         string             `json:"nodeGroup"`
+	Environment string `json:"environment,omitempty"`
+	NodeGroup   string `json:"nodeGroup"`
+	// NodeGroupID tells apart groups of the same name (inventory.NodeGroup.ID).
+	NodeGroupID       string             `json:"nodeGroupId"`
 	NodeGroupLocation inventory.Position `json:"nodeGroupLocation"`
 	InstanceType      string             `json:"instanceType"`
-	Known             bool               `json:"known"`
-	Trunking          bool               `json:"trunking"`
-	BranchInterfaces  int                `json:"branchInterfaces"`
-	Hidden            int                `json:"hidden"`
-	Active            int                `json:"active"`
-	Demand            int                `json:"demand"`
+	// Variant names the launch-time labels of this entry when a Karpenter pool lists the
+	// type more than once ("karpenter.sh/capacity-type=spot").
+	Variant          string `json:"variant,omitempty"`
+	Known            bool   `json:"known"`
+	Trunking         bool   `json:"trunking"`
+	BranchInterfaces int    `json:"branchInterfaces"`
+	Hidden           int    `json:"hidden"`
+	Active           int    `json:"active"`
+	Demand           int    `json:"demand"`
 	// AtLeast is true when a contributor has no bound and its lower bound was used.
 	AtLeast bool `json:"atLeast"`
 	// Verdict is fits, exceeds, unbounded, no-trunking or unknown-type.
 	Verdict      string        `json:"verdict"`
 	Contributors []Contributor `json:"contributors"`
+}
+
+// TypeLabel is the instance type as reports show it: with its variant, if any.
+func (r InstanceTypeRow) TypeLabel() string {
+	if r.Variant == "" {
+		return r.InstanceType
+	}
+	return r.InstanceType + " [" + r.Variant + "]"
+}
+
+// ShownRows are the rows a human-readable table lists, and how many it leaves out: a Karpenter
+// pool lists a type once per launch-time label variant (capacity type, zone) that workloads
+// select on, and a variant nothing lands on says nothing. Every row stays in the JSON report.
+func ShownRows(rows []InstanceTypeRow) (shown []InstanceTypeRow, empty int) {
+	for _, row := range rows {
+		if row.Variant != "" && len(row.Contributors) == 0 {
+			empty++
+			continue
+		}
+		shown = append(shown, row)
+	}
+	return shown, empty
 }
 
 // WorkloadNumbers are the figures of one workload whose pods hold branch ENIs.

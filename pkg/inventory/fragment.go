@@ -126,6 +126,8 @@ type NodePool struct {
 	Labels               map[string]string
 	Taints               []Taint
 	NodeClass            string
+	// NodeClassGroup is nodeClassRef.group: eks.amazonaws.com for EKS Auto Mode.
+	NodeClassGroup string
 }
 
 // NodeClass is a Karpenter EC2NodeClass: its AMI family decides the OS.

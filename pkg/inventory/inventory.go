@@ -309,11 +309,22 @@ type NodeGroup struct {
 	MaxSize       *int                `json:"maxSize,omitempty"`
 	SelfManaged   bool                `json:"selfManaged,omitempty"`
 	Windows       bool                `json:"windows,omitempty"`
+	// PicksTrunkingTypes: the provisioner launches only trunking types for SGP pods
+	// (Karpenter), so its types without trunking are no waste for them (ENI004).
+	PicksTrunkingTypes bool `json:"picksTrunkingTypes,omitempty"`
+	// AutoMode marks EKS Auto Mode node pools (ENI012).
+	AutoMode bool `json:"autoMode,omitempty"`
 }
 
 // NodeGroupInstance is one instance type of a node group, resolved against the limits table.
 type NodeGroupInstance struct {
 	Name string `json:"name"`
+	// Key identifies the entry within its group: the name, followed by the variant when the
+	// same type appears with different launch-time labels.
+	Key string `json:"key"`
+	// Variant names the launch-time labels that set this entry apart
+	// ("karpenter.sh/capacity-type=spot"), or is empty.
+	Variant string `json:"variant,omitempty"`
 	// Known is false when the limits table has no figures for the type (ENI006).
 	Known bool `json:"known"`
 	// UnknownReason says which input would decide a type that cannot be known statically.

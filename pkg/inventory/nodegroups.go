@@ -35,9 +35,18 @@ type NodeGroupSpec struct {
 	MaxSize      *int
 	// Ignores are eni-lint:ignore comments on the code that declares the group.
 	Ignores []Ignore
-	// TypeLabels are labels a node of a given type carries besides the group's (Karpenter's
-	// karpenter.k8s.aws/instance-* labels).
-	TypeLabels map[string]map[string]string
+	// TypeLabels, when set, are the labels a node of each entry of InstanceTypes carries besides
+	// the group's (Karpenter's karpenter.k8s.aws/instance-* labels, a capacity type); same order.
+	TypeLabels []map[string]string
+	// TypeVariants tell apart entries of the same type whose launch-time labels differ
+	// ("karpenter.sh/capacity-type=spot"); same order, "" when there is one.
+	TypeVariants []string
+	// PicksTrunkingTypes is set for provisioners (Karpenter) that launch, for pods requesting
+	// vpc.amazonaws.com/pod-eni, only types offering it: their types without trunking never
+	// take such pods, so mixing them in is no waste.
+	PicksTrunkingTypes bool
+	// AutoMode marks EKS Auto Mode node pools, where security groups for Pods work differently.
+	AutoMode bool
 }
 
 // UnknownInstanceType stands for instance types that cannot be known statically.
@@ -74,6 +83,7 @@ func BuildNodeGroup(spec NodeGroupSpec, table *limits.Table) NodeGroup {
 		g.Labels[k] = v
 	}
 	g.MinSize, g.MaxSize, g.SelfManaged, g.Windows = spec.MinSize, spec.MaxSize, spec.SelfManaged, spec.Windows
+	g.PicksTrunkingTypes, g.AutoMode = spec.PicksTrunkingTypes, spec.AutoMode
 	names := spec.InstanceTypes
 	if spec.UnknownTypes != "" {
 		names = append(append([]string{}, names...), UnknownInstanceType)
@@ -119,8 +129,15 @@ func BuildNodeGroup(spec NodeGroupSpec, table *limits.Table) NodeGroup {
 			labels[LabelArch] = arch
 			labels[LabelArchBeta] = arch
 		}
-		for k, v := range spec.TypeLabels[name] {
-			labels[k] = v
+		if i < len(spec.TypeLabels) {
+			for k, v := range spec.TypeLabels[i] {
+				labels[k] = v
+			}
+		}
+		inst.Key = name
+		if i < len(spec.TypeVariants) && spec.TypeVariants[i] != "" {
+			inst.Variant = spec.TypeVariants[i]
+			inst.Key = name + " [" + inst.Variant + "]"
 		}
 		for k, v := range spec.Labels {
 			labels[k] = v

@@ -74,13 +74,17 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 		b.WriteString("### Branch ENIs per instance type (worst case on one node)\n\n")
 		b.WriteString("| Node group | Instance type | Branch ENIs | Hidden | Active | Demand | Verdict |\n")
 		b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | --- |\n")
-		for _, row := range r.InstanceTypes {
+		rows, empty := findings.ShownRows(r.InstanceTypes)
+		for _, row := range rows {
 			branch, demand := rowCells(row, "≥ ")
 			verdict := row.Verdict
 			if verdict == "exceeds" || verdict == "no-trunking" {
 				verdict = "**" + verdict + "**"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s |\n", mdEscape(row.NodeGroup), mdEscape(row.InstanceType), branch, row.Hidden, row.Active, demand, verdict)
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s |\n", mdEscape(row.NodeGroup), mdEscape(row.TypeLabel()), branch, row.Hidden, row.Active, demand, verdict)
+		}
+		if empty > 0 {
+			fmt.Fprintf(&b, "\n_%s of Karpenter pools that no SGP workload can land on are not shown; the JSON report lists them._\n", count(empty, "label variant"))
 		}
 		b.WriteString("\n_Hidden: terminated pods that still hold branch ENIs but that the scheduler no longer counts. Demand = hidden + min(active, branch ENIs)._\n\n")
 		if m.Chart {
@@ -209,7 +213,7 @@ func (m Markdown) chart(b *strings.Builder, r *findings.Report) {
 		if !row.Known || !row.Trunking {
 			continue
 		}
-		labels = append(labels, fmt.Sprintf("%q", row.NodeGroup+" "+row.InstanceType))
+		labels = append(labels, fmt.Sprintf("%q", row.NodeGroup+" "+row.TypeLabel()))
 		demand = append(demand, fmt.Sprint(row.Demand))
 		capacity = append(capacity, fmt.Sprint(row.BranchInterfaces))
 	}

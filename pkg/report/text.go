@@ -154,15 +154,19 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Branch ENIs per instance type (worst case on one node)"))
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  NODE GROUP\tINSTANCE TYPE\tBRANCH ENIs\tHIDDEN\tACTIVE\tDEMAND\tVERDICT")
-		for _, row := range r.InstanceTypes {
+		rows, empty := findings.ShownRows(r.InstanceTypes)
+		for _, row := range rows {
 			branch, demand := rowCells(row, ">=")
 			group := row.NodeGroup
 			if row.Environment != "" {
 				group = row.Environment + "/" + group
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%s\t%s\n", group, row.InstanceType, branch, row.Hidden, row.Active, demand, t.verdict(row.Verdict))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%s\t%s\n", group, row.TypeLabel(), branch, row.Hidden, row.Active, demand, t.verdict(row.Verdict))
 		}
 		tw.Flush()
+		if empty > 0 {
+			fmt.Fprintf(&b, "  (%s of Karpenter pools that no SGP workload can land on not shown; --format json lists them)\n", count(empty, "label variant"))
+		}
 	}
 
 	if !r.CapacityKnown && len(r.Workloads) > 0 {

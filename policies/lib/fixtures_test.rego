@@ -69,7 +69,7 @@ branch := {"m5.large": 9, "m5.xlarge": 18, "m5.2xlarge": 38, "t3.medium": 0, "m4
 arch := "amd64"
 
 instance(name) := {
-	"name": name, "known": true, "trunking": branch[name] > 0, "branchInterfaces": branch[name],
+	"name": name, "key": name, "known": true, "trunking": branch[name] > 0, "branchInterfaces": branch[name],
 	"source": "test", "location": {"file": "", "line": 0, "column": 0},
 	"nodeLabels": {
 		"node.kubernetes.io/instance-type": name, "kubernetes.io/arch": arch,
@@ -78,13 +78,13 @@ instance(name) := {
 }
 
 unknown_instance(name) := {
-	"name": name, "known": false, "trunking": false, "branchInterfaces": 0,
+	"name": name, "key": name, "known": false, "trunking": false, "branchInterfaces": 0,
 	"location": {"file": ".eni-lint.yaml", "line": 4, "column": 7},
 	"nodeLabels": {"node.kubernetes.io/instance-type": name, "kubernetes.io/os": "linux"},
 }
 
 node_group(name, types) := {
-	"name": name, "source": "flag", "location": {"file": "--node-group", "line": 0, "column": 0},
+	"id": sprintf("NodeGroup/%s@--node-group:0", [name]), "kind": "NodeGroup", "name": name, "source": "flag", "location": {"file": "--node-group", "line": 0, "column": 0},
 	"labels": {}, "taints": [], "maxPods": null,
 	"instanceTypes": [labelled(instance(t), name) | some t in types],
 }

@@ -324,21 +324,30 @@ workload_placements(w) := [{"group": g, "type": t} |
 	selectors.admits(w.pod, t.nodeLabels, g.taints)
 ]
 
-# The per-instance-type table (§6): one row per known, trunking type of every node group.
+# What each ENI workload adds to a row, computed once per workload.
+contributions := {w.id: contribution(w) | some w in eni_workloads}
+
+# Every (row key, contribution) pair. A row is keyed by its node group's id and its type
+# entry's key: two groups may share a name (an eksctl group and a Karpenter pool both called
+# "default"), and a Karpenter type may appear once per launch-time label variant.
+placed := [[p.group.id, p.type.key, w.id] |
+	some w in eni_workloads
+	some p in placements[w.id]
+]
+
+# The per-instance-type table (§6): one row per type entry of every node group. The lookup
+# of a row's contributors compares a variable bound in this body (key), so OPA indexes the
+# comprehension once instead of scanning every placement for every row.
 rows := [row |
 	some g in input.nodeGroups
 	some t in g.instanceTypes
-	row := type_row(g, t)
+	gid := g.id
+	tkey := t.key
+	contributors := [contributions[id] | some [pg, pt, id] in placed; pg == gid; pt == tkey]
+	row := type_row(g, t, contributors)
 ]
 
-type_row(g, t) := row if {
-	contributors := [c |
-		some w in eni_workloads
-		some p in placements[w.id]
-		p.group.name == g.name
-		p.type.name == t.name
-		c := contribution(w)
-	]
+type_row(g, t, contributors) := row if {
 	b := capacity(g, t)
 	hidden := sum([c.hidden | some c in contributors])
 	active := sum([c.active | some c in contributors])
@@ -346,8 +355,11 @@ type_row(g, t) := row if {
 	unbounded := [c.id | some c in contributors; not c.bounded]
 	row := {
 		"nodeGroup": g.name,
+		"nodeGroupId": g.id,
+		"pool": object.get(g, "picksTrunkingTypes", false),
 		"nodeGroupLocation": g.location,
 		"instanceType": t.name,
+		"variant": object.get(t, "variant", ""),
 		"known": t.known,
 		"trunking": t.trunking,
 		"branchInterfaces": b,
@@ -359,6 +371,12 @@ type_row(g, t) := row if {
 		"contributors": contributors,
 	}
 }
+
+# How a row's instance type is shown: with its variant when the group lists the type more
+# than once.
+type_label(row) := row.instanceType if {
+	row.variant == ""
+} else := sprintf("%s [%s]", [row.instanceType, row.variant])
 
 verdict(t, demand, b, unbounded) := "unknown-type" if {
 	not t.known

@@ -207,3 +207,31 @@ test_replication_controller_runs_its_replicas if {
 	rows := model.rows with input as fx.inventory([rc], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
 	rows[0].active == 4
 }
+
+# --- Rows are keyed by node group id and type entry, not by name ---
+
+# An eksctl group and a Karpenter pool both called "default": each row counts the CronJob
+# once (demand 35), not once per group of that name (70).
+test_same_name_groups_count_once if {
+	w := fx.cronjob("seed", {}, {})
+	a := fx.node_group("default", ["m5.large"])
+	b := object.union(fx.node_group("default", ["m5.large"]), {"id": "NodeGroup/default@pools.yaml:1"})
+	rows := model.rows with input as fx.inventory([w], [fx.sgp_all], [a, b])
+	count(rows) == 2
+	every r in rows {
+		r.demand == 35
+	}
+}
+
+# The same type listed twice with different launch-time labels (a Karpenter pool allowing spot
+# and on-demand): a workload pinned to on-demand counts only on that entry.
+test_variants_are_separate_rows if {
+	od := object.union(fx.instance("m5.large"), {"key": "m5.large [karpenter.sh/capacity-type=on-demand]", "variant": "karpenter.sh/capacity-type=on-demand", "nodeLabels": object.union(fx.instance("m5.large").nodeLabels, {"karpenter.sh/capacity-type": "on-demand"})})
+	spot := object.union(fx.instance("m5.large"), {"key": "m5.large [karpenter.sh/capacity-type=spot]", "variant": "karpenter.sh/capacity-type=spot", "nodeLabels": object.union(fx.instance("m5.large").nodeLabels, {"karpenter.sh/capacity-type": "spot"})})
+	pool := object.union(fx.node_group("pool", []), {"instanceTypes": [od, spot]})
+	pinned := fx.with_pod(fx.cronjob("pinned", {}, {}), {"nodeSelector": {"karpenter.sh/capacity-type": "on-demand"}})
+	rows := model.rows with input as fx.inventory([pinned], [fx.sgp_all], [pool])
+	[r.demand | some r in rows; r.variant == "karpenter.sh/capacity-type=on-demand"] == [35]
+	[r.demand | some r in rows; r.variant == "karpenter.sh/capacity-type=spot"] == [0]
+	model.type_label(rows[0]) == "m5.large [karpenter.sh/capacity-type=on-demand]"
+}

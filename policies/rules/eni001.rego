@@ -40,22 +40,22 @@ import data.eni.model
 
 finding contains f if {
 	some g in input.nodeGroups
-	exceeding := [r | some r in model.rows; r.nodeGroup == g.name; r.verdict == "exceeds"]
+	exceeding := [r | some r in model.rows; r.nodeGroupId == g.id; r.verdict == "exceeds"]
 	count(exceeding) > 0
 
 	# The binding type: the smallest capacity, then the largest overshoot.
-	order := sort([[r.branchInterfaces, r.branchInterfaces - r.demand, r.instanceType] | some r in exceeding])
-	row := [r | some r in exceeding; r.instanceType == order[0][2]][0]
+	order := sort([[r.branchInterfaces, r.branchInterfaces - r.demand, model.type_label(r)] | some r in exceeding])
+	row := [r | some r in exceeding; model.type_label(r) == order[0][2]][0]
 	top := sort([[0 - c.hidden, c.id] | some c in row.contributors; c.hidden > 0])[0][1]
 	w := model.workload_by_id[top]
 	fixes := fix_options(row)
-	others := [r.instanceType | some r in exceeding; r.instanceType != row.instanceType]
+	others := [model.type_label(r) | some r in exceeding; model.type_label(r) != model.type_label(row)]
 
 	f := model.finding(
 		"ENI001", "",
 		message(g, row, w, fixes, others),
 		w, model.retention_paths(w),
-		{
+		object.union(variant_details(row), {
 			"nodeGroup": g.name,
 			"nodeGroupLocation": g.location,
 			"instanceType": row.instanceType,
@@ -67,12 +67,17 @@ finding contains f if {
 			"alsoExceeding": others,
 			"contributors": [c | some c in row.contributors; c.hidden + c.active > 0],
 			"fixes": fixes,
-		},
+		}),
 	)
 }
 
+# The variant of the row, in the details only when the pool lists the type more than once.
+variant_details(row) := {"variant": row.variant} if {
+	row.variant != ""
+} else := {}
+
 message(g, row, w, fixes, others) := sprintf("%s in node group %q: %s%d branch ENIs can be in use where %d exist (%d held by terminated pods the scheduler no longer counts + %d running). %s holds the most: %d.%s%s", [
-	row.instanceType,
+	model.type_label(row),
 	g.name,
 	at_least(row),
 	row.demand,
@@ -169,7 +174,12 @@ type_fixes(row) := [fix |
 	]
 	count(bigger) > 0
 	fix := {
-		"change": sprintf("use %s (%d branch interfaces) instead of %s in node group %q", [bigger[0].name, bigger[0].branchInterfaces, row.instanceType, row.nodeGroup]),
+		"change": type_change(row, bigger[0]),
 		"instanceType": bigger[0].name,
 	}
 ]
+
+# A Karpenter pool picks its types at launch: the fix is a narrower pool, not a type swap.
+type_change(row, bigger) := sprintf("narrow NodePool %q so that it launches no type below %s (%d branch interfaces), e.g. with a karpenter.k8s.aws/instance-cpu or instance-size requirement", [row.nodeGroup, bigger.name, bigger.branchInterfaces]) if {
+	row.pool
+} else := sprintf("use %s (%d branch interfaces) instead of %s in node group %q", [bigger.name, bigger.branchInterfaces, row.instanceType, row.nodeGroup])

@@ -31,6 +31,10 @@ groups_with_non_trunking := {g |
 	not t.trunking
 }
 
+# Karpenter launches only trunking types for pods that request vpc.amazonaws.com/pod-eni, so
+# a pool's types without trunking are no waste for them: only other groups count as mixed.
+mixed_candidates := {g | some g in groups_with_non_trunking; not g.picksTrunkingTypes}
+
 finding contains f if {
 	count(groups_with_non_trunking) > 0
 	some w in model.eni_workloads
@@ -50,9 +54,9 @@ finding contains f if {
 }
 
 finding contains f if {
-	some g in groups_with_non_trunking
+	some g in mixed_candidates
 	some w in model.eni_workloads
-	here := [p.type | some p in model.placements[w.id]; p.group.name == g.name; p.type.known]
+	here := [p.type | some p in model.placements[w.id]; p.group.id == g.id; p.type.known]
 	without := sort({t.name | some t in here; not t.trunking})
 	trunked := sort({t.name | some t in here; t.trunking})
 	count(without) > 0

@@ -3,6 +3,7 @@ package karpenter
 import (
 	"testing"
 
+	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/limits"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
@@ -44,28 +45,33 @@ spec: {requirements: [{key: karpenter.k8s.aws/instance-family, operator: In, val
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		frag := kubernetes.Load("pools.yaml", data, kubernetes.Options{DefaultNamespace: "default"})
-		groups, err := Resolve(frag.NodePools, frag.NodeClasses, table)
+		groups, err := Resolve(frag.NodePools, frag.NodeClasses, table, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(groups) != len(frag.NodePools) {
 			t.Fatalf("%d pools, %d groups", len(frag.NodePools), len(groups))
 		}
-		catalog, _ := limits.KarpenterCatalog()
-		labels := map[string]map[string]string{}
-		for _, c := range catalog {
-			labels[c.Name] = c.Labels
-		}
 		for i, g := range groups {
 			if len(g.InstanceTypes) == 0 && g.UnknownTypes == "" {
 				t.Fatalf("pool %q: no types and no reason", g.Name)
 			}
-			for _, name := range g.InstanceTypes {
+			if len(g.TypeLabels) != len(g.InstanceTypes) {
+				t.Fatalf("pool %q: %d types, %d label sets", g.Name, len(g.InstanceTypes), len(g.TypeLabels))
+			}
+			for j, name := range g.InstanceTypes {
 				if _, ok := table.Lookup(name); !ok {
 					t.Fatalf("pool %q: %s is not in the table", g.Name, name)
 				}
-				if !admits(frag.NodePools[i].Requirements, labels[name]) {
-					t.Fatalf("pool %q: %s is not admitted by its requirements", g.Name, name)
+				// Every requirement on a label the entry carries admits its value.
+				var present []inventory.Requirement
+				for _, r := range frag.NodePools[i].Requirements {
+					if _, has := g.TypeLabels[j][r.Key]; has {
+						present = append(present, r)
+					}
+				}
+				if !admits(present, g.TypeLabels[j]) {
+					t.Fatalf("pool %q: %s (%v) is not admitted by its requirements", g.Name, name, g.TypeLabels[j])
 				}
 			}
 		}

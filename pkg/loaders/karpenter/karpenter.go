@@ -1,10 +1,23 @@
-// Package karpenter turns Karpenter NodePools into node groups: their requirements are
-// evaluated against the instance types Karpenter can launch (with the labels it puts on each),
-// and the group is judged on the smallest branch capacity among the types it admits.
+// Package karpenter turns Karpenter NodePools (and EKS Auto Mode's, which are Karpenter
+// NodePools with their own label names) into node groups.
+//
+// A pool is a set of instance types, each carrying the labels Karpenter puts on its nodes: the
+// per-type well-known labels of the embedded catalog, the pool's template labels,
+// karpenter.sh/nodepool, and the labels whose value Karpenter picks at launch among those the
+// pool allows (capacity type, zone, custom requirement keys). A pod may land on a type when its
+// nodeSelector and required affinity admit that type's labels, and it is judged on the smallest
+// branch capacity among the types it can land on.
+//
+// Listing every admitted type (up to 1363) for every pool would make the model scan all of them
+// for every workload. Only the label values that some workload's selectors mention can tell two
+// types apart for placement, so types are grouped into classes by those values, and a class is
+// represented by its smallest trunking type: every workload admits all types of a class or none,
+// so that type is the worst case for each of them.
 package karpenter
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,17 +26,94 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/limits"
 )
 
-// LabelNodePool is the label Karpenter puts on every node of a NodePool.
-const LabelNodePool = "karpenter.sh/nodepool"
+// Labels Karpenter puts on every node it launches.
+const (
+	LabelNodePool     = "karpenter.sh/nodepool"
+	LabelCapacityType = "karpenter.sh/capacity-type"
+	LabelZone         = "topology.kubernetes.io/zone"
+	LabelRegion       = "topology.kubernetes.io/region"
+	LabelZoneID       = "topology.k8s.aws/zone-id"
+	// LabelComputeType marks EKS Auto Mode nodes (value "auto").
+	LabelComputeType = "eks.amazonaws.com/compute-type"
+)
 
-// Resolve returns one node group per NodePool.
+// MaxEntriesPerPool bounds the (class × label variant) entries one pool becomes. Each entry is
+// a row the model evaluates for every workload, so a pull request that mentions thousands of
+// distinct zone values must not multiply the work without limit (a budget); past it, the pool
+// is reported as unknown with the reason.
+const MaxEntriesPerPool = 512
+
+// capacityTypes are the values of karpenter.sh/capacity-type; "If a requirement is not
+// defined for a well known label, any value available to the cloud provider may be chosen"
+// (Karpenter docs, concepts/nodepools), so a pool without the requirement allows all three.
+var capacityTypes = []string{"on-demand", "spot", "reserved"}
+
+// always are the labels every Karpenter node has, whose value is picked at launch.
+var always = []string{LabelCapacityType, LabelZone, LabelRegion, LabelZoneID}
+
+// autoModeLabels are the per-type labels EKS Auto Mode sets under eks.amazonaws.com/ instead
+// of karpenter.k8s.aws/ ("EKS Auto Mode Supported Labels", EKS user guide,
+// latest/ug/automode/create-node-pool.adoc at commit 013856044148d6eeed4723027a45aa2180536bcb).
+var autoModeLabels = []string{
+	"instance-hypervisor", "instance-encryption-in-transit-supported", "instance-category",
+	"instance-generation", "instance-family", "instance-size", "instance-cpu",
+	"instance-cpu-manufacturer", "instance-memory", "instance-ebs-bandwidth",
+	"instance-network-bandwidth", "instance-gpu-name", "instance-gpu-manufacturer",
+	"instance-gpu-count", "instance-gpu-memory", "instance-local-nvme",
+}
+
+// Mention is what workloads' node selection says about one label key.
+type Mention struct {
+	// Values are the values named by nodeSelector, In and NotIn.
+	Values map[string]bool
+	// Numeric is set when some expression compares the key with Gt or Lt, so every distinct
+	// value can matter.
+	Numeric bool
+}
+
+// Mentions maps node label keys to what workloads' selectors say about them.
+type Mentions map[string]*Mention
+
+// MentionsOf collects the node label keys and values that workloads' nodeSelector and required
+// node affinity use. Keys no workload mentions cannot change where any pod lands.
+func MentionsOf(workloads []inventory.Workload) Mentions {
+	m := Mentions{}
+	get := func(key string) *Mention {
+		if m[key] == nil {
+			m[key] = &Mention{Values: map[string]bool{}}
+		}
+		return m[key]
+	}
+	for _, w := range workloads {
+		for k, v := range w.Pod.NodeSelector {
+			get(k).Values[v] = true
+		}
+		for _, term := range w.Pod.RequiredAffinity {
+			for _, r := range term.MatchExpressions {
+				mention := get(r.Key)
+				switch r.Operator {
+				case "Gt", "Lt":
+					mention.Numeric = true
+				default:
+					for _, v := range r.Values {
+						mention.Values[v] = true
+					}
+				}
+			}
+		}
+	}
+	return m
+}
+
+// Resolve returns one node group per NodePool, its types grouped by the label values that
+// mentions names.
 //
 // Karpenter launches, for pods that request vpc.amazonaws.com/pod-eni, only instance types
-// that offer it; so a NodePool's capacity for SGP pods is decided by the smallest branch
-// capacity among its trunking types (the binding type, which the group lists). Types without
-// trunking matter only when they are all the pool admits: then SGP pods stay Pending (ENI004).
-// Admitted types missing from the branch-ENI table are left out and counted in the source.
-func Resolve(pools []inventory.NodePool, classes []inventory.NodeClass, table *limits.Table) ([]inventory.NodeGroupSpec, error) {
+// that offer it; so within a class only the trunking types matter, and the smallest decides.
+// Classes without any trunking type are listed whole: pods that can only land there stay
+// Pending (ENI004). Admitted types missing from the branch-ENI table are left out and counted
+// in the source.
+func Resolve(pools []inventory.NodePool, classes []inventory.NodeClass, table *limits.Table, mentions Mentions) ([]inventory.NodeGroupSpec, error) {
 	catalog, err := limits.KarpenterCatalog()
 	if err != nil {
 		return nil, err
@@ -34,69 +124,388 @@ func Resolve(pools []inventory.NodePool, classes []inventory.NodeClass, table *l
 	}
 	var out []inventory.NodeGroupSpec
 	for _, p := range pools {
-		g := inventory.NodeGroupSpec{
-			Name: p.Name, Source: "karpenter:" + p.Kind, Location: p.Location, SelfManaged: true,
-			Labels: map[string]string{LabelNodePool: p.Name}, Taints: p.Taints, TypeLabels: map[string]map[string]string{},
-		}
-		for k, v := range p.Labels {
-			g.Labels[k] = v
-		}
-		if strings.HasPrefix(strings.ToLower(amiFamily[p.NodeClass]), "windows") {
-			g.Windows = true
-		}
-		var admitted []limits.KarpenterType
-		for _, t := range catalog {
-			if admits(p.Requirements, t.Labels) {
-				admitted = append(admitted, t)
-			}
-		}
-		var trunking, without []limits.InstanceType
-		unknown := 0
-		labelsOf := map[string]map[string]string{}
-		for _, t := range admitted {
-			it, ok := table.Lookup(t.Name)
-			if !ok {
-				unknown++
-				continue
-			}
-			labelsOf[t.Name] = t.Labels
-			if it.Trunking {
-				trunking = append(trunking, it)
-			} else {
-				without = append(without, it)
-			}
-		}
-		at := p.Location
-		if len(p.RequirementLocations) > 0 {
-			at = p.RequirementLocations[0]
-		}
-		switch {
-		case len(trunking) > 0:
-			sort.Slice(trunking, func(i, j int) bool {
-				if trunking[i].BranchInterfaces != trunking[j].BranchInterfaces {
-					return trunking[i].BranchInterfaces < trunking[j].BranchInterfaces
-				}
-				return trunking[i].Name < trunking[j].Name
-			})
-			binding := trunking[0]
-			g.InstanceTypes = []string{binding.Name}
-			g.TypeLabels[binding.Name] = labelsOf[binding.Name]
-			g.Source = fmt.Sprintf("karpenter:%s (%d types admitted, %d with ENI trunking%s; binding type %s)", p.Kind, len(admitted), len(trunking), leftOut(unknown), binding.Name)
-		case len(without) > 0:
-			for _, it := range without {
-				g.InstanceTypes = append(g.InstanceTypes, it.Name)
-				g.TypeLabels[it.Name] = labelsOf[it.Name]
-			}
-			g.Source = fmt.Sprintf("karpenter:%s (%d types admitted, none with ENI trunking%s)", p.Kind, len(admitted), leftOut(unknown))
-		case unknown > 0:
-			g.UnknownTypes = fmt.Sprintf("the %d types its requirements admit are not in eni-lint's instance table", unknown)
-		default:
-			g.UnknownTypes = "its requirements admit no instance type Karpenter knows"
-		}
-		g.TypeLocations = []inventory.Position{at}
-		out = append(out, g)
+		out = append(out, resolvePool(p, amiFamily, catalog, table, mentions))
 	}
 	return out, nil
+}
+
+// IsAutoMode says whether a NodePool is one of EKS Auto Mode's: its nodeClassRef names the
+// eks.amazonaws.com group, or its requirements use Auto Mode's label names.
+func IsAutoMode(p inventory.NodePool) bool {
+	if p.NodeClassGroup == "eks.amazonaws.com" {
+		return true
+	}
+	for _, r := range p.Requirements {
+		if strings.HasPrefix(r.Key, "eks.amazonaws.com/instance-") {
+			return true
+		}
+	}
+	return false
+}
+
+// typeLabels are the labels of one instance type in a pool's flavour: Karpenter's catalog as
+// it stands, or Auto Mode's names for the same facts.
+func typeLabels(t limits.KarpenterType, autoMode bool) map[string]string {
+	if !autoMode {
+		return t.Labels
+	}
+	out := map[string]string{LabelComputeType: "auto"}
+	for _, k := range []string{inventory.LabelInstanceType, inventory.LabelArch, inventory.LabelOS} {
+		if v, ok := t.Labels[k]; ok {
+			out[k] = v
+		}
+	}
+	for _, suffix := range autoModeLabels {
+		if v, ok := t.Labels["karpenter.k8s.aws/"+suffix]; ok {
+			out["eks.amazonaws.com/"+suffix] = v
+		}
+	}
+	return out
+}
+
+// candidate is an admitted type with its labels and branch-ENI figures.
+type candidate struct {
+	name   string
+	labels map[string]string
+	it     limits.InstanceType
+}
+
+func resolvePool(p inventory.NodePool, amiFamily map[string]string, catalog []limits.KarpenterType, table *limits.Table, mentions Mentions) inventory.NodeGroupSpec {
+	autoMode := IsAutoMode(p)
+	kind := "karpenter:" + p.Kind
+	if autoMode {
+		kind = "eks-auto-mode:" + p.Kind
+	}
+	g := inventory.NodeGroupSpec{
+		Name: p.Name, Source: kind, Location: p.Location, SelfManaged: true, PicksTrunkingTypes: true, AutoMode: autoMode,
+		Labels: map[string]string{LabelNodePool: p.Name}, Taints: p.Taints,
+	}
+	for k, v := range p.Labels {
+		g.Labels[k] = v
+	}
+	if strings.HasPrefix(strings.ToLower(amiFamily[p.NodeClass]), "windows") {
+		g.Windows = true
+	}
+	at := p.Location
+	if len(p.RequirementLocations) > 0 {
+		at = p.RequirementLocations[0]
+	}
+	g.TypeLocations = []inventory.Position{at}
+
+	// The keys the catalog describes for this flavour restrict types; the others are labels
+	// Karpenter sets at launch (or does not set at all).
+	described := map[string]bool{}
+	var admitted []limits.KarpenterType
+	var labelsOf []map[string]string
+	for _, t := range catalog {
+		if autoMode && !limits.AutoModeLaunches(t) {
+			continue
+		}
+		labels := typeLabels(t, autoMode)
+		for k := range labels {
+			described[k] = true
+		}
+		labelsOf = append(labelsOf, labels)
+		admitted = append(admitted, t)
+	}
+	var typeReqs, launchReqs []inventory.Requirement
+	for _, r := range p.Requirements {
+		if described[r.Key] || r.Key == inventory.LabelInstanceType || r.Key == inventory.LabelArch || r.Key == inventory.LabelOS {
+			typeReqs = append(typeReqs, r)
+		} else {
+			launchReqs = append(launchReqs, r)
+		}
+	}
+	var cands []candidate
+	total, unknown := 0, 0
+	for i, t := range admitted {
+		if !admits(typeReqs, labelsOf[i]) {
+			continue
+		}
+		total++
+		it, ok := table.Lookup(t.Name)
+		if !ok {
+			unknown++
+			continue
+		}
+		cands = append(cands, candidate{name: t.Name, labels: labelsOf[i], it: it})
+	}
+	if len(cands) == 0 {
+		if unknown > 0 {
+			g.UnknownTypes = fmt.Sprintf("the %d types its requirements admit are not in eni-lint's instance table", unknown)
+		} else {
+			g.UnknownTypes = "its requirements admit no instance type Karpenter knows"
+			if autoMode {
+				g.UnknownTypes = "its requirements admit no instance type EKS Auto Mode launches"
+			}
+		}
+		return g
+	}
+
+	classes := classify(cands, described, mentions)
+	variants := launchVariants(launchReqs, g.Labels, mentions)
+	if len(variants) == 0 {
+		g.UnknownTypes = "its requirements on launch-time labels (capacity type, zone, custom keys) admit no value"
+		return g
+	}
+	if n := len(classes) * len(variants); n > MaxEntriesPerPool {
+		g.UnknownTypes = fmt.Sprintf("workloads' node selectors split it into %d label classes, more than %d (a budget); narrow the selectors or declare the pool's instance types with --node-group", n, MaxEntriesPerPool)
+		return g
+	}
+	trunking := 0
+	var binding []string
+	for _, c := range cands {
+		if c.it.Trunking {
+			trunking++
+		}
+	}
+	for _, class := range classes {
+		if class[0].it.Trunking {
+			binding = append(binding, class[0].name)
+		} else if len(classes)*len(variants) > 1 {
+			// One entry per class and variant keeps the budget; the class's other types
+			// without trunking would tell nothing more.
+			class = class[:1]
+		}
+		for _, v := range variants {
+			for _, c := range class {
+				labels := map[string]string{}
+				for k, val := range c.labels {
+					labels[k] = val
+				}
+				for k, val := range v.labels {
+					labels[k] = val
+				}
+				g.InstanceTypes = append(g.InstanceTypes, c.name)
+				g.TypeLabels = append(g.TypeLabels, labels)
+				g.TypeVariants = append(g.TypeVariants, v.describe)
+			}
+		}
+	}
+	sort.Strings(binding)
+	switch {
+	case trunking == 0:
+		g.Source = fmt.Sprintf("%s (%d types admitted, none with ENI trunking%s)", kind, total, leftOut(unknown))
+	case len(binding) == 1:
+		g.Source = fmt.Sprintf("%s (%d types admitted, %d with ENI trunking%s; binding type %s)", kind, total, trunking, leftOut(unknown), binding[0])
+	default:
+		g.Source = fmt.Sprintf("%s (%d types admitted, %d with ENI trunking%s; binding types by the labels workloads select on: %s)", kind, total, trunking, leftOut(unknown), strings.Join(binding, ", "))
+	}
+	return g
+}
+
+// classify groups candidates by the values of the mentioned keys the catalog describes, and
+// returns each class as the list of types that represent it: its smallest trunking type, or
+// every type when none trunks. Classes come in a stable order.
+func classify(cands []candidate, described map[string]bool, mentions Mentions) [][]candidate {
+	var keys []string
+	for k := range mentions {
+		if described[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	bySig := map[string][]candidate{}
+	var order []string
+	for _, c := range cands {
+		var sig strings.Builder
+		for _, k := range keys {
+			v, has := c.labels[k]
+			switch {
+			case !has:
+				sig.WriteString("\x00-")
+			case mentions[k].Numeric || mentions[k].Values[v]:
+				sig.WriteString("\x00=" + v)
+			default:
+				sig.WriteString("\x00*")
+			}
+		}
+		s := sig.String()
+		if _, seen := bySig[s]; !seen {
+			order = append(order, s)
+		}
+		bySig[s] = append(bySig[s], c)
+	}
+	var out [][]candidate
+	for _, s := range order {
+		class := bySig[s]
+		var trunking []candidate
+		for _, c := range class {
+			if c.it.Trunking {
+				trunking = append(trunking, c)
+			}
+		}
+		if len(trunking) == 0 {
+			sort.Slice(class, func(i, j int) bool { return class[i].name < class[j].name })
+			out = append(out, class)
+			continue
+		}
+		sort.Slice(trunking, func(i, j int) bool {
+			if trunking[i].it.BranchInterfaces != trunking[j].it.BranchInterfaces {
+				return trunking[i].it.BranchInterfaces < trunking[j].it.BranchInterfaces
+			}
+			return trunking[i].name < trunking[j].name
+		})
+		out = append(out, trunking[:1])
+	}
+	// Trunking classes by their binding type's capacity first, so the group's first type is
+	// the smallest one.
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i][0].it, out[j][0].it
+		if a.Trunking != b.Trunking {
+			return a.Trunking
+		}
+		if a.BranchInterfaces != b.BranchInterfaces {
+			return a.BranchInterfaces < b.BranchInterfaces
+		}
+		return out[i][0].name < out[j][0].name
+	})
+	return out
+}
+
+// variant is one combination of launch-time label values a node of the pool can get.
+type variant struct {
+	labels   map[string]string
+	describe string
+}
+
+// anyOtherValue stands for "a value no workload names": the pool allows values beyond those
+// mentioned, and a node with one of them is admitted by no In and by every NotIn.
+const anyOtherValue = "(any other value)"
+
+// launchVariants lists the combinations of launch-time labels that workloads can tell apart:
+// for each such key a workload mentions, the mentioned values the pool allows, plus one other
+// allowed value when there is one. Keys no workload mentions do not split the pool.
+func launchVariants(reqs []inventory.Requirement, fixed map[string]string, mentions Mentions) []variant {
+	keys := map[string]bool{}
+	for _, k := range always {
+		keys[k] = true
+	}
+	for _, r := range reqs {
+		keys[r.Key] = true
+	}
+	var sorted []string
+	for k := range keys {
+		if _, isFixed := fixed[k]; isFixed {
+			continue // a template label wins: the node always has that value
+		}
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	out := []variant{{labels: map[string]string{}}}
+	for _, k := range sorted {
+		mention := mentions[k]
+		if mention == nil {
+			continue // no workload selects on it: its value cannot change where a pod lands
+		}
+		onKey := requirementsOn(reqs, k)
+		var domain []string
+		for v := range mention.Values {
+			domain = append(domain, v)
+		}
+		sort.Strings(domain)
+		if k == LabelCapacityType {
+			domain = capacityTypes // Karpenter sets no other value
+		} else {
+			domain = append(append(domain, listed(onKey)...), anyOtherValue)
+		}
+		// "" in values means the node lacks the label; the labels every node has cannot be
+		// missing.
+		values := collapseUnnamed(allowedValues(onKey, domain, !slices.Contains(always, k)), mention)
+		if len(values) == 0 {
+			return nil
+		}
+		var next []variant
+		for _, v := range out {
+			for _, val := range values {
+				labels := map[string]string{}
+				for a, b := range v.labels {
+					labels[a] = b
+				}
+				d := v.describe
+				if val != "" {
+					labels[k] = val
+				}
+				if len(values) > 1 {
+					shown := val
+					if val == "" {
+						shown = "(absent)"
+					}
+					if d != "" {
+						d += ", "
+					}
+					d += k + "=" + shown
+				}
+				next = append(next, variant{labels: labels, describe: d})
+			}
+			if len(next) > MaxEntriesPerPool {
+				return next // the caller reports the budget
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// collapseUnnamed keeps one value among those no workload names: they behave alike.
+func collapseUnnamed(values []string, mention *Mention) []string {
+	var out []string
+	other := false
+	for _, v := range values {
+		if v != "" && !mention.Values[v] && !mention.Numeric {
+			if other {
+				continue
+			}
+			other = true
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func requirementsOn(reqs []inventory.Requirement, key string) []inventory.Requirement {
+	var out []inventory.Requirement
+	for _, r := range reqs {
+		if r.Key == key {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// listed are the values In requirements name.
+func listed(reqs []inventory.Requirement) []string {
+	var out []string
+	for _, r := range reqs {
+		if r.Operator == "In" {
+			out = append(out, r.Values...)
+		}
+	}
+	return out
+}
+
+// allowedValues filters a domain by requirements on one key; with absent, a node without the
+// label ("") is tried too.
+func allowedValues(reqs []inventory.Requirement, domain []string, absent bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, v := range domain {
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		key := ""
+		if len(reqs) > 0 {
+			key = reqs[0].Key
+		}
+		if len(reqs) == 0 || admits(reqs, map[string]string{key: v}) {
+			out = append(out, v)
+		}
+	}
+	if absent && (len(reqs) == 0 || admits(reqs, map[string]string{})) {
+		out = append(out, "")
+	}
+	return out
 }
 
 // leftOut says how many admitted types the verdict ignores because eni-lint's instance table
@@ -109,21 +518,18 @@ func leftOut(unknown int) string {
 	return fmt.Sprintf(", %d left out: not in eni-lint's instance table", unknown)
 }
 
-// admits evaluates NodePool requirements (ANDed) against a type's labels. Keys the catalog
-// does not describe (capacity type, zone) do not restrict the instance type.
+// admits evaluates requirements (ANDed) against labels, with Kubernetes node selector
+// semantics: NotIn and DoesNotExist admit a missing key.
 func admits(reqs []inventory.Requirement, labels map[string]string) bool {
 	for _, r := range reqs {
-		if !describes(r.Key) {
-			continue
-		}
 		v, has := labels[r.Key]
 		switch r.Operator {
 		case "In":
-			if !has || !contains(r.Values, v) {
+			if !has || !slices.Contains(r.Values, v) {
 				return false
 			}
 		case "NotIn":
-			if has && contains(r.Values, v) {
+			if has && slices.Contains(r.Values, v) {
 				return false
 			}
 		case "Exists":
@@ -146,19 +552,4 @@ func admits(reqs []inventory.Requirement, labels map[string]string) bool {
 		}
 	}
 	return true
-}
-
-// describes says whether the catalog knows a label key.
-func describes(key string) bool {
-	return strings.HasPrefix(key, "karpenter.k8s.aws/instance-") || key == "node.kubernetes.io/instance-type" ||
-		key == "kubernetes.io/arch" || key == "kubernetes.io/os"
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

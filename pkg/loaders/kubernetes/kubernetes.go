@@ -422,5 +422,8 @@ func readNodePool(r *fieldReader, doc *yaml.Node, obj inventory.Object) inventor
 	if s := r.str(ref, specPath+".nodeClassRef", "name"); s != nil {
 		np.NodeClass = *s
 	}
+	if s := r.str(ref, specPath+".nodeClassRef", "group"); s != nil {
+		np.NodeClassGroup = *s
+	}
 	return np
 }
