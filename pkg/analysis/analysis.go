@@ -166,7 +166,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 			Message: "no file eni-lint reads was found here (Kubernetes YAML or JSON, kustomizations, Helm charts, Terraform, CloudFormation, eksctl): nothing was checked"})
 	}
 	inventory.AssignFargate(inv.Workloads, declared.FargateProfiles)
-	pools, err := karpenter.Resolve(declared.NodePools, declared.NodeClasses, table, karpenter.MentionsOf(inv.Workloads))
+	pools, err := karpenter.Resolve(declared.NodePools, declared.NodeClasses, table, karpenter.MentionsOf(mayHoldBranchENIs(inv)))
 	if err != nil {
 		return nil, err
 	}
@@ -363,6 +363,24 @@ func tune(fs []findings.Finding, rules map[string]RuleOverride) []findings.Findi
 			f.Severity = o.Severity
 		}
 		out = append(out, f)
+	}
+	return out
+}
+
+// mayHoldBranchENIs are the workloads that can get a branch ENI: those in a namespace with a
+// SecurityGroupPolicy (policies select only in their own namespace) and those that request
+// vpc.amazonaws.com/pod-eni themselves. Only their node selectors can split a Karpenter pool
+// into label classes; the others would only add rows nothing lands on.
+func mayHoldBranchENIs(inv *inventory.Inventory) []inventory.Workload {
+	withPolicy := map[string]bool{}
+	for _, p := range inv.SecurityGroupPolicies {
+		withPolicy[p.Namespace] = true
+	}
+	var out []inventory.Workload
+	for _, w := range inv.Workloads {
+		if withPolicy[w.Namespace] || len(w.Pod.PodENIRequests) > 0 {
+			out = append(out, w)
+		}
 	}
 	return out
 }

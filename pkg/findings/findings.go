@@ -121,7 +121,10 @@ type InstanceTypeRow struct {
 	InstanceType      string             `json:"instanceType"`
 	// Variant names the launch-time labels of this entry when a Karpenter pool lists the
 	// type more than once ("karpenter.sh/capacity-type=spot").
-	Variant          string `json:"variant,omitempty"`
+	Variant string `json:"variant,omitempty"`
+	// Pool says the group is a provisioner's pool (karpenter, auto-mode, auto-mode-built-in)
+	// whose types are listed by label class, not a group with fixed types.
+	Pool             string `json:"pool,omitempty"`
 	Known            bool   `json:"known"`
 	Trunking         bool   `json:"trunking"`
 	BranchInterfaces int    `json:"branchInterfaces"`
@@ -143,15 +146,24 @@ func (r InstanceTypeRow) TypeLabel() string {
 	return r.InstanceType + " [" + r.Variant + "]"
 }
 
-// ShownRows are the rows a human-readable table lists, and how many it leaves out: a Karpenter
-// pool lists a type once per launch-time label variant (capacity type, zone) that workloads
-// select on, and a variant nothing lands on says nothing. Every row stays in the JSON report.
+// ShownRows are the rows a human-readable table lists, and how many it leaves out: a pool
+// lists one entry per label class and launch-time variant (capacity type, zone) that
+// workloads select on, and an entry nothing lands on says nothing. A pool nothing lands on
+// keeps its first row, so that every group appears. Every row stays in the JSON report.
 func ShownRows(rows []InstanceTypeRow) (shown []InstanceTypeRow, empty int) {
+	used := map[string]bool{}
 	for _, row := range rows {
-		if row.Variant != "" && len(row.Contributors) == 0 {
+		if len(row.Contributors) > 0 {
+			used[row.NodeGroupID] = true
+		}
+	}
+	first := map[string]bool{}
+	for _, row := range rows {
+		if row.Pool != "" && len(row.Contributors) == 0 && (used[row.NodeGroupID] || first[row.NodeGroupID]) {
 			empty++
 			continue
 		}
+		first[row.NodeGroupID] = true
 		shown = append(shown, row)
 	}
 	return shown, empty

@@ -84,7 +84,7 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s |\n", mdEscape(row.NodeGroup), mdEscape(row.TypeLabel()), branch, row.Hidden, row.Active, demand, verdict)
 		}
 		if empty > 0 {
-			fmt.Fprintf(&b, "\n_%s of Karpenter pools that no SGP workload can land on are not shown; the JSON report lists them._\n", count(empty, "label variant"))
+			fmt.Fprintf(&b, "\n_%s of node pools that no SGP workload can land on are not shown; the JSON report lists them._\n", count(empty, "row"))
 		}
 		b.WriteString("\n_Hidden: terminated pods that still hold branch ENIs but that the scheduler no longer counts. Demand = hidden + min(active, branch ENIs)._\n\n")
 		if m.Chart {

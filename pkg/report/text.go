@@ -165,7 +165,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		}
 		tw.Flush()
 		if empty > 0 {
-			fmt.Fprintf(&b, "  (%s of Karpenter pools that no SGP workload can land on not shown; --format json lists them)\n", count(empty, "label variant"))
+			fmt.Fprintf(&b, "  (%s of node pools that no SGP workload can land on not shown; --format json lists them)\n", count(empty, "row"))
 		}
 	}
 
