@@ -356,7 +356,7 @@ type_row(g, t, contributors) := row if {
 	row := {
 		"nodeGroup": g.name,
 		"nodeGroupId": g.id,
-		"pool": object.get(g, "picksTrunkingTypes", false),
+		"pool": pool_kind(g),
 		"nodeGroupLocation": g.location,
 		"instanceType": t.name,
 		"variant": object.get(t, "variant", ""),
@@ -371,6 +371,17 @@ type_row(g, t, contributors) := row if {
 		"contributors": contributors,
 	}
 }
+
+# What kind of provisioner a row's group is: "" for node groups with fixed types,
+# "karpenter", "auto-mode", or "auto-mode-built-in" (EKS manages those: they cannot be changed).
+pool_kind(g) := "auto-mode-built-in" if {
+	g.autoMode
+	startswith(g.source, "eks-auto-mode:built-in")
+} else := "auto-mode" if {
+	g.autoMode
+} else := "karpenter" if {
+	g.picksTrunkingTypes
+} else := ""
 
 # How a row's instance type is shown: with its variant when the group lists the type more
 # than once.

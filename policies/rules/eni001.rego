@@ -180,6 +180,11 @@ type_fixes(row) := [fix |
 ]
 
 # A Karpenter pool picks its types at launch: the fix is a narrower pool, not a type swap.
+# EKS Auto Mode's built-in pools cannot be changed: the fix is a custom pool.
 type_change(row, bigger) := sprintf("narrow NodePool %q so that it launches no type below %s (%d branch interfaces), e.g. with a karpenter.k8s.aws/instance-cpu or instance-size requirement", [row.nodeGroup, bigger.name, bigger.branchInterfaces]) if {
-	row.pool
+	row.pool == "karpenter"
+} else := sprintf("narrow NodePool %q so that it launches no type below %s (%d branch interfaces), e.g. with an eks.amazonaws.com/instance-cpu or instance-size requirement", [row.nodeGroup, bigger.name, bigger.branchInterfaces]) if {
+	row.pool == "auto-mode"
+} else := sprintf("run these pods on a custom NodePool that launches no type below %s (%d branch interfaces): the built-in %q pool cannot be changed", [bigger.name, bigger.branchInterfaces, row.nodeGroup]) if {
+	row.pool == "auto-mode-built-in"
 } else := sprintf("use %s (%d branch interfaces) instead of %s in node group %q", [bigger.name, bigger.branchInterfaces, row.instanceType, row.nodeGroup])

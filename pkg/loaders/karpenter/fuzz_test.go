@@ -39,13 +39,40 @@ kind: Provisioner
 metadata: {name: old}
 spec: {requirements: [{key: karpenter.k8s.aws/instance-family, operator: In, values: [t3]}]}
 `))
+	f.Add([]byte(`apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: gpu}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: eks.amazonaws.com, kind: NodeClass, name: default}
+      requirements:
+        - {key: eks.amazonaws.com/instance-category, operator: In, values: [g]}
+        - {key: topology.kubernetes.io/zone, operator: In, values: [us-east-1a, us-east-1b]}
+        - {key: team, operator: Exists}
+---
+apiVersion: eksctl.io/v1alpha5
+kind: ClusterConfig
+metadata: {name: c}
+autoModeConfig: {enabled: true}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j}
+spec:
+  template:
+    spec:
+      nodeSelector: {karpenter.sh/capacity-type: on-demand, topology.kubernetes.io/zone: us-east-1a}
+      affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: eks.amazonaws.com/instance-cpu, operator: Gt, values: ["4"]}, {key: team, operator: NotIn, values: [a]}]}]}}}
+      containers: [{name: c, image: x}]
+`))
 	table, err := limits.Builtin()
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		frag := kubernetes.Load("pools.yaml", data, kubernetes.Options{DefaultNamespace: "default"})
-		groups, err := Resolve(frag.NodePools, frag.NodeClasses, table, nil)
+		groups, err := Resolve(frag.NodePools, frag.NodeClasses, table, MentionsOf(frag.Workloads))
 		if err != nil {
 			t.Fatal(err)
 		}

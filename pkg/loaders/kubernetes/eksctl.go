@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/eni-lint/eni-lint/pkg/limits"
-
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/limits"
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -224,3 +224,42 @@ func mebibytes(s string) (int, bool) {
 }
 
 var sizePattern = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)\s*(?i:([mgt])(?:i?b?)?)?$`)
+
+// readAutoModeConfig returns the built-in EKS Auto Mode pools an eksctl ClusterConfig enables:
+// autoModeConfig.nodePools, or both built-in pools when it is absent (eksctl's defaults.go,
+// eksctl-io/eksctl at 99984adb: "if cfg.IsAutoModeEnabled() && cfg.AutoModeConfig.NodePools ==
+// nil" sets AutoModeKnownNodePools).
+func readAutoModeConfig(r *fieldReader, doc *yaml.Node) []inventory.NodePool {
+	cfg := r.mapping(doc, "", "autoModeConfig")
+	if cfg == nil {
+		return nil
+	}
+	r.locs["autoModeConfig"] = r.pos(cfg)
+	if on := r.boolean(cfg, "autoModeConfig", "enabled"); on == nil || !*on {
+		return nil
+	}
+	names := inventory.AutoModeBuiltinPools
+	at := r.pos(cfg)
+	if hasKey(cfg, "nodePools") {
+		names = r.stringList(cfg, "autoModeConfig", "nodePools")
+		if _, v := yamlpos.Lookup(cfg, "nodePools"); v != nil {
+			at = r.pos(v)
+		}
+	}
+	var out []inventory.NodePool
+	for _, name := range names {
+		p, ok := inventory.AutoModeBuiltinPool(name, at)
+		if !ok {
+			_, v := yamlpos.Lookup(cfg, "nodePools")
+			r.errorf(v, "autoModeConfig.nodePools names %q, which is not a built-in EKS Auto Mode node pool (general-purpose, system)", name)
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func hasKey(m *yaml.Node, key string) bool {
+	_, v := yamlpos.Lookup(m, key)
+	return v != nil
+}

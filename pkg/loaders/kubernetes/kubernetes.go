@@ -201,6 +201,7 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		frag.CNISettings = append(frag.CNISettings, setting)
 	case g == "eksctl.io" && kind == "ClusterConfig":
 		frag.NodeGroups = append(frag.NodeGroups, readClusterConfig(r, doc)...)
+		frag.NodePools = append(frag.NodePools, readAutoModeConfig(r, doc)...)
 		frag.FargateProfiles = append(frag.FargateProfiles, readFargateProfiles(r, doc)...)
 	case g == "karpenter.sh" && (kind == "NodePool" || kind == "Provisioner"):
 		frag.NodePools = append(frag.NodePools, readNodePool(r, doc, obj))

@@ -328,3 +328,38 @@ nodeGroups:
 		t.Errorf("bad memory: %+v", g)
 	}
 }
+
+// eksctl's autoModeConfig: both built-in pools by default, the listed ones otherwise, an
+// unknown name is a located error; JSON ClusterConfigs read like YAML ones.
+func TestEksctlAutoModeConfig(t *testing.T) {
+	tests := []struct {
+		name, file, src string
+		want            []string
+		errs            int
+	}{
+		{"default pools", "cluster.yaml", "apiVersion: eksctl.io/v1alpha5\nkind: ClusterConfig\nmetadata: {name: c}\nautoModeConfig: {enabled: true}\n", []string{"general-purpose", "system"}, 0},
+		{"listed pools", "cluster.yaml", "apiVersion: eksctl.io/v1alpha5\nkind: ClusterConfig\nmetadata: {name: c}\nautoModeConfig:\n  enabled: true\n  nodePools: [system]\n", []string{"system"}, 0},
+		{"no built-in pools", "cluster.yaml", "apiVersion: eksctl.io/v1alpha5\nkind: ClusterConfig\nmetadata: {name: c}\nautoModeConfig: {enabled: true, nodePools: []}\n", nil, 0},
+		{"disabled", "cluster.yaml", "apiVersion: eksctl.io/v1alpha5\nkind: ClusterConfig\nmetadata: {name: c}\nautoModeConfig: {enabled: false}\n", nil, 0},
+		{"unknown pool", "cluster.yaml", "apiVersion: eksctl.io/v1alpha5\nkind: ClusterConfig\nmetadata: {name: c}\nautoModeConfig:\n  enabled: true\n  nodePools: [gpu]\n", nil, 1},
+		{"json", "cluster.json", `{"apiVersion": "eksctl.io/v1alpha5", "kind": "ClusterConfig", "metadata": {"name": "c"}, "managedNodeGroups": [{"name": "ng", "instanceType": "m5.large"}], "autoModeConfig": {"enabled": true, "nodePools": ["general-purpose"]}}`, []string{"general-purpose"}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			frag := Load(tc.file, []byte(tc.src), opts)
+			var got []string
+			for _, p := range frag.NodePools {
+				got = append(got, p.Name)
+				if p.NodeClassGroup != "eks.amazonaws.com" || p.Location.Line == 0 {
+					t.Errorf("pool %+v", p)
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") || len(frag.Errors) != tc.errs {
+				t.Errorf("pools %v errors %v", got, frag.Errors)
+			}
+			if tc.file == "cluster.json" && (len(frag.NodeGroups) != 1 || frag.NodeGroups[0].InstanceTypes[0] != "m5.large") {
+				t.Errorf("json node groups %+v", frag.NodeGroups)
+			}
+		})
+	}
+}

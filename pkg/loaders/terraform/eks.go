@@ -27,6 +27,7 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 	if sub == "" {
 		l.cniFromEKSModule(e, args, c)
 		l.fargateFromEKSModule(args, c, prefix)
+		l.autoModeFromModule(e, c, args, prefix)
 	}
 	switch sub {
 	case "modules/eks-managed-node-group", "modules/self-managed-node-group":

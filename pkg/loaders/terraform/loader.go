@@ -42,12 +42,14 @@ type Options struct {
 }
 
 type loader struct {
-	root      string
-	parser    *hclparse.Parser
-	modules   map[string]*module
-	parsed    map[string]hcl.Diagnostics
-	children  map[*evaluator]map[string]*evaluator
-	groups    []inventory.NodeGroupSpec
+	root     string
+	parser   *hclparse.Parser
+	modules  map[string]*module
+	parsed   map[string]hcl.Diagnostics
+	children map[*evaluator]map[string]*evaluator
+	groups   []inventory.NodeGroupSpec
+	// pools are EKS Auto Mode built-in node pools that compute_config enables.
+	pools     []inventory.NodePool
 	manifests []inventory.Fragment
 	// unresolved are declared Kubernetes objects that cannot be read statically.
 	unresolved []inventory.UnresolvedObject
@@ -161,6 +163,7 @@ func (l *loader) loadRoot(dir string, opts Options) (frag inventory.Fragment) {
 	rl.extract(root)
 	rl.diags = append(rl.diags, root.diags...)
 	frag.NodeGroups = rl.groups
+	frag.NodePools = rl.pools
 	frag.CNISettings = rl.cni
 	frag.Unresolved = rl.unresolved
 	frag.FargateProfiles = rl.fargate

@@ -33,6 +33,16 @@ func (l *loader) extract(e *evaluator) {
 			l.fromEachInstance(e, r, l.managedNodeGroup)
 		case "aws_autoscaling_group":
 			l.fromEachInstance(e, r, l.autoScalingGroup)
+		case "aws_eks_cluster":
+			if insts, keys, ok := e.instances(r.count, r.forEach); ok {
+				for i, inst := range insts {
+					address := e.callPath + r.typ + "." + r.name
+					if keys[i] != "" {
+						address += "[" + keys[i] + "]"
+					}
+					l.autoModeFromCluster(e, r, inst, address)
+				}
+			}
 		case "aws_eks_fargate_profile":
 			if insts, keys, ok := e.instances(r.count, r.forEach); ok {
 				for i, inst := range insts {

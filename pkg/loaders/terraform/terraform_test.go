@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -266,6 +267,15 @@ resource "aws_eks_node_group" "h" { count = 1.5 }`)
 	f.Add(`locals { s = join("", [for i in range(1000) : "xxxxxxxxxx"])
  t = replace(local.s, "", local.s) }`)
 	f.Add(`module "self" { source = "./" }`)
+	// EKS Auto Mode's built-in pools.
+	f.Add(`resource "aws_eks_cluster" "c" { compute_config {
+  enabled = true
+  node_pools = ["general-purpose", "system"]
+} }`)
+	f.Add(`module "eks" {
+  source = "terraform-aws-modules/eks/aws"
+  compute_config = { enabled = var.on, node_pools = [for p in ["system"] : p] }
+}`)
 	f.Fuzz(func(t *testing.T, src string) {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
@@ -1378,5 +1388,87 @@ resource "kubectl_manifest" "first" {
 	// would apply it twice. (When the walk reads app.yaml too, the loaders keep the file's.)
 	if sgps != 2 || jobs != 1 {
 		t.Errorf("%d SGPs, %d Jobs", sgps, jobs)
+	}
+}
+
+// TestAutoModeComputeConfig: EKS Auto Mode's built-in pools from aws_eks_cluster's
+// compute_config and from the EKS module's compute_config (v21) or cluster_compute_config
+// (v20); an unknown node_pools is an unknown node group that says why.
+func TestAutoModeComputeConfig(t *testing.T) {
+	tests := []struct {
+		name, src string
+		pools     string
+		unknown   string
+	}{
+		{"resource", `resource "aws_eks_cluster" "c" {
+  name = "c"
+  compute_config {
+    enabled    = true
+    node_pools = ["general-purpose", "system"]
+  }
+}`, "general-purpose@5,system@5", ""},
+		{"resource disabled", `resource "aws_eks_cluster" "c" {
+  compute_config {
+    enabled    = false
+    node_pools = ["general-purpose"]
+  }
+}`, "", ""},
+		{"resource without built-in pools", `resource "aws_eks_cluster" "c" {
+  compute_config {
+    enabled = true
+  }
+}`, "", ""},
+		{"module v21", `module "eks" {
+  source = "terraform-aws-modules/eks/aws"
+  compute_config = {
+    enabled    = true
+    node_pools = ["general-purpose"]
+  }
+}`, "general-purpose@5", ""},
+		{"module v20", `module "eks" {
+  source  = "terraform-aws-modules/eks/aws"
+  version = "~> 20.31"
+  cluster_compute_config = {
+    enabled    = true
+    node_pools = ["system"]
+  }
+}`, "system@6", ""},
+		{"unknown node_pools", `variable "pools" {}
+module "eks" {
+  source = "terraform-aws-modules/eks/aws"
+  compute_config = {
+    enabled    = true
+    node_pools = var.pools
+  }
+}`, "", "node_pools depends on var.pools"},
+		{"unknown pool name", `resource "aws_eks_cluster" "c" {
+  compute_config {
+    enabled    = true
+    node_pools = ["gpu"]
+  }
+}`, "", `names "gpu"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeTree(t, map[string]string{"main.tf": tc.src})
+			var pools []string
+			unknown := ""
+			for _, f := range Load([]string{root}, Options{}) {
+				for _, p := range f.NodePools {
+					pools = append(pools, fmt.Sprintf("%s@%d", p.Name, p.Location.Line))
+					if p.NodeClassGroup != "eks.amazonaws.com" {
+						t.Errorf("pool %+v", p)
+					}
+				}
+				for _, g := range f.NodeGroups {
+					if g.AutoMode {
+						unknown += g.UnknownTypes
+					}
+				}
+			}
+			if strings.Join(pools, ",") != tc.pools || (tc.unknown == "") != (unknown == "") || !strings.Contains(unknown, tc.unknown) {
+				t.Errorf("pools %v, unknown %q", pools, unknown)
+			}
+		})
 	}
 }
