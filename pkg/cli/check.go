@@ -46,6 +46,7 @@ type checkFlags struct {
 	eachVarFile   string
 	helmCharts    []string
 	helmValues    []string
+	helmSet       []string
 	renderCharts  bool
 	policyTimeout time.Duration
 	github        bool
@@ -98,6 +99,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "Terraform variable file for root modules, after terraform.tfvars and *.auto.tfvars (repeatable, in order)")
 	fl.StringArrayVar(&f.helmCharts, "helm-chart", nil, "render this Helm chart in-process (no cluster access) and check its objects: DIR[:VALUES[,VALUES...]], its own values files, later ones winning (repeatable)")
 	fl.BoolVar(&f.renderCharts, "render-charts", true, "render the Helm charts found in the scanned folders with their own values.yaml (false: skip their templates/)")
+	fl.StringArrayVar(&f.helmSet, "set", nil, "set a value of the only --helm-chart, as helm template --set does: KEY=VALUE[,KEY=VALUE...] (repeatable; after its values files); with several charts, use charts: in .eni-lint.yaml")
 	fl.StringArrayVar(&f.helmValues, "values", nil, "values file for the only --helm-chart (repeatable; later files win); with several charts, give each its values as DIR:VALUES")
 	fl.StringVar(&f.eachVarFile, "each-var-file", "", "evaluate Terraform once per var file matching this glob (envs/*.tfvars); each finding names its environments, the worst decides the exit code")
 	fl.StringArrayVar(&f.vars, "var", nil, "Terraform variable NAME=VALUE for root modules, after the var files (repeatable, in order)")
@@ -177,8 +179,11 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		Terraform:     terraform.Options{VarFiles: f.varFiles, Vars: f.vars},
 		MaxFileSize:   maxFileSize, MaxDocuments: f.maxDocuments, Progress: g.setStep, Reading: g.startReading,
 	}
-	charts, err := helmChartFlags(f.helmCharts, f.helmValues)
+	charts, err := helmChartFlags(f.helmCharts, f.helmValues, f.helmSet)
 	if err != nil {
+		return usageError{err}
+	}
+	if charts, err = withConfigCharts(eff.Charts, charts); err != nil {
 		return usageError{err}
 	}
 	opts.HelmCharts, opts.SkipTreeCharts = charts, !f.renderCharts
@@ -389,12 +394,22 @@ func checkWrittenTypes(groups []inventory.NodeGroupSpec, overrides map[string]li
 // helmChartFlags binds values files to charts: --helm-chart DIR:VALUES[,VALUES] gives a chart
 // its own files; --values applies to a single --helm-chart only, so that one chart's values
 // never reach another's templates.
-func helmChartFlags(flags, values []string) ([]helm.Chart, error) {
+func helmChartFlags(flags, values, sets []string) ([]helm.Chart, error) {
 	if len(values) > 0 && len(flags) != 1 {
 		if len(flags) == 0 {
 			return nil, fmt.Errorf("--values needs --helm-chart")
 		}
 		return nil, fmt.Errorf("--values with %d charts: which chart each file is for is ambiguous; write --helm-chart DIR:VALUES[,VALUES] for each", len(flags))
+	}
+	if len(sets) > 0 && len(flags) != 1 {
+		if len(flags) == 0 {
+			return nil, fmt.Errorf("--set needs --helm-chart")
+		}
+		return nil, fmt.Errorf("--set with %d charts: which chart each value is for is ambiguous; give each chart its values under charts: in .eni-lint.yaml", len(flags))
+	}
+	inline, err := setValues("--set", sets)
+	if err != nil {
+		return nil, err
 	}
 	var charts []helm.Chart
 	for _, flag := range flags {
@@ -409,9 +424,46 @@ func helmChartFlags(flags, values []string) ([]helm.Chart, error) {
 			}
 		}
 		c.Values = append(c.Values, values...)
+		c.Inline = inline
 		charts = append(charts, c)
 	}
 	return charts, nil
+}
+
+// setValues parses helm --set style assignments (helm.ParseSet), naming where they come from
+// in errors.
+func setValues(what string, sets []string) ([]map[string]any, error) {
+	var out []map[string]any
+	for _, s := range sets {
+		m, err := helm.ParseSet(s)
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: %v", what, s, err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// withConfigCharts adds the config's charts entries before the flags' charts; a chart given
+// by flag replaces the config entry for the same folder (flags win, as everywhere).
+func withConfigCharts(entries []config.Chart, flagged []helm.Chart) ([]helm.Chart, error) {
+	byFlag := map[string]bool{}
+	for _, c := range flagged {
+		byFlag[filepath.Clean(c.Dir)] = true
+	}
+	var out []helm.Chart
+	for _, e := range entries {
+		if byFlag[filepath.Clean(e.Path)] {
+			continue
+		}
+		where := e.Location()
+		inline, err := setValues(fmt.Sprintf("%s:%d: charts set", where.File, where.Line), e.Set)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, helm.Chart{Dir: e.Path, Values: e.Values, Inline: inline, Release: e.ReleaseName, Namespace: e.Namespace})
+	}
+	return append(out, flagged...), nil
 }
 
 // splitChartFlag splits DIR:VALUES at the first colon that is not a Windows drive's (C:\ or C:/).

@@ -9,6 +9,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/eni-lint/eni-lint/pkg/config"
+	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
 )
 
 func run(t *testing.T, stdin string, env map[string]string, args ...string) (int, string, string) {
@@ -218,9 +221,15 @@ func TestHelmChartFlags(t *testing.T) {
 		name   string
 		flags  []string
 		values []string
+		sets   []string
 		want   map[string][]string // dir -> values
+		inline string              // the --set values, printed
 		err    string
 	}{
+		{name: "--set on one chart", flags: []string{"a"}, sets: []string{"jobs.ttl=60,jobs.on=true", "tags[0]=x"}, want: map[string][]string{"a": nil}, inline: "[map[jobs:map[on:true ttl:60]] map[tags:[x]]]"},
+		{name: "--set with two charts is ambiguous", flags: []string{"a", "b"}, sets: []string{"x=1"}, err: "charts: in .eni-lint.yaml"},
+		{name: "--set alone", sets: []string{"x=1"}, err: "--set needs --helm-chart"},
+		{name: "--set without a value", flags: []string{"a"}, sets: []string{"x"}, err: `--set "x"`},
 		{name: "one chart, --values", flags: []string{"charts/a"}, values: []string{"prod.yaml"}, want: map[string][]string{"charts/a": {"prod.yaml"}}},
 		{name: "each chart its own", flags: []string{"charts/a:a.yaml,a-prod.yaml", "charts/b:b.yaml"}, want: map[string][]string{"charts/a": {"a.yaml", "a-prod.yaml"}, "charts/b": {"b.yaml"}}},
 		{name: "own files, then --values", flags: []string{"a:x.yaml"}, values: []string{"y.yaml"}, want: map[string][]string{"a": {"x.yaml", "y.yaml"}}},
@@ -231,7 +240,7 @@ func TestHelmChartFlags(t *testing.T) {
 		{name: "no folder", flags: []string{":v.yaml"}, err: "want DIR"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			charts, err := helmChartFlags(tc.flags, tc.values)
+			charts, err := helmChartFlags(tc.flags, tc.values, tc.sets)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err %v, want %q", err, tc.err)
@@ -244,10 +253,33 @@ func TestHelmChartFlags(t *testing.T) {
 			got := map[string][]string{}
 			for _, c := range charts {
 				got[c.Dir] = c.Values
+				if tc.inline != "" && fmt.Sprint(c.Inline) != tc.inline {
+					t.Errorf("inline %v, want %s", c.Inline, tc.inline)
+				}
 			}
 			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 				t.Errorf("%v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestConfigCharts: charts: entries become charts with their values, set, release and
+// namespace; a flag for the same folder replaces the entry.
+func TestConfigCharts(t *testing.T) {
+	entries := []config.Chart{
+		{Path: "charts/a", Values: []string{"charts/a/prod.yaml"}, Set: []string{"cron.ttl=60"}, ReleaseName: "billing", Namespace: "billing"},
+		{Path: "charts/b"},
+	}
+	got, err := withConfigCharts(entries, []helm.Chart{{Dir: "charts/b", Values: []string{"b.yaml"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Dir != "charts/a" || got[0].Release != "billing" || got[0].Namespace != "billing" ||
+		fmt.Sprint(got[0].Inline) != "[map[cron:map[ttl:60]]]" || got[1].Dir != "charts/b" || got[1].Values[0] != "b.yaml" {
+		t.Errorf("%+v", got)
+	}
+	if _, err := withConfigCharts([]config.Chart{{Path: "a", Set: []string{"a[999999999]=x"}}}, nil); err == nil {
+		t.Error("a huge list index was accepted")
 	}
 }

@@ -42,10 +42,29 @@ type File struct {
 	AllowInlineIgnores *bool                 `yaml:"allowInlineIgnores"`
 	Rules              map[string]RuleConfig `yaml:"rules"`
 	Ignores            []Ignore              `yaml:"ignores"`
+	// Charts are Helm charts to render, each with its own values (paths relative to the
+	// config file's folder).
+	Charts []Chart `yaml:"charts"`
 
 	// lines are where top-level keys are, for `eni-lint config show`.
 	lines map[string]int
 }
+
+// Chart is one entry of charts: a chart folder and what to render it with, as `helm template`
+// takes them: values files (later ones win), --set style assignments applied after them, the
+// release name and the namespace of objects that name none.
+type Chart struct {
+	Path        string   `yaml:"path"`
+	Values      []string `yaml:"values"`
+	Set         []string `yaml:"set"`
+	ReleaseName string   `yaml:"releaseName"`
+	Namespace   string   `yaml:"namespace"`
+
+	location inventory.Position
+}
+
+// Location is where the entry is written in the config file.
+func (c Chart) Location() inventory.Position { return c.location }
 
 // RuleConfig tunes one rule.
 type RuleConfig struct {
@@ -187,6 +206,23 @@ func Parse(path string, data []byte) (*File, error) {
 		for i, item := range igs.Content {
 			if i < len(f.Ignores) {
 				f.Ignores[i].location = nodePosition(path, item)
+			}
+		}
+	}
+	if _, charts := yamlpos.Lookup(docs[0], "charts"); charts != nil && charts.Kind == yaml.SequenceNode {
+		for i, item := range charts.Content {
+			if i < len(f.Charts) {
+				f.Charts[i].location = nodePosition(path, item)
+			}
+		}
+	}
+	for i, c := range f.Charts {
+		if c.Path == "" {
+			return nil, &Error{Position: c.location, Message: fmt.Sprintf("charts[%d]: path is required (the chart's folder)", i)}
+		}
+		for _, s := range c.Set {
+			if !strings.Contains(s, "=") {
+				return nil, &Error{Position: c.location, Message: fmt.Sprintf("charts[%d].set: %q is not KEY=VALUE", i, s)}
 			}
 		}
 	}

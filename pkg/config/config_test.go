@@ -59,6 +59,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad taint effect", "nodeGroups:\n  - name: a\n    instanceTypes: [m5.large]\n    taints: [{key: k, effect: Never}]\n", 2},
 		{"wrong type", "nodeGroups: 3\n", 1},
 		{"two documents", "a: 1\n---\nb: 2\n", 3},
+		{"chart without path", "charts:\n  - values: [a.yaml]\n", 2},
+		{"chart set without value", "charts:\n  - path: a\n    set: [novalue]\n", 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -105,6 +105,7 @@ policies: [policies]
 allowInlineIgnores: false
 rules: {ENI002: {severity: info, disabled: false, allowInlineIgnores: true}}
 ignores: [{rule: ENI002, paths: ["vendor/**"], object: {kind: CronJob, namespace: ops, name: "x-*"}, reason: vendored, expires: 2027-01-31}]
+charts: [{path: charts/billing, values: [charts/billing/prod.yaml], set: ["cron.ttl=60"], releaseName: billing, namespace: billing}]
 `
 	if _, err := Parse("full.yaml", []byte(full)); err != nil {
 		t.Fatalf("the full example does not parse: %v", err)
@@ -112,7 +113,7 @@ ignores: [{rule: ENI002, paths: ["vendor/**"], object: {kind: CronJob, namespace
 	if err := schema.Validate(yamlToJSONValue(t, []byte(full))); err != nil {
 		t.Errorf("full example: %v", err)
 	}
-	for _, bad := range []string{"nodegroups: []\n", "eniRelease: sometimes\n", "ignores: [{rule: ENI002}]\n", "rules: {ENI002: {severity: fatal}}\n"} {
+	for _, bad := range []string{"charts: [{values: [a.yaml]}]\n", "charts: [{path: a, set: [novalue]}]\n", "nodegroups: []\n", "eniRelease: sometimes\n", "ignores: [{rule: ENI002}]\n", "rules: {ENI002: {severity: fatal}}\n"} {
 		if err := schema.Validate(yamlToJSONValue(t, []byte(bad))); err == nil {
 			t.Errorf("schema accepted %q", bad)
 		}
@@ -137,7 +138,7 @@ func TestSchemaCoversEveryKey(t *testing.T) {
 		}
 	}
 	sort.Strings(keys)
-	if len(keys) != 14 {
+	if len(keys) != 15 {
 		t.Errorf("config keys %v: update the schema and this count together", keys)
 	}
 }

@@ -44,7 +44,9 @@ type Effective struct {
 	AllowInlineIgnores bool
 	Rules              map[string]RuleConfig
 	Ignores            []Ignore
-	Sources            map[string]string
+	// Charts are the config's charts, their paths relative to the working folder.
+	Charts  []Chart
+	Sources map[string]string
 }
 
 // Env lists the environment variables eni-lint reads, by setting.
@@ -163,6 +165,18 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 		fileRelease, fileCooldown, fileNamespace, fileFailOn = f.ENIRelease, f.Cooldown, f.Namespace, f.FailOn
 		if f.Baseline != "" {
 			fileBaseline = confined("baseline", f.Baseline)
+		}
+	}
+	if f != nil {
+		for _, c := range f.Charts {
+			c.Path = confined("charts", c.Path)
+			for i, v := range c.Values {
+				c.Values[i] = confined("charts", v)
+			}
+			if f.Path != "" {
+				c.location.File = path
+			}
+			e.Charts = append(e.Charts, c)
 		}
 	}
 	if outside != nil {

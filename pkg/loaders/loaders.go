@@ -297,9 +297,13 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		}
 		done := opts.reading("the chart " + c.Dir)
 		k8s := opts.kubernetes()
+		namespace := opts.DefaultNamespace
+		if c.Namespace != "" {
+			namespace, k8s.DefaultNamespace = c.Namespace, c.Namespace
+		}
 		helmLimits := opts.Helm
 		helmLimits.YAML = opts.YAML
-		rendered := helm.Render(fsys, c, opts.DefaultNamespace, helmLimits, func(file string, docs []*yaml.Node) inventory.Fragment {
+		rendered := helm.Render(fsys, c, namespace, helmLimits, func(file string, docs []*yaml.Node) inventory.Fragment {
 			return kubernetes.LoadDocuments(file, docs, nil, k8s)
 		}, skip)
 		done()

@@ -3,6 +3,7 @@ package helm
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"helm.sh/helm/v3/pkg/chart"
@@ -86,5 +87,22 @@ func FuzzCheckCounts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		ch := &chart.Chart{Templates: []*chart.File{{Name: "templates/x.yaml", Data: []byte(text)}}}
 		checkCounts("chart", ch, 1000)
+	})
+}
+
+// FuzzParseSet: any --set text a config file or a flag holds parses or fails, without panic,
+// and over-long text is refused by the budget.
+func FuzzParseSet(f *testing.F) {
+	for _, s := range []string{"a.b=c", "list[0]=x,list[1]=y", `a\.b=c`, "a[65536]=x", "a=", "=b", "a.b.c.d={x,y}", strings.Repeat("a.", 100) + "b=1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseSet(s)
+		if err == nil && m == nil {
+			t.Fatal("no error and no values")
+		}
+		if len(s) > maxSetLength && err == nil {
+			t.Fatal("over the budget and accepted")
+		}
 	})
 }

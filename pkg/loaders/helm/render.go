@@ -16,6 +16,7 @@ import (
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
 	"helm.sh/helm/v3/pkg/ignore"
+	"helm.sh/helm/v3/pkg/strvals"
 
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
@@ -32,6 +33,9 @@ type Chart struct {
 	Inline []map[string]any
 	// Release names the release (the default is "release").
 	Release string
+	// Namespace is the release's namespace, for objects that name none; empty means the run's
+	// default namespace.
+	Namespace string
 }
 
 // Limits are the budgets of rendering one chart. Go templates cannot be stopped from outside,
@@ -384,4 +388,22 @@ func orNone(s string) string {
 		return "no repository"
 	}
 	return s
+}
+
+// maxSetLength bounds one --set or charts set assignment: Helm's parser also bounds list
+// indexes, and nothing longer is a value a person writes (a budget).
+const maxSetLength = 64 << 10
+
+// ParseSet reads one helm --set style assignment (a.b=c, list[0]=x, several joined by
+// commas) with Helm's own parser (helm.sh/helm/v3/pkg/strvals), so that a value means what it
+// means to helm template: numbers and booleans typed, "\," and "\." escaped.
+func ParseSet(s string) (map[string]any, error) {
+	if len(s) > maxSetLength {
+		return nil, fmt.Errorf("longer than %d bytes (a budget)", maxSetLength)
+	}
+	m := map[string]any{}
+	if err := strvals.ParseInto(s, m); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
