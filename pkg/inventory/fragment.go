@@ -43,6 +43,9 @@ type Fragment struct {
 	// Charts are the chart folders of the tree infrastructure code installs (Terraform's
 	// helm_release): such a chart counts from there, with the release's values, not on its own.
 	Charts []string
+	// RenderedCharts are the chart folders a loader rendered itself, as the user names them
+	// (a kustomization's helmCharts), for the reports' list of charts rendered.
+	RenderedCharts []string
 	// NotManifest, when set, says why the file was found to be no manifest (a template):
 	// the walk lists it as not read instead of reporting its parse error.
 	NotManifest string

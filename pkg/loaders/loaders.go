@@ -332,6 +332,8 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		}
 		frags = append(frags, rendered...)
 	}
+	var renderedElsewhere []string // absolute chart folders rendered by a release or a kustomization
+	var inflated []string          // the charts kustomizations rendered, as named
 	if len(kustDirs) > 0 {
 		dirs := make([]string, 0, len(kustDirs))
 		for d := range kustDirs {
@@ -342,7 +344,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 			return append(frags, failed(dirs[0], fmt.Sprintf("%s (and the other %d kustomizations)", notRead(ctx), len(dirs)-1))), stats
 		}
 		done := opts.reading(fmt.Sprintf("%d kustomizations (%s …)", len(dirs), dirs[0]))
-		built := kustomize.Load(fsys, dirs, opts.kubernetes())
+		built := kustomize.Load(fsys, dirs, opts.kubernetes(), kustomizeHelmLimits(opts))
 		done()
 		stats.Kustomizations = len(built)
 		for _, f := range built {
@@ -351,6 +353,10 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 				dir = filepath.Dir(dir) // the fragment is named after the kustomization file
 			}
 			stats.BuiltKustomizations = append(stats.BuiltKustomizations, dir)
+		}
+		for _, f := range built {
+			renderedElsewhere = append(renderedElsewhere, f.Charts...)
+			inflated = append(inflated, f.RenderedCharts...)
 		}
 		frags = append(frags, built...)
 	}
@@ -421,34 +427,38 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 				frags[i] = inventory.Fragment{File: frags[i].File}
 			}
 		}
-		// A chart of the tree that a helm_release installs is rendered by Terraform, with the
-		// release's values: its objects count once, from there.
-		byRelease := map[string]bool{}
 		for _, f := range tfFrags {
-			for _, chart := range f.Charts {
-				if c := filepath.Clean(chart); fromTree[c] {
-					byRelease[c] = true
-				}
-			}
-		}
-		if len(byRelease) > 0 {
-			for chart := range byRelease {
-				span := treeFrags[chart]
-				for i := span[0]; i < span[1]; i++ {
-					frags[i] = inventory.Fragment{File: frags[i].File}
-				}
-			}
-			kept := stats.RenderedCharts[:0]
-			for _, c := range stats.RenderedCharts {
-				if !byRelease[filepath.Clean(fsys.Abs(c))] {
-					kept = append(kept, c)
-				}
-			}
-			stats.RenderedCharts = kept
-			stats.HelmCharts = len(kept)
+			renderedElsewhere = append(renderedElsewhere, f.Charts...)
 		}
 		frags = append(frags, tfFrags...)
 	}
+	// A chart of the tree that a helm_release installs, or that a kustomization's helmCharts
+	// inflates, is rendered there with that release's values: its objects count once, from
+	// there.
+	byRelease := map[string]bool{}
+	for _, chart := range renderedElsewhere {
+		if c := filepath.Clean(chart); fromTree[c] {
+			byRelease[c] = true
+		}
+	}
+	if len(byRelease) > 0 {
+		for chart := range byRelease {
+			span := treeFrags[chart]
+			for i := span[0]; i < span[1]; i++ {
+				frags[i] = inventory.Fragment{File: frags[i].File}
+			}
+		}
+		kept := stats.RenderedCharts[:0]
+		for _, c := range stats.RenderedCharts {
+			if !byRelease[filepath.Clean(fsys.Abs(c))] {
+				kept = append(kept, c)
+			}
+		}
+		stats.RenderedCharts = kept
+		stats.HelmCharts = len(kept)
+	}
+	stats.RenderedCharts = append(stats.RenderedCharts, inflated...)
+	stats.HelmCharts += len(inflated)
 	for _, f := range frags {
 		stats.Documents += f.Documents
 	}
@@ -586,4 +596,12 @@ func holdsObject(docs []*yaml.Node) bool {
 		}
 	}
 	return false
+}
+
+// kustomizeHelmLimits are the rendering budgets of a kustomization's helmCharts: those of
+// --helm-chart.
+func kustomizeHelmLimits(opts Options) helm.Limits {
+	lim := opts.Helm
+	lim.YAML = opts.YAML
+	return lim
 }

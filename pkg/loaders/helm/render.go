@@ -81,42 +81,79 @@ func (l Limits) withDefaults() Limits {
 // reported to skip), so `.Files.Get` cannot reach it. load turns documents into a fragment.
 func Render(fsys *confine.FS, c Chart, namespace string, lim Limits, load func(file string, docs []*yaml.Node) inventory.Fragment, skip func(confine.Skip)) (out []inventory.Fragment) {
 	lim = lim.withDefaults()
-	fail := func(pos inventory.Position, msg string) []inventory.Fragment {
+	templates, notes := RenderTemplates(fsys, c, namespace, lim, skip)
+	out = notes
+	if len(templates) == 0 {
+		return out
+	}
+	locator := NewLocator(fsys, filepath.Dir(filepath.Clean(c.Dir)))
+	for _, t := range templates {
+		docs, err := yamlpos.DocumentsWithin([]byte(t.Text), lim.YAML)
+		frag := load(t.Name, docs)
+		for _, se := range yamlpos.Errors(err) {
+			frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: t.Name}, Message: "rendered YAML: " + se.Error()})
+		}
+		locator.Relocate(&frag, t.Name)
+		out = append(out, frag)
+	}
+	return out
+}
+
+// Template is one rendered template of a chart: Name is its path from the chart's parent
+// folder (billing/templates/cronjob.yaml), in the chart's folder even when Chart.yaml names
+// the chart otherwise.
+type Template struct {
+	Name string
+	Text string
+}
+
+// RenderTemplates renders a chart as Render does and returns the text of each YAML or JSON
+// template that renders to something, sorted by name, with the fragments that carry what
+// went wrong (errors, missing dependencies). No template means the chart did not render.
+func RenderTemplates(fsys *confine.FS, c Chart, namespace string, lim Limits, skip func(confine.Skip)) (templates []Template, notes []inventory.Fragment) {
+	lim = lim.withDefaults()
+	fail := func(pos inventory.Position, msg string) {
 		if pos.File == "" {
 			pos.File = c.Dir
 		}
-		return []inventory.Fragment{{File: c.Dir, Errors: []inventory.LoadError{{Position: pos, Message: msg}}}}
+		templates = nil
+		notes = append(notes, inventory.Fragment{File: c.Dir, Errors: []inventory.LoadError{{Position: pos, Message: msg}}})
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			out = fail(inventory.Position{}, fmt.Sprintf("helm rendering failed: %v", r))
+			fail(inventory.Position{}, fmt.Sprintf("helm rendering failed: %v", r))
 		}
 	}()
 	files, err := chartFiles(fsys, c.Dir, skip)
 	if err != nil {
-		return fail(inventory.Position{}, "loading the chart: "+confine.Reason(err))
+		fail(inventory.Position{}, "loading the chart: "+confine.Reason(err))
+		return
 	}
 	ch, err := loader.LoadFiles(files)
 	if err != nil {
-		return fail(inventory.Position{}, "loading the chart: "+err.Error())
+		fail(inventory.Position{}, "loading the chart: "+err.Error())
+		return
 	}
 	if pos, msg := checkCounts(c.Dir, ch, lim.MaxCount); msg != "" {
-		return fail(pos, msg)
+		fail(pos, msg)
+		return
 	}
 	// Dependencies declared in Chart.yaml but not vendored in charts/ render as if absent,
 	// which would drop their objects without a word.
 	if missing := missingDependencies(fsys, c.Dir, ch); len(missing) > 0 {
-		out = append(out, inventory.Fragment{File: c.Dir, Unresolved: missing})
+		notes = append(notes, inventory.Fragment{File: c.Dir, Unresolved: missing})
 	}
 	values := map[string]any{}
 	for _, f := range c.Values {
 		data, err := fsys.ReadFile(f)
 		if err != nil {
-			return fail(inventory.Position{File: f}, "values: "+confine.Reason(err))
+			fail(inventory.Position{File: f}, "values: "+confine.Reason(err))
+			return
 		}
 		v, err := chartutil.ReadValues(data)
 		if err != nil {
-			return fail(inventory.Position{File: f}, fmt.Sprintf("values %s: %v", f, err))
+			fail(inventory.Position{File: f}, fmt.Sprintf("values %s: %v", f, err))
+			return
 		}
 		values = chartutil.MergeTables(v.AsMap(), values) // later files win
 	}
@@ -129,26 +166,27 @@ func Render(fsys *confine.FS, c Chart, namespace string, lim Limits, load func(f
 	}
 	top, err := chartutil.ToRenderValues(ch, values, chartutil.ReleaseOptions{Name: release, Namespace: namespace, IsInstall: true}, chartutil.DefaultCapabilities)
 	if err != nil {
-		return fail(inventory.Position{}, "values: "+err.Error())
+		fail(inventory.Position{}, "values: "+err.Error())
+		return
 	}
 	rendered, err := renderWithin(ch, top, lim.Timeout)
 	if err != nil {
-		return fail(inventory.Position{}, "rendering: "+err.Error())
+		fail(inventory.Position{}, "rendering: "+err.Error())
+		return
 	}
 	size := 0
 	for _, text := range rendered {
 		size += len(text)
 	}
 	if size > lim.MaxOutput {
-		return fail(inventory.Position{}, fmt.Sprintf("the chart renders to %d bytes, more than the %d-byte budget: not read", size, lim.MaxOutput))
+		fail(inventory.Position{}, fmt.Sprintf("the chart renders to %d bytes, more than the %d-byte budget: not read", size, lim.MaxOutput))
+		return
 	}
 	names := make([]string, 0, len(rendered))
 	for name := range rendered {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	parent := filepath.Dir(filepath.Clean(c.Dir))
-	locator := NewLocator(fsys, parent)
 	folder := filepath.Base(filepath.Clean(c.Dir))
 	for _, name := range names {
 		text := rendered[name]
@@ -160,15 +198,9 @@ func Render(fsys *confine.FS, c Chart, namespace string, lim Limits, load func(f
 		if rest, ok := strings.CutPrefix(name, ch.Name()+"/"); ok && ch.Name() != folder {
 			name = folder + "/" + rest
 		}
-		docs, err := yamlpos.DocumentsWithin([]byte(text), lim.YAML)
-		frag := load(name, docs)
-		for _, se := range yamlpos.Errors(err) {
-			frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: name}, Message: "rendered YAML: " + se.Error()})
-		}
-		locator.Relocate(&frag, name)
-		out = append(out, frag)
+		templates = append(templates, Template{Name: name, Text: text})
 	}
-	return out
+	return templates, notes
 }
 
 // renderWithin renders on its own goroutine and gives up after timeout. The goroutine cannot be

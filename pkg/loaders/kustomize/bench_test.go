@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
 
@@ -28,7 +29,7 @@ func BenchmarkBuildLargeFile(b *testing.B) {
 			fsys := tree(b, root, files)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				frags := Load(fsys, []string{filepath.Join(root, "prod")}, kubernetes.Options{DefaultNamespace: "default"})
+				frags := Load(fsys, []string{filepath.Join(root, "prod")}, kubernetes.Options{DefaultNamespace: "default"}, helm.Limits{})
 				if len(frags) != 1 || len(frags[0].Workloads) != n {
 					b.Fatalf("built %d fragments", len(frags))
 				}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
 
@@ -48,7 +49,7 @@ const MaxObjects = 5000
 // Load builds the kustomizations among dirs that no other one uses as a base or resource,
 // one fragment each. Nothing remote is fetched: a kustomization that names a remote resource
 // or base anywhere in its tree is not built, and the error names the reference.
-func Load(fsys *confine.FS, dirs []string, opts kubernetes.Options) []inventory.Fragment {
+func Load(fsys *confine.FS, dirs []string, opts kubernetes.Options, helmLimits helm.Limits) []inventory.Fragment {
 	ks := newKustomizations(fsys)
 	used := map[string][]string{}
 	for _, dir := range dirs {
@@ -80,7 +81,7 @@ func Load(fsys *confine.FS, dirs []string, opts kubernetes.Options) []inventory.
 	for _, dir := range dirs {
 		if !isUsed[filepath.Clean(dir)] {
 			reach(filepath.Clean(dir))
-			out = append(out, build(ks, dir, opts))
+			out = append(out, build(ks, dir, opts, helmLimits))
 		}
 	}
 	// Kustomizations that use each other in a circle are no one's base: build them anyway, so
@@ -88,7 +89,7 @@ func Load(fsys *confine.FS, dirs []string, opts kubernetes.Options) []inventory.
 	for _, dir := range dirs {
 		if !reached[filepath.Clean(dir)] {
 			reach(filepath.Clean(dir))
-			out = append(out, build(ks, dir, opts))
+			out = append(out, build(ks, dir, opts, helmLimits))
 		}
 	}
 	return out
@@ -100,6 +101,9 @@ func Load(fsys *confine.FS, dirs []string, opts kubernetes.Options) []inventory.
 type confinedFS struct {
 	fsys *confine.FS
 	root string
+	// virtual are files the build reads instead of the disk's (absolute paths): kustomizations
+	// without their helmCharts, and the templates those charts rendered to.
+	virtual map[string][]byte
 }
 
 var errReadOnly = errors.New("eni-lint does not write files")
@@ -177,6 +181,9 @@ func (f confinedFS) Walk(p string, fn filepath.WalkFunc) error {
 
 func (f confinedFS) ReadFile(name string) ([]byte, error) {
 	data, err := f.fsys.ReadFile(name)
+	if v, ok := f.virtual[filepath.Clean(f.fsys.Abs(name))]; ok {
+		data, err = v, nil
+	}
 	if err != nil || filepath.Clean(filepath.Dir(f.fsys.Abs(name))) != filepath.Clean(f.root) {
 		return data, err
 	}
@@ -199,7 +206,7 @@ func (m *memFile) Write([]byte) (int, error)  { return 0, errReadOnly }
 func (m *memFile) Close() error               { return nil }
 func (m *memFile) Stat() (os.FileInfo, error) { return m.info, nil }
 
-func build(ks *kustomizations, dir string, opts kubernetes.Options) (frag inventory.Fragment) {
+func build(ks *kustomizations, dir string, opts kubernetes.Options, helmLimits helm.Limits) (frag inventory.Fragment) {
 	fsys := ks.fsys
 	file := kustomizationFile(fsys, dir)
 	frag = inventory.Fragment{File: file}
@@ -219,8 +226,35 @@ func build(ks *kustomizations, dir string, opts kubernetes.Options) (frag invent
 		return frag
 	}
 	abs := fsys.Abs(dir)
+	virtual, rendered := map[string][]byte{}, map[string][2]string{}
+	for _, d := range treeOf(ks, dir) {
+		kfile := kustomizationFile(fsys, d)
+		data, err := fsys.ReadFile(kfile)
+		if err != nil {
+			continue
+		}
+		inf := inflateHelmCharts(fsys, d, kfile, data, helmLimits)
+		if inf == nil {
+			continue
+		}
+		for _, f := range inf.frags {
+			frag.Append(f)
+		}
+		if inf.kustomization == nil {
+			return frag
+		}
+		virtual[filepath.Clean(fsys.Abs(kfile))] = inf.kustomization
+		for p, text := range inf.files {
+			virtual[p] = text
+			rendered[p] = inf.sources[p]
+		}
+		for _, c := range inf.charts {
+			frag.Charts = append(frag.Charts, filepath.Clean(fsys.Abs(c)))
+			frag.RenderedCharts = append(frag.RenderedCharts, c)
+		}
+	}
 	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
-	resources, err := k.Run(confinedFS{fsys: fsys, root: abs}, abs)
+	resources, err := k.Run(confinedFS{fsys: fsys, root: abs, virtual: virtual}, abs)
 	if err != nil {
 		frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: file}, Message: "kustomize build: " + err.Error()})
 		return frag
@@ -241,7 +275,17 @@ func build(ks *kustomizations, dir string, opts kubernetes.Options) (frag invent
 		}
 		built := kubernetes.Load(src, data, opts)
 		origins, ok := sources[src]
-		if !ok && src != file {
+		switch {
+		case ok || src == file:
+		case rendered[filepath.Clean(fsys.Abs(src))] != [2]string{}:
+			// A rendered template: its objects' fields are located in the template by the
+			// Helm locator, as for --helm-chart.
+			at := rendered[filepath.Clean(fsys.Abs(src))]
+			original := kubernetes.Load(at[1], virtual[filepath.Clean(fsys.Abs(src))], opts)
+			helm.NewLocator(fsys, at[0]).Relocate(&original, at[1])
+			origins = newOriginIndex(&original)
+			sources[src] = origins
+		default:
 			if b, err := fsys.ReadFile(src); err == nil {
 				original := kubernetes.Load(src, b, opts)
 				origins = newOriginIndex(&original)

@@ -35,6 +35,9 @@ var notPaths = map[string]bool{
 	"commonAnnotations": true, "images": true, "namePrefix": true, "nameSuffix": true,
 	"namespace": true, "replicas": true, "vars": true, "generatorOptions": true,
 	"buildMetadata": true, "sortOptions": true, "nameReference": true,
+	// helmCharts are rendered in-process from vendored charts (helmcharts.go); their repo is
+	// never fetched, and their values files are confined below the kustomization there.
+	"helmCharts": true, "helmGlobals": true,
 }
 
 // notPathsInItems are keys of list items (patches, replacements, generators) whose values are
@@ -232,4 +235,31 @@ func objectEstimate(ks *kustomizations, dir string, memo map[string]int) int {
 	n = min(n, MaxObjects+1)
 	memo[abs] = n
 	return n
+}
+
+// treeOf lists dir and every local kustomization it uses, each once (checkTree has ruled out
+// cycles and remote references).
+func treeOf(ks *kustomizations, dir string) []string {
+	var out []string
+	seen := map[string]bool{}
+	var visit func(d string, depth int)
+	visit = func(d string, depth int) {
+		abs := ks.fsys.Abs(d)
+		if seen[abs] || depth > 64 {
+			return
+		}
+		seen[abs] = true
+		out = append(out, d)
+		k, err := ks.get(d)
+		if err != nil {
+			return
+		}
+		for _, sub := range k.local() {
+			if p := filepath.Join(d, sub); IsKustomization(ks.fsys, p) {
+				visit(p, depth+1)
+			}
+		}
+	}
+	visit(dir, 0)
+	return out
 }
