@@ -402,6 +402,10 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		for _, f := range frags {
 			if readByTerraform[filepath.Clean(fsys.Abs(f.File))] {
 				f.EachObject(func(o *inventory.Object) { fromReadFiles[o.Kind+"/"+o.Namespace+"/"+o.Name] = true })
+				for _, p := range f.NodePools {
+					o := nodePoolObject(p)
+					fromReadFiles[o.Kind+"/"+o.Namespace+"/"+o.Name] = true
+				}
 			}
 		}
 		if len(fromReadFiles) > 0 {
@@ -584,6 +588,14 @@ func dropObjectsMatching(f *inventory.Fragment, drop func(inventory.Object) bool
 	f.SecurityGroupPolicies = slices.DeleteFunc(f.SecurityGroupPolicies, func(o inventory.SecurityGroupPolicy) bool { return drop(o.Object) })
 	f.ServiceAccounts = slices.DeleteFunc(f.ServiceAccounts, func(o inventory.ServiceAccount) bool { return drop(o.Object) })
 	f.Namespaces = slices.DeleteFunc(f.Namespaces, func(o inventory.Namespace) bool { return drop(o.Object) })
+	// NodePools are node groups, not objects of the fragment, but the same file read twice
+	// would make the pool twice.
+	f.NodePools = slices.DeleteFunc(f.NodePools, func(p inventory.NodePool) bool { return drop(nodePoolObject(p)) })
+}
+
+// nodePoolObject names a NodePool as an object, for the de-duplication above.
+func nodePoolObject(p inventory.NodePool) inventory.Object {
+	return inventory.Object{Kind: p.Kind, Name: p.Name, Locations: map[string]inventory.Position{"": p.Location}}
 }
 
 var objectLines = regexp.MustCompile(`(?m)^\s*(apiVersion|kind):`)

@@ -223,6 +223,26 @@ func TestObjectsFromAFileTerraformReadAreCountedOnce(t *testing.T) {
 	}
 }
 
+// A NodePool file applied with kubectl_manifest { yaml_body = file(…) } and read by the walk
+// is one pool (seen in aws-ia/terraform-aws-eks-blueprints patterns/eks-automode).
+func TestNodePoolsFromAFileTerraformReadAreCountedOnce(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"main.tf":          "resource \"kubectl_manifest\" \"pool\" {\n  for_each  = toset([\"pool.yaml\"])\n  yaml_body = file(\"${path.module}/config/${each.value}\")\n}\n",
+		"config/pool.yaml": "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: general}\nspec: {template: {spec: {requirements: []}}}\n",
+	})
+	frags, _ := Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
+	var pools []string
+	for _, f := range frags {
+		for _, p := range f.NodePools {
+			pools = append(pools, p.Name+"@"+p.Location.File)
+		}
+	}
+	if len(pools) != 1 {
+		t.Errorf("pools %v: the pool once", pools)
+	}
+}
+
 // Charts found in the tree are rendered with their own values; one a helm_release installs is
 // counted once, from Terraform with the release's values; a subchart is rendered by its parent.
 func TestChartsInTheTree(t *testing.T) {
