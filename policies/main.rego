@@ -35,5 +35,6 @@ workloads := [entry |
 		"hidden": model.hidden_of(n),
 		"unbounded": [r.reason | some r in model.unbounded_reasons(w)],
 		"nodeGroups": sort({p.group.name | some p in model.placements[w.id]}),
+		"scaledBy": object.get(w, "scaledBy", null),
 	}
 ]

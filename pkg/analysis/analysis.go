@@ -166,6 +166,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 			Message: "no file eni-lint reads was found here (Kubernetes YAML or JSON, kustomizations, Helm charts, Terraform, CloudFormation, eksctl): nothing was checked"})
 	}
 	inventory.AssignFargate(inv.Workloads, declared.FargateProfiles)
+	inv.UnresolvedObjects = append(inv.UnresolvedObjects, inventory.ApplyAutoscalers(inv.Workloads, declared.Autoscalers)...)
 	pools, err := karpenter.Resolve(declared.NodePools, declared.NodeClasses, table, karpenter.MentionsOf(mayHoldBranchENIs(inv)))
 	if err != nil {
 		return nil, err

@@ -184,6 +184,8 @@ type WorkloadNumbers struct {
 	Hidden     int            `json:"hidden"`
 	Unbounded  []string       `json:"unbounded"`
 	NodeGroups []string       `json:"nodeGroups"`
+	// ScaledBy is the autoscaler whose maximum the running pods are counted at.
+	ScaledBy *inventory.ScaledBy `json:"scaledBy,omitempty"`
 }
 
 // Model says which release model a report used.

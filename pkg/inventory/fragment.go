@@ -32,6 +32,8 @@ type Fragment struct {
 	NodeClasses []NodeClass
 	// FargateProfiles are declared by infrastructure code (Terraform, eksctl).
 	FargateProfiles []FargateProfile
+	// Autoscalers (HPA, KEDA ScaledObject) set their targets' replicas once every file is read.
+	Autoscalers []Autoscaler
 	// Unresolved are declared objects that cannot be read statically.
 	Unresolved []UnresolvedObject
 	// Templates are files infrastructure code renders (Terraform's templatefile()): not
@@ -64,6 +66,7 @@ func (f *Fragment) Append(other Fragment) {
 	f.NodeGroups = append(f.NodeGroups, other.NodeGroups...)
 	f.CNISettings = append(f.CNISettings, other.CNISettings...)
 	f.Unresolved = append(f.Unresolved, other.Unresolved...)
+	f.Autoscalers = append(f.Autoscalers, other.Autoscalers...)
 	f.FargateProfiles = append(f.FargateProfiles, other.FargateProfiles...)
 	f.Templates = append(f.Templates, other.Templates...)
 	f.ReadFiles = append(f.ReadFiles, other.ReadFiles...)
@@ -88,6 +91,9 @@ func (f *Fragment) EachObject(fn func(*Object)) {
 	for i := range f.Namespaces {
 		fn(&f.Namespaces[i].Object)
 	}
+	for i := range f.Autoscalers {
+		fn(&f.Autoscalers[i].Object)
+	}
 }
 
 // Declared is what infrastructure code declares, resolved by the run once every file is read.
@@ -96,6 +102,7 @@ type Declared struct {
 	NodePools       []NodePool
 	NodeClasses     []NodeClass
 	FargateProfiles []FargateProfile
+	Autoscalers     []Autoscaler
 }
 
 // Merge appends fragments in file order, so that an inventory does not depend on which worker
@@ -112,7 +119,7 @@ func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents in
 	inv.Namespaces = append(inv.Namespaces, all.Namespaces...)
 	inv.CNISettings = append(inv.CNISettings, all.CNISettings...)
 	inv.UnresolvedObjects = append(inv.UnresolvedObjects, all.Unresolved...)
-	declared = Declared{NodeGroups: all.NodeGroups, NodePools: all.NodePools, NodeClasses: all.NodeClasses, FargateProfiles: all.FargateProfiles}
+	declared = Declared{NodeGroups: all.NodeGroups, NodePools: all.NodePools, NodeClasses: all.NodeClasses, FargateProfiles: all.FargateProfiles, Autoscalers: all.Autoscalers}
 	return all.Errors, all.Documents, declared
 }
 

@@ -98,6 +98,9 @@ type UnresolvedObject struct {
 	// Severity, when set, replaces ENI006's: "info" for a chart downloaded at apply time, which
 	// rarely holds the workloads a verdict is about.
 	Severity string `json:"severity,omitempty"`
+	// Pods is set when what cannot be counted is pods of a named object (an autoscaler's
+	// missing target), not objects the code declares: the reason then stands on its own.
+	Pods bool `json:"pods,omitempty"`
 }
 
 // CNISetting is a place that configures the Amazon VPC CNI: an aws_eks_addon for vpc-cni (or
@@ -165,7 +168,13 @@ type Workload struct {
 	Replicas *int `json:"replicas,omitempty"`
 	// MaxSurge is a Deployment's RollingUpdate surge in pods, percentages rounded up as the
 	// Deployment controller does; 0 for Recreate.
-	MaxSurge *int         `json:"maxSurge,omitempty"`
+	MaxSurge *int `json:"maxSurge,omitempty"`
+	// StrategyType and MaxSurgeText are a Deployment's spec.strategy as written, so that the
+	// surge can be worked out again for an autoscaler's maximum.
+	StrategyType string  `json:"-"`
+	MaxSurgeText *string `json:"-"`
+	// ScaledBy is the autoscaler (HPA, KEDA ScaledObject) whose maximum Replicas is.
+	ScaledBy *ScaledBy    `json:"scaledBy,omitempty"`
 	Job      *JobSpec     `json:"job,omitempty"`
 	CronJob  *CronJobSpec `json:"cronJob,omitempty"`
 	Pod      PodTemplate  `json:"pod"`

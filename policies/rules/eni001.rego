@@ -76,7 +76,7 @@ variant_details(row) := {"variant": row.variant} if {
 	row.variant != ""
 } else := {}
 
-message(g, row, w, fixes, others) := sprintf("%s in node group %q: %s%d branch ENIs can be in use where %d exist (%d held by terminated pods the scheduler no longer counts + %d running). %s holds the most: %d.%s%s", [
+message(g, row, w, fixes, others) := sprintf("%s in node group %q: %s%d branch ENIs can be in use where %d exist (%d held by terminated pods the scheduler no longer counts + %d running). %s holds the most: %d.%s%s%s", [
 	model.type_label(row),
 	g.name,
 	at_least(row),
@@ -86,9 +86,23 @@ message(g, row, w, fixes, others) := sprintf("%s in node group %q: %s%d branch E
 	row.demand - row.hidden,
 	model.describe(w),
 	model.hidden_of(model.numbers[w.id]),
+	scaled(row),
 	fix_sentence(fixes),
 	also(others),
 ])
+
+# Running pods an autoscaler decides: the count is its maximum, not the target's replicas,
+# and the message says so.
+scaled(row) := "" if {
+	count(scaled_contributors(row)) == 0
+} else := sprintf(" Running pods counted at their autoscaler's maximum: %s.", [concat(", ", scaled_contributors(row))])
+
+scaled_contributors(row) := [sprintf("%s %d (%s %s)", [model.describe(w), c.active, w.scaledBy.kind, w.scaledBy.name]) |
+	some c in row.contributors
+	c.active > 0
+	w := model.workload_by_id[c.id]
+	w.scaledBy
+]
 
 at_least(row) := "at least " if {
 	row.atLeast

@@ -82,3 +82,12 @@ test_suggests_a_larger_type if {
 	some fix in f.details.fixes
 	fix.instanceType == "m5.xlarge"
 }
+
+# A Deployment an autoscaler scales is counted at its maximum, and the message names it.
+test_fires_names_the_autoscaler if {
+	dep := object.union(fx.deployment("api", 12, 3), {"scaledBy": {"kind": "HorizontalPodAutoscaler", "name": "api", "maxReplicas": 12}})
+	fs := eni001.finding with input as fx.inventory([fx.cronjob("seed", {}, {}), dep], [fx.sgp_all], [fx.node_group("default", ["m5.2xlarge"])])
+	some f in fs
+	f.details.active == 16
+	contains(f.message, "Running pods counted at their autoscaler's maximum: Deployment default/api 15 (HorizontalPodAutoscaler api)")
+}

@@ -63,6 +63,8 @@ finding contains f if {
 
 unresolved_message(u) := sprintf("%s cannot be read from the code: %s. The node groups it declares are left out, and so are Jobs, CronJobs or SecurityGroupPolicies; declare its node groups (--node-group, nodeGroups in .eni-lint.yaml) and scan its manifests", [u.source, u.reason]) if {
 	u.module
+} else := sprintf("%s: %s", [u.source, u.reason]) if {
+	u.pods
 } else := sprintf("%s declares Kubernetes objects that cannot be read from the code: %s. A Job, CronJob or SecurityGroupPolicy among them is left out of the checks; render them into a file eni-lint scans, or pipe them in (eni-lint check -)", [u.source, u.reason])
 
 # Findings about a node group name it, so that an ignore comment on its code can suppress them.

@@ -153,6 +153,7 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 			}
 			ru := r.mapping(strategy, "spec.strategy", "rollingUpdate")
 			surgeText := r.intOrString(ru, "spec.strategy.rollingUpdate", "maxSurge")
+			w.StrategyType, w.MaxSurgeText = typ, surgeText
 			surge, err := inventory.DeploymentSurge(*w.Replicas, typ, surgeText)
 			if err != nil {
 				_, v := yamlpos.Lookup(ru, "maxSurge")
@@ -169,6 +170,8 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		w.Pod = readPod(r, doc, "")
 		w.Object.Locations = r.locs
 		frag.Workloads = append(frag.Workloads, w)
+	case g == "autoscaling" && kind == "HorizontalPodAutoscaler", g == "keda.sh" && kind == "ScaledObject":
+		frag.Autoscalers = append(frag.Autoscalers, readAutoscaler(r, doc, obj))
 	case g == "vpcresources.k8s.aws" && kind == "SecurityGroupPolicy":
 		spec := r.mapping(doc, "", "spec")
 		sgp := inventory.SecurityGroupPolicy{
@@ -427,4 +430,34 @@ func readNodePool(r *fieldReader, doc *yaml.Node, obj inventory.Object) inventor
 		np.NodeClassGroup = *s
 	}
 	return np
+}
+
+// readAutoscaler reads an HPA's or a KEDA ScaledObject's target and maximum. KEDA defaults:
+// scaleTargetRef.kind Deployment and maxReplicaCount 100 (keda.sh docs, reference/
+// scaledobject-spec.md: "maxReplicaCount: 100 # Optional. Default: 100").
+func readAutoscaler(r *fieldReader, doc *yaml.Node, obj inventory.Object) inventory.Autoscaler {
+	a := inventory.Autoscaler{Object: obj, TargetKind: "Deployment"}
+	spec := r.mapping(doc, "", "spec")
+	ref := r.mapping(spec, "spec", "scaleTargetRef")
+	if s := r.str(ref, "spec.scaleTargetRef", "kind"); s != nil {
+		a.TargetKind = *s
+	}
+	if s := r.str(ref, "spec.scaleTargetRef", "name"); s != nil {
+		a.TargetName = *s
+	}
+	if obj.Kind == "ScaledObject" {
+		a.MaxReplicas = 100
+		if n := r.integer(spec, "spec", "maxReplicaCount"); n != nil {
+			a.MaxReplicas = *n
+		}
+	} else if n := r.integer(spec, "spec", "maxReplicas"); n != nil {
+		a.MaxReplicas = *n
+	} else {
+		_, v := yamlpos.Lookup(spec, "maxReplicas")
+		if v == nil {
+			r.errorf(doc, "spec.maxReplicas is required in a HorizontalPodAutoscaler")
+		}
+	}
+	a.Object.Locations = r.locs
+	return a
 }

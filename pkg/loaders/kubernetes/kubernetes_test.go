@@ -363,3 +363,39 @@ func TestEksctlAutoModeConfig(t *testing.T) {
 		})
 	}
 }
+
+func TestAutoscalers(t *testing.T) {
+	src := `apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: a, namespace: ns}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: StatefulSet, name: db}
+  maxReplicas: 5
+---
+apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata: {name: k, namespace: ns}
+spec:
+  scaleTargetRef: {name: consumer}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: broken, namespace: ns}
+spec:
+  scaleTargetRef: {kind: Deployment, name: x}
+`
+	frag := Load("hpa.yaml", []byte(src), opts)
+	if len(frag.Autoscalers) != 3 {
+		t.Fatalf("autoscalers %+v", frag.Autoscalers)
+	}
+	a, k := frag.Autoscalers[0], frag.Autoscalers[1]
+	if a.TargetKind != "StatefulSet" || a.TargetName != "db" || a.MaxReplicas != 5 || a.Locations["spec.maxReplicas"].Line != 6 {
+		t.Errorf("hpa %+v", a)
+	}
+	if k.TargetKind != "Deployment" || k.TargetName != "consumer" || k.MaxReplicas != 100 {
+		t.Errorf("scaled object %+v: KEDA's defaults are kind Deployment and maxReplicaCount 100", k)
+	}
+	if len(frag.Errors) != 1 || !strings.Contains(frag.Errors[0].Message, "maxReplicas is required") {
+		t.Errorf("errors %+v", frag.Errors)
+	}
+}
