@@ -177,7 +177,10 @@ type Workload struct {
 	ScaledBy *ScaledBy    `json:"scaledBy,omitempty"`
 	Job      *JobSpec     `json:"job,omitempty"`
 	CronJob  *CronJobSpec `json:"cronJob,omitempty"`
-	Pod      PodTemplate  `json:"pod"`
+	// ScaledJob is a KEDA ScaledJob's own fields: it runs Job (its jobTargetRef) up to
+	// MaxReplicaCount at once and keeps finished Jobs up to its history limits.
+	ScaledJob *ScaledJobSpec `json:"scaledJob,omitempty"`
+	Pod       PodTemplate    `json:"pod"`
 	// JobSpecPath and PodSpecPath are the field paths of the Job spec and pod spec in this
 	// manifest ("spec" and "spec.template.spec" for a Job, deeper for a CronJob), so rules can
 	// name and locate fields whatever the kind.
@@ -204,6 +207,20 @@ type JobSpec struct {
 	PodFailurePolicyIgnore  bool     `json:"podFailurePolicyIgnore"`
 	RestartPolicy           string   `json:"restartPolicy"`
 	Defaulted               []string `json:"defaulted"`
+}
+
+// ScaledJobSpec is a KEDA ScaledJob's (keda.sh/v1alpha1) fields with KEDA's defaults applied
+// (keda.sh docs, reference/scaledjob-spec.md of v2.16: pollingInterval 30,
+// successfulJobsHistoryLimit 100, failedJobsHistoryLimit 100, maxReplicaCount 100).
+type ScaledJobSpec struct {
+	MaxReplicaCount            int `json:"maxReplicaCount"`
+	SuccessfulJobsHistoryLimit int `json:"successfulJobsHistoryLimit"`
+	FailedJobsHistoryLimit     int `json:"failedJobsHistoryLimit"`
+	PollingInterval            int `json:"pollingInterval"`
+	// ScalingStrategy is scalingStrategy.strategy (default "default"); with "custom",
+	// RunningJobPercentage is customScalingRunningJobPercentage (nil when absent).
+	ScalingStrategy      string   `json:"scalingStrategy"`
+	RunningJobPercentage *float64 `json:"runningJobPercentage"`
 }
 
 // CronJobSpec is a batch/v1 CronJob's own fields with defaults applied.

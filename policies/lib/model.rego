@@ -176,7 +176,26 @@ job_running(job) := 0 if {
 } else := job.parallelism
 
 # Reasons a workload's retention has no bound from its manifest (§5), each with its field.
-unbounded_reasons(w) := [r | some r in unbounded_candidates(w)]
+unbounded_reasons(w) := [r | some r in (unbounded_candidates(w) | scaled_job_unbounded(w))]
+
+# A KEDA ScaledJob with the custom scaling strategy deducts only a share of the running Jobs.
+scaled_job_unbounded(w) := {r |
+	is_scaled_job(w)
+	w.scaledJob.scalingStrategy == "custom"
+	object.get(w.scaledJob, "runningJobPercentage", null) == null
+	r := {
+		"reason": "scalingStrategy custom without customScalingRunningJobPercentage: KEDA starts up to maxReplicaCount Jobs per polling interval whatever already runs, so running Jobs have no bound",
+		"paths": ["spec.scalingStrategy"],
+	}
+} | {r |
+	is_scaled_job(w)
+	w.scaledJob.scalingStrategy == "custom"
+	w.scaledJob.runningJobPercentage < 1
+	r := {
+		"reason": sprintf("scalingStrategy custom with customScalingRunningJobPercentage %v: KEDA deducts only that share of the running Jobs, so running Jobs can pass maxReplicaCount without bound", [w.scaledJob.runningJobPercentage]),
+		"paths": ["spec.scalingStrategy.customScalingRunningJobPercentage", "spec.scalingStrategy"],
+	}
+}
 
 unbounded_candidates(w) := (({r |
 	w.job.podFailurePolicyIgnore
@@ -220,6 +239,17 @@ cron_kept(w) := min([s_plus_f, cron_active_runs(w) + ceil(w.job.ttlSecondsAfterF
 	w.cronJob.periodSeconds > 0
 } else := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
 
+# K of a KEDA ScaledJob: finished Jobs kept by its history limits, which "the actual number of
+# jobs could exceed … in a short time; … the cleanup period is the same as the Polling interval"
+# (KEDA docs, reference/scaledjob-spec.md v2.16): within one polling interval at most
+# maxReplicaCount more can finish. A TTL deletes each finished Job ttl seconds after it ends,
+# and at most maxReplicaCount Jobs start per polling interval.
+scaled_job_kept(w) := min([limits, a * (ceil(w.job.ttlSecondsAfterFinished / w.scaledJob.pollingInterval) + 1)]) if {
+	a := w.scaledJob.maxReplicaCount
+	limits := (w.scaledJob.successfulJobsHistoryLimit + w.scaledJob.failedJobsHistoryLimit) + a
+	w.job.ttlSecondsAfterFinished != null
+} else := (w.scaledJob.successfulJobsHistoryLimit + w.scaledJob.failedJobsHistoryLimit) + w.scaledJob.maxReplicaCount
+
 # Whether the CronJob numbers needed the schedule's period and did not have it.
 period_needed_but_unknown(w) if {
 	w.cronJob != null
@@ -240,7 +270,32 @@ needs_period(w) if w.job.ttlSecondsAfterFinished != null
 # numbers[id]: the per-workload figures every rule and report uses.
 numbers := {w.id: workload_numbers(w) | some w in eni_workloads}
 
+# Workloads that start runs of a Job template on their own: CronJobs and KEDA ScaledJobs.
+runs_jobs(w) if w.cronJob != null
+
+runs_jobs(w) if is_scaled_job(w)
+
+is_scaled_job(w) if object.get(w, "scaledJob", null) != null
+
 workload_numbers(w) := n if {
+	is_scaled_job(w)
+	t := job_t(w.job)
+	pe := job_running(w.job)
+	a := w.scaledJob.maxReplicaCount
+	k := scaled_job_kept(w)
+	n := {
+		"T": t,
+		"running": pe,
+		"A": a,
+		"K": k,
+		"retainedFinished": k * t,
+		"retainedInFlight": a * (t - pe),
+		"retained": retained_value((k * t) + (a * (t - pe))),
+		"churn": churn_value(a * t),
+		"active": a * pe,
+		"bounded": count(unbounded_reasons(w)) == 0,
+	}
+} else := n if {
 	w.cronJob != null
 	t := job_t(w.job)
 	pe := job_running(w.job)

@@ -235,3 +235,35 @@ test_variants_are_separate_rows if {
 	[r.demand | some r in rows; r.variant == "karpenter.sh/capacity-type=spot"] == [0]
 	model.type_label(rows[0]) == "m5.large [karpenter.sh/capacity-type=on-demand]"
 }
+
+# --- KEDA ScaledJob: A = maxReplicaCount, K = history limits + A, or fewer with a TTL ---
+
+scaled_job(name, sj, spec) := object.union(fx.job(name, spec), {
+	"id": sprintf("ScaledJob/default/%s", [name]), "kind": "ScaledJob",
+	"jobSpecPath": "spec.jobTargetRef", "podPath": "spec.jobTargetRef.template",
+	"scaledJob": object.union({"maxReplicaCount": 100, "successfulJobsHistoryLimit": 100, "failedJobsHistoryLimit": 100, "pollingInterval": 30, "scalingStrategy": "default", "runningJobPercentage": null}, sj),
+})
+
+test_scaled_job_defaults if {
+	n := model.numbers["ScaledJob/default/q"] with input as fx.inventory([scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2})], [fx.sgp_all], [])
+	n.A == 3
+	n.K == 203 # 100 + 100 + one polling interval's Jobs
+	n.retained == 615 # 203 x 3 + 3 x 2 in flight
+	n.active == 3
+	n.bounded
+}
+
+test_scaled_job_ttl if {
+	w := scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2, "ttlSecondsAfterFinished": 60})
+	n := model.numbers["ScaledJob/default/q"] with input as fx.inventory([w], [fx.sgp_all], [])
+	n.K == 9 # 3 x (ceil(60 / 30) + 1)
+}
+
+test_scaled_job_custom_strategy_is_unbounded if {
+	w := scaled_job("q", {"scalingStrategy": "custom", "runningJobPercentage": 0.5}, {})
+	reasons := model.unbounded_reasons(w) with input as fx.inventory([w], [fx.sgp_all], [])
+	count(reasons) == 1
+	contains(reasons[0].reason, "customScalingRunningJobPercentage 0.5")
+	w1 := scaled_job("q", {"scalingStrategy": "custom", "runningJobPercentage": 1}, {})
+	count(model.unbounded_reasons(w1)) == 0 with input as fx.inventory([w1], [fx.sgp_all], [])
+}

@@ -120,7 +120,29 @@ fix_sentence(fixes) := "" if {
 
 # Every single change that alone makes the row fit, in the order a platform engineer would
 # try them: retention first, then retries, then a larger instance type.
-fix_options(row) := array.concat(array.concat(ttl_fixes(row), history_fixes(row)), array.concat(backoff_fixes(row), type_fixes(row)))
+fix_options(row) := array.concat(
+	array.concat(array.concat(ttl_fixes(row), scaled_job_ttl_fixes(row)), history_fixes(row)),
+	array.concat(backoff_fixes(row), type_fixes(row)),
+)
+
+# A KEDA ScaledJob's finished Jobs with a TTL of one polling interval: at most 2 x
+# maxReplicaCount of them are kept (model.scaled_job_kept).
+scaled_job_ttl_fixes(row) := [fix |
+	model.on_delete
+	some c in row.contributors
+	w := model.workload_by_id[c.id]
+	model.is_scaled_job(w)
+	w.job.ttlSecondsAfterFinished == null
+	n := model.numbers[c.id]
+	kept := min([n.K, 2 * n.A])
+	frees := (n.K - kept) * n.T
+	frees >= excess(row)
+	fix := {
+		"workload": c.id,
+		"change": sprintf("set spec.jobTargetRef.ttlSecondsAfterFinished to %d (the polling interval) on %s (frees %d)", [w.scaledJob.pollingInterval, model.describe(w), frees]),
+		"field": model.job_field(w, "ttlSecondsAfterFinished"),
+	}
+]
 
 excess(row) := row.demand - row.branchInterfaces
 
@@ -158,9 +180,9 @@ history_fixes(row) := [fix |
 # pods, 1 to a Job's, and A to a CronJob's churn.
 backoff_weight(w, n) := n.K + n.A if {
 	model.on_delete
-	w.kind == "CronJob"
+	model.runs_jobs(w)
 } else := n.A if {
-	w.kind == "CronJob"
+	model.runs_jobs(w)
 } else := 1
 
 backoff_fixes(row) := [fix |

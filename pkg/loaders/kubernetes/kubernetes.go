@@ -170,6 +170,17 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		w.Pod = readPod(r, doc, "")
 		w.Object.Locations = r.locs
 		frag.Workloads = append(frag.Workloads, w)
+	case g == "keda.sh" && kind == "ScaledJob":
+		w := inventory.Workload{Object: obj, JobSpecPath: "spec.jobTargetRef", PodPath: "spec.jobTargetRef.template"}
+		spec := r.mapping(doc, "", "spec")
+		w.ScaledJob = readScaledJob(r, spec)
+		jobSpec := r.mapping(spec, "spec", "jobTargetRef")
+		job := readJobSpec(r, jobSpec, "spec.jobTargetRef")
+		w.Job = &job
+		w.Pod = readPodTemplate(r, jobSpec, "spec.jobTargetRef.template")
+		w.Ignores = append(w.Ignores, templateIgnores(r, doc, w.PodPath)...)
+		w.Object.Locations = r.locs
+		frag.Workloads = append(frag.Workloads, w)
 	case g == "autoscaling" && kind == "HorizontalPodAutoscaler", g == "keda.sh" && kind == "ScaledObject":
 		frag.Autoscalers = append(frag.Autoscalers, readAutoscaler(r, doc, obj))
 	case g == "vpcresources.k8s.aws" && kind == "SecurityGroupPolicy":
@@ -460,4 +471,38 @@ func readAutoscaler(r *fieldReader, doc *yaml.Node, obj inventory.Object) invent
 	}
 	a.Object.Locations = r.locs
 	return a
+}
+
+// readScaledJob reads a KEDA ScaledJob's scaling fields with KEDA's defaults (see
+// inventory.ScaledJobSpec).
+func readScaledJob(r *fieldReader, spec *yaml.Node) *inventory.ScaledJobSpec {
+	sj := &inventory.ScaledJobSpec{MaxReplicaCount: 100, SuccessfulJobsHistoryLimit: 100, FailedJobsHistoryLimit: 100, PollingInterval: 30, ScalingStrategy: "default"}
+	for _, f := range []struct {
+		key string
+		dst *int
+	}{{"maxReplicaCount", &sj.MaxReplicaCount}, {"successfulJobsHistoryLimit", &sj.SuccessfulJobsHistoryLimit},
+		{"failedJobsHistoryLimit", &sj.FailedJobsHistoryLimit}, {"pollingInterval", &sj.PollingInterval}} {
+		key, dst := f.key, f.dst
+		if n := r.integer(spec, "spec", key); n != nil {
+			if *n < 0 {
+				_, v := yamlpos.Lookup(spec, key)
+				r.errorf(v, "spec.%s must not be negative", key)
+				continue
+			}
+			*dst = *n
+		}
+	}
+	if sj.PollingInterval == 0 {
+		sj.PollingInterval = 30 // KEDA treats 0 as unset
+	}
+	strategy := r.mapping(spec, "spec", "scalingStrategy")
+	if s := r.str(strategy, "spec.scalingStrategy", "strategy"); s != nil && *s != "" {
+		sj.ScalingStrategy = *s
+	}
+	if s := r.intOrString(strategy, "spec.scalingStrategy", "customScalingRunningJobPercentage"); s != nil {
+		if f, err := strconv.ParseFloat(*s, 64); err == nil {
+			sj.RunningJobPercentage = &f
+		}
+	}
+	return sj
 }

@@ -399,3 +399,34 @@ spec:
 		t.Errorf("errors %+v", frag.Errors)
 	}
 }
+
+// A KEDA ScaledJob is a workload: its jobTargetRef is the Job spec, KEDA's defaults fill the
+// rest.
+func TestScaledJob(t *testing.T) {
+	src := `apiVersion: keda.sh/v1alpha1
+kind: ScaledJob
+metadata: {name: q, namespace: etl}
+spec:
+  jobTargetRef:
+    parallelism: 2
+    template:
+      metadata: {labels: {app: q}}
+      spec:
+        restartPolicy: Never
+        containers: [{name: c, image: x}]
+  scalingStrategy: {strategy: custom, customScalingRunningJobPercentage: "0.5"}
+`
+	frag := Load("sj.yaml", []byte(src), opts)
+	if len(frag.Workloads) != 1 || len(frag.Errors) != 0 {
+		t.Fatalf("%+v %+v", frag.Workloads, frag.Errors)
+	}
+	w := frag.Workloads[0]
+	sj := w.ScaledJob
+	if sj == nil || sj.MaxReplicaCount != 100 || sj.SuccessfulJobsHistoryLimit != 100 || sj.FailedJobsHistoryLimit != 100 || sj.PollingInterval != 30 ||
+		sj.ScalingStrategy != "custom" || sj.RunningJobPercentage == nil || *sj.RunningJobPercentage != 0.5 {
+		t.Errorf("scaledJob %+v", sj)
+	}
+	if w.Job.Parallelism != 2 || w.Job.BackoffLimit != 6 || w.Pod.Labels["app"] != "q" || w.JobSpecPath != "spec.jobTargetRef" || w.Locations["spec.jobTargetRef.parallelism"].Line != 6 {
+		t.Errorf("job %+v pod %+v", w.Job, w.Pod)
+	}
+}

@@ -614,7 +614,7 @@ var readKinds = map[string]bool{
 	"Job": true, "CronJob": true, "Pod": true, "Deployment": true, "ReplicaSet": true, "StatefulSet": true,
 	"DaemonSet": true, "SecurityGroupPolicy": true, "ServiceAccount": true, "Namespace": true, "NodePool": true,
 	"EC2NodeClass": true, "NodeClass": true, "Provisioner": true, "ConfigMap": true, "List": true, "ClusterConfig": true,
-	"HorizontalPodAutoscaler": true, "ScaledObject": true, "ReplicationController": true,
+	"HorizontalPodAutoscaler": true, "ScaledObject": true, "ScaledJob": true, "ReplicationController": true,
 }
 
 // kindOf reads a document's kind when it is written (and known).
