@@ -239,12 +239,15 @@ type CronJobSpec struct {
 
 // PodTemplate is the part of a pod spec that decides SGP selection and placement.
 type PodTemplate struct {
-	Labels             map[string]string  `json:"labels"`
-	ServiceAccountName string             `json:"serviceAccountName"`
-	HostNetwork        bool               `json:"hostNetwork"`
-	NodeSelector       map[string]string  `json:"nodeSelector"`
-	RequiredAffinity   []NodeSelectorTerm `json:"requiredNodeAffinity"`
-	Tolerations        []Toleration       `json:"tolerations"`
+	Labels             map[string]string `json:"labels"`
+	ServiceAccountName string            `json:"serviceAccountName"`
+	HostNetwork        bool              `json:"hostNetwork"`
+	// RestartPolicy is spec.restartPolicy (Always when absent): a bare Pod with Never or
+	// OnFailure ends Succeeded or Failed and stays until it is deleted.
+	RestartPolicy    string             `json:"restartPolicy"`
+	NodeSelector     map[string]string  `json:"nodeSelector"`
+	RequiredAffinity []NodeSelectorTerm `json:"requiredNodeAffinity"`
+	Tolerations      []Toleration       `json:"tolerations"`
 	// PodENIRequests lists containers whose manifest sets vpc.amazonaws.com/pod-eni itself.
 	PodENIRequests []PodENIRequest `json:"podEniRequests"`
 }

@@ -328,11 +328,32 @@ workload_numbers(w) := n if {
 		"active": 0,
 		"bounded": count(unbounded_reasons(w)) == 0,
 	}
+} else := n if {
+	terminating_pod(w)
+	n := {
+		"T": 1,
+		"running": 1,
+		"retainedFinished": 1,
+		"retainedInFlight": 0,
+		"retained": retained_value(1),
+		"churn": churn_value(1),
+		"active": 0,
+		"bounded": true,
+	}
 } else := {
 	"retained": 0,
 	"churn": 0,
 	"active": steady_pods(w),
 	"bounded": true,
+}
+
+# A bare Pod with restartPolicy Never or OnFailure ends Succeeded or Failed, and nothing
+# deletes it: like a Job without TTL, its one pod keeps its ENI (onDelete) or churns once
+# (onCompletion). Counted in that state, which is worse than running: the scheduler counts a
+# running pod.
+terminating_pod(w) if {
+	w.kind == "Pod"
+	object.get(w.pod, "restartPolicy", "Always") in {"Never", "OnFailure"}
 }
 
 # A standalone Job keeps all T pods after it finishes unless a TTL deletes it.
@@ -476,6 +497,8 @@ workload_by_id := {w.id: w | some w in input.workloads}
 # into; for long-running workloads, their replicas.
 retention_paths(w) := [job_field(w, "ttlSecondsAfterFinished"), w.jobSpecPath] if {
 	w.job != null
+} else := ["spec.restartPolicy", "spec"] if {
+	terminating_pod(w)
 } else := ["spec.replicas", pod_field(w, "spec")]
 
 # The path of the first field of a pod template that decides placement, for findings about

@@ -267,3 +267,20 @@ test_scaled_job_custom_strategy_is_unbounded if {
 	w1 := scaled_job("q", {"scalingStrategy": "custom", "runningJobPercentage": 1}, {})
 	count(model.unbounded_reasons(w1)) == 0 with input as fx.inventory([w1], [fx.sgp_all], [])
 }
+
+# --- Bare Pods that end ---
+
+bare_pod(name, restart) := {
+	"id": sprintf("Pod/default/%s", [name]), "apiVersion": "v1", "kind": "Pod", "name": name, "namespace": "default",
+	"pod": object.union(fx.pod(fx.sgp_labels), {"restartPolicy": restart}), "podPath": "",
+}
+
+test_bare_pod_that_ends_is_retained if {
+	inv := fx.inventory([bare_pod("once", "Never"), bare_pod("retry", "OnFailure"), bare_pod("server", "Always")], [fx.sgp_all], [])
+	model.numbers["Pod/default/once"].retained == 1 with input as inv
+	model.numbers["Pod/default/once"].active == 0 with input as inv
+	model.numbers["Pod/default/retry"].retained == 1 with input as inv
+	model.numbers["Pod/default/server"].active == 1 with input as inv
+	model.numbers["Pod/default/server"].retained == 0 with input as inv
+	model.numbers["Pod/default/once"].churn == 1 with input as fx.on_completion(inv)
+}

@@ -354,6 +354,10 @@ func readPod(r *fieldReader, pod *yaml.Node, path string) inventory.PodTemplate 
 	if b := r.boolean(spec, specPath, "hostNetwork"); b != nil {
 		p.HostNetwork = *b
 	}
+	p.RestartPolicy = "Always"
+	if s := r.str(spec, specPath, "restartPolicy"); s != nil && *s != "" {
+		p.RestartPolicy = *s
+	}
 	affinity := r.mapping(spec, specPath, "affinity")
 	nodeAffinity := r.mapping(affinity, specPath+".affinity", "nodeAffinity")
 	naPath := specPath + ".affinity.nodeAffinity"

@@ -59,7 +59,7 @@ spec:
 		t.Errorf("job = %+v", w.Job)
 	}
 	wantPod := inventory.PodTemplate{
-		Labels: map[string]string{"app": "migrate"}, ServiceAccountName: "migrator",
+		Labels: map[string]string{"app": "migrate"}, ServiceAccountName: "migrator", RestartPolicy: "OnFailure",
 		NodeSelector:     map[string]string{"kubernetes.io/arch": "arm64"},
 		RequiredAffinity: []inventory.NodeSelectorTerm{},
 		Tolerations:      []inventory.Toleration{{Key: "dedicated", Operator: "Equal", Value: "batch", Effect: "NoSchedule"}},
