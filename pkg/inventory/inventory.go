@@ -173,6 +173,11 @@ type Workload struct {
 	// surge can be worked out again for an autoscaler's maximum.
 	StrategyType string  `json:"-"`
 	MaxSurgeText *string `json:"-"`
+	// Spark marks the driver or the executors of a SparkApplication.
+	Spark *SparkRole `json:"spark,omitempty"`
+	// TTLPath is where a TTL goes when it is not the Job spec's ttlSecondsAfterFinished
+	// (a SparkApplication's spec.timeToLiveSeconds).
+	TTLPath string `json:"ttlPath,omitempty"`
 	// ScaledBy is the autoscaler (HPA, KEDA ScaledObject) whose maximum Replicas is.
 	ScaledBy *ScaledBy    `json:"scaledBy,omitempty"`
 	Job      *JobSpec     `json:"job,omitempty"`
@@ -207,6 +212,14 @@ type JobSpec struct {
 	PodFailurePolicyIgnore  bool     `json:"podFailurePolicyIgnore"`
 	RestartPolicy           string   `json:"restartPolicy"`
 	Defaulted               []string `json:"defaulted"`
+}
+
+// SparkRole says which pods of a Spark application a workload stands for: "driver" or
+// "executor". UnboundedExecutors is set when dynamic allocation has no maxExecutors (Spark's
+// default is infinity): Replicas is then a lower bound.
+type SparkRole struct {
+	Role               string `json:"role"`
+	UnboundedExecutors bool   `json:"unboundedExecutors,omitempty"`
 }
 
 // ScaledJobSpec is a KEDA ScaledJob's (keda.sh/v1alpha1) fields with KEDA's defaults applied

@@ -178,8 +178,16 @@ job_running(job) := 0 if {
 # Reasons a workload's retention has no bound from its manifest (§5), each with its field.
 unbounded_reasons(w) := [r | some r in (unbounded_candidates(w) | scaled_job_unbounded(w))]
 
-# A KEDA ScaledJob with the custom scaling strategy deducts only a share of the running Jobs.
+# A KEDA ScaledJob with the custom scaling strategy deducts only a share of the running Jobs;
+# Spark's dynamic allocation without maxExecutors has no upper bound.
 scaled_job_unbounded(w) := {r |
+	spark_executors(w)
+	w.spark.unboundedExecutors
+	r := {
+		"reason": "dynamicAllocation is enabled without maxExecutors, which Spark defaults to infinity: the executors have no bound",
+		"paths": [sprintf("%s.dynamicAllocation", [split(w.podPath, ".executor")[0]]), "spec"],
+	}
+} | {r |
 	is_scaled_job(w)
 	w.scaledJob.scalingStrategy == "custom"
 	object.get(w.scaledJob, "runningJobPercentage", null) == null
@@ -329,6 +337,14 @@ workload_numbers(w) := n if {
 		"bounded": count(unbounded_reasons(w)) == 0,
 	}
 } else := n if {
+	spark_executors(w)
+	n := {
+		"retained": 0,
+		"churn": 0,
+		"active": w.replicas,
+		"bounded": count(unbounded_reasons(w)) == 0,
+	}
+} else := n if {
 	terminating_pod(w)
 	n := {
 		"T": 1,
@@ -346,6 +362,23 @@ workload_numbers(w) := n if {
 	"active": steady_pods(w),
 	"bounded": true,
 }
+
+# The executors of a Spark application: running pods Spark deletes when they end
+# (spark.kubernetes.executor.deleteOnTermination), executor.instances of them, or
+# dynamicAllocation.maxExecutors.
+spark_executors(w) if object.get(w, "spark", {}).role == "executor"
+
+spark_driver(w) if object.get(w, "spark", {}).role == "driver"
+
+# Where a TTL goes: the Job spec's ttlSecondsAfterFinished, or the field the kind has instead
+# (a SparkApplication's spec.timeToLiveSeconds).
+ttl_path(w) := w.ttlPath if {
+	object.get(w, "ttlPath", "") != ""
+} else := job_field(w, "ttlSecondsAfterFinished")
+
+ttl_name(w) := "timeToLiveSeconds" if {
+	spark_driver(w)
+} else := "ttlSecondsAfterFinished"
 
 # A bare Pod with restartPolicy Never or OnFailure ends Succeeded or Failed, and nothing
 # deletes it: like a Job without TTL, its one pod keeps its ENI (onDelete) or churns once
@@ -495,7 +528,7 @@ workload_by_id := {w.id: w | some w in input.workloads}
 
 # Where a finding about a workload's retention points: its TTL, or the Job spec a TTL goes
 # into; for long-running workloads, their replicas.
-retention_paths(w) := [job_field(w, "ttlSecondsAfterFinished"), w.jobSpecPath] if {
+retention_paths(w) := [ttl_path(w), w.jobSpecPath] if {
 	w.job != null
 } else := ["spec.restartPolicy", "spec"] if {
 	terminating_pod(w)

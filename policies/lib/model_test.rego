@@ -284,3 +284,16 @@ test_bare_pod_that_ends_is_retained if {
 	model.numbers["Pod/default/server"].retained == 0 with input as inv
 	model.numbers["Pod/default/once"].churn == 1 with input as fx.on_completion(inv)
 }
+
+# --- Spark executors: running pods, unbounded without maxExecutors ---
+
+test_spark_executors if {
+	e := {"id": "SparkApplication/default/a#executors", "kind": "SparkApplication", "name": "a (executors)", "namespace": "default",
+		"replicas": 6, "pod": fx.pod(fx.sgp_labels), "podPath": "spec.executor", "spark": {"role": "executor"}}
+	n := model.numbers[e.id] with input as fx.inventory([e], [fx.sgp_all], [])
+	n.active == 6
+	n.retained == 0
+	n.bounded
+	u := object.union(e, {"spark": {"role": "executor", "unboundedExecutors": true}})
+	not model.numbers[e.id].bounded with input as fx.inventory([u], [fx.sgp_all], [])
+}

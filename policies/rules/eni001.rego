@@ -150,13 +150,13 @@ ttl_fixes(row) := [fix |
 	model.on_delete
 	some c in row.contributors
 	w := model.workload_by_id[c.id]
-	w.kind == "Job"
+	standalone_run(w)
 	w.job.ttlSecondsAfterFinished == null
 	c.hidden >= excess(row)
 	fix := {
 		"workload": c.id,
-		"change": sprintf("set spec.ttlSecondsAfterFinished on %s (frees %d)", [model.describe(w), c.hidden]),
-		"field": model.job_field(w, "ttlSecondsAfterFinished"),
+		"change": sprintf("set %s on %s (frees %d)", [model.ttl_path(w), model.describe(w), c.hidden]),
+		"field": model.ttl_path(w),
 	}
 ]
 
@@ -224,3 +224,11 @@ type_change(row, bigger) := sprintf("narrow NodePool %q so that it launches no t
 } else := sprintf("run these pods on a custom NodePool that launches no type below %s (%d branch interfaces): the built-in %q pool cannot be changed", [bigger.name, bigger.branchInterfaces, row.nodeGroup]) if {
 	row.pool == "auto-mode-built-in"
 } else := sprintf("use %s (%d branch interfaces) instead of %s in node group %q", [bigger.name, bigger.branchInterfaces, row.instanceType, row.nodeGroup])
+
+# A run that nothing repeats: a Job, or a SparkApplication's driver.
+standalone_run(w) if w.kind == "Job"
+
+standalone_run(w) if {
+	model.spark_driver(w)
+	object.get(w, "cronJob", null) == null
+}

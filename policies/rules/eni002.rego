@@ -30,7 +30,7 @@ finding contains f if {
 	f := model.finding(
 		"ENI002", severity,
 		message(w, n),
-		w, [w.jobSpecPath],
+		w, [model.ttl_path(w), w.jobSpecPath],
 		{"T": n.T, "retained": n.retained},
 	)
 }
@@ -42,6 +42,13 @@ severity := "warning" if {
 message(w, n) := sprintf("%s has no ttlSecondsAfterFinished: its up to %d terminated pods keep their branch ENIs until someone deletes the Job", [model.describe(w), n.T]) if {
 	model.on_delete
 	w.kind == "Job"
+} else := sprintf("%s has no spec.timeToLiveSeconds: its finished driver pod keeps its branch ENI until someone deletes the SparkApplication", [model.describe(w)]) if {
+	model.on_delete
+	model.spark_driver(w)
+	object.get(w, "cronJob", null) == null
+} else := sprintf("%s has no spec.template.timeToLiveSeconds: it keeps %d finished runs, whose driver pods hold branch ENIs until the run history limits remove them", [model.describe(w), n.K]) if {
+	model.on_delete
+	model.spark_driver(w)
 } else := sprintf("%s has no ttlSecondsAfterFinished in its job template: it keeps %d finished Jobs, whose %d terminated pods hold branch ENIs until the history limits remove them", [model.describe(w), n.K, n.retainedFinished]) if {
 	model.on_delete
 } else := sprintf("%s has no ttlSecondsAfterFinished: up to %d terminated pods per run stay in the API; under onCompletion their branch ENIs are freed after the cool-down, so this is housekeeping", [model.describe(w), n.T])

@@ -8,13 +8,13 @@ test_fires_job_without_ttl if {
 	some f in fs
 	f.severity == "warning"
 	f.details.T == 9
-	f.paths == ["spec"]
+	f.paths == ["spec.ttlSecondsAfterFinished", "spec"]
 }
 
 test_fires_cronjob_without_ttl if {
 	fs := eni002.finding with input as fx.inventory([fx.cronjob("c", {}, {})], [fx.sgp_all], [])
 	some f in fs
-	f.paths == ["spec.jobTemplate.spec"]
+	f.paths == ["spec.jobTemplate.spec.ttlSecondsAfterFinished", "spec.jobTemplate.spec"]
 	f.details.retained == 34
 }
 

@@ -170,6 +170,8 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		w.Pod = readPod(r, doc, "")
 		w.Object.Locations = r.locs
 		frag.Workloads = append(frag.Workloads, w)
+	case g == "sparkoperator.k8s.io" && (kind == "SparkApplication" || kind == "ScheduledSparkApplication"):
+		frag.Workloads = append(frag.Workloads, readSpark(r, doc, obj)...)
 	case g == "keda.sh" && kind == "ScaledJob":
 		w := inventory.Workload{Object: obj, JobSpecPath: "spec.jobTargetRef", PodPath: "spec.jobTargetRef.template"}
 		spec := r.mapping(doc, "", "spec")
@@ -338,10 +340,15 @@ func readPodTemplate(r *fieldReader, parent *yaml.Node, path string) inventory.P
 // decide SGP selection and placement.
 func readPod(r *fieldReader, pod *yaml.Node, path string) inventory.PodTemplate {
 	meta := r.mapping(pod, path, "metadata")
-	specPath := join(path, "spec")
 	spec := r.mapping(pod, path, "spec")
+	return readPodParts(r, meta, join(path, "metadata"), spec, join(path, "spec"))
+}
+
+// readPodParts reads labels from meta and the scheduling fields from spec: a pod's metadata
+// and spec, or a Spark driver's or executor's spec, which holds both.
+func readPodParts(r *fieldReader, meta *yaml.Node, metaPath string, spec *yaml.Node, specPath string) inventory.PodTemplate {
 	p := inventory.PodTemplate{
-		Labels:       r.stringMap(meta, join(path, "metadata"), "labels"),
+		Labels:       r.stringMap(meta, metaPath, "labels"),
 		NodeSelector: r.stringMap(spec, specPath, "nodeSelector"),
 		Tolerations:  []inventory.Toleration{},
 	}
@@ -509,4 +516,116 @@ func readScaledJob(r *fieldReader, spec *yaml.Node) *inventory.ScaledJobSpec {
 		}
 	}
 	return sj
+}
+
+// Labels the Spark operator puts on the driver and executor pods (kubeflow/spark-operator,
+// pkg/common/spark.go at ca7022a: LabelSparkRole, LabelSparkAppName,
+// LabelLaunchedBySparkOperator).
+const (
+	sparkRoleLabel     = "spark-role"
+	sparkAppNameLabel  = "sparkoperator.k8s.io/app-name"
+	sparkLaunchedLabel = "sparkoperator.k8s.io/launched-by-spark-operator"
+)
+
+// readSpark reads a SparkApplication or ScheduledSparkApplication (sparkoperator.k8s.io
+// v1beta2) as two workloads, since the driver and the executors carry their own labels and
+// service accounts: the driver, one pod that stays after the application completes until
+// timeToLiveSeconds deletes the application (like a Job of one pod; for a scheduled
+// application, like a CronJob keeping successfulRunHistoryLimit and failedRunHistoryLimit
+// runs, both 1 by default, concurrencyPolicy Allow by default, api-docs.md); and the
+// executors, running pods that Spark deletes when they end
+// (spark.kubernetes.executor.deleteOnTermination, true by default).
+func readSpark(r *fieldReader, doc *yaml.Node, obj inventory.Object) []inventory.Workload {
+	spec := r.mapping(doc, "", "spec")
+	app, appPath := spec, "spec"
+	var cron *inventory.CronJobSpec
+	if obj.Kind == "ScheduledSparkApplication" {
+		app, appPath = r.mapping(spec, "spec", "template"), "spec.template"
+		policy := r.str(spec, "spec", "concurrencyPolicy")
+		if policy == nil {
+			allow := "Allow"
+			policy = &allow
+		}
+		one, alsoOne := 1, 1
+		d := inventory.DeclaredCronJob{
+			ConcurrencyPolicy: policy, SuccessfulJobsHistoryLimit: &one, FailedJobsHistoryLimit: &alsoOne,
+			Suspend: r.boolean(spec, "spec", "suspend"),
+		}
+		if n := r.integer(spec, "spec", "successfulRunHistoryLimit"); n != nil {
+			d.SuccessfulJobsHistoryLimit = n
+		}
+		if n := r.integer(spec, "spec", "failedRunHistoryLimit"); n != nil {
+			d.FailedJobsHistoryLimit = n
+		}
+		if s := r.str(spec, "spec", "schedule"); s != nil {
+			d.Schedule = *s
+		}
+		c := inventory.CronJobDefaults(d)
+		cron = &c
+	}
+	appSelector := r.stringMap(app, appPath, "nodeSelector")
+	ttl := r.integer(app, appPath, "timeToLiveSeconds")
+	role := func(name string) (inventory.PodTemplate, *yaml.Node, string) {
+		path := appPath + "." + name
+		node := r.mapping(app, appPath, name)
+		pod := readPodParts(r, node, path, node, path)
+		labels := map[string]string{}
+		for k, v := range pod.Labels {
+			labels[k] = v
+		}
+		labels[sparkRoleLabel] = name
+		labels[sparkAppNameLabel] = obj.Name
+		labels[sparkLaunchedLabel] = "true"
+		pod.Labels = labels
+		selector := map[string]string{}
+		for k, v := range appSelector {
+			selector[k] = v
+		}
+		for k, v := range pod.NodeSelector {
+			selector[k] = v
+		}
+		pod.NodeSelector = selector
+		return pod, node, path
+	}
+	base := obj
+	base.Locations = r.locs
+
+	driverPod, _, driverPath := role("driver")
+	driver := inventory.Workload{Object: base, JobSpecPath: driverPath, PodPath: driverPath, TTLPath: appPath + ".timeToLiveSeconds", Spark: &inventory.SparkRole{Role: "driver"}}
+	driver.ID = objectID(obj) + "#driver"
+	driver.Name = obj.Name + " (driver)"
+	one, zero := 1, 0
+	job := inventory.JobDefaults(inventory.DeclaredJob{Completions: &one, Parallelism: &one, BackoffLimit: &zero, TTLSecondsAfterFinished: ttl})
+	driver.Job = &job
+	driver.Pod = driverPod
+	driver.CronJob = cron
+
+	execPod, execNode, execPath := role("executor")
+	executors := inventory.Workload{Object: base, PodPath: execPath, Spark: &inventory.SparkRole{Role: "executor"}}
+	// Each object owns its locations: loaders move them in place (Terraform heredocs).
+	executors.Locations = make(map[string]inventory.Position, len(r.locs))
+	for k, v := range r.locs {
+		executors.Locations[k] = v
+	}
+	executors.ID = objectID(obj) + "#executors"
+	executors.Name = obj.Name + " (executors)"
+	executors.Pod = execPod
+	instances := 2 // spark.executor.instances' default
+	if n := r.integer(execNode, execPath, "instances"); n != nil {
+		instances = *n
+	}
+	dyn := r.mapping(app, appPath, "dynamicAllocation")
+	if on := r.boolean(dyn, appPath+".dynamicAllocation", "enabled"); on != nil && *on {
+		if n := r.integer(dyn, appPath+".dynamicAllocation", "maxExecutors"); n != nil {
+			instances = *n
+		} else {
+			// spark.dynamicAllocation.maxExecutors defaults to infinity.
+			executors.Spark.UnboundedExecutors = true
+			if n := r.integer(dyn, appPath+".dynamicAllocation", "initialExecutors"); n != nil {
+				instances = *n
+			}
+		}
+	}
+	executors.Replicas = &instances
+	return []inventory.Workload{driver, executors}
 }

@@ -430,3 +430,42 @@ spec:
 		t.Errorf("job %+v pod %+v", w.Job, w.Pod)
 	}
 }
+
+// A SparkApplication is two workloads, the driver and the executors, each with the labels the
+// operator adds and its own service account; the application's nodeSelector applies to both.
+func TestSparkApplication(t *testing.T) {
+	src := `apiVersion: sparkoperator.k8s.io/v1beta2
+kind: SparkApplication
+metadata: {name: load, namespace: spark}
+spec:
+  nodeSelector: {pool: spark}
+  timeToLiveSeconds: 600
+  dynamicAllocation: {enabled: true, initialExecutors: 3}
+  driver:
+    serviceAccount: spark-driver
+    labels: {team: a}
+    tolerations: [{key: spark, operator: Exists}]
+  executor:
+    instances: 4
+    serviceAccount: spark-exec
+    nodeSelector: {pool: spark-exec}
+`
+	frag := Load("spark.yaml", []byte(src), opts)
+	if len(frag.Workloads) != 2 || len(frag.Errors) != 0 {
+		t.Fatalf("%+v %+v", frag.Workloads, frag.Errors)
+	}
+	d, e := frag.Workloads[0], frag.Workloads[1]
+	if d.ID != "SparkApplication/spark/load#driver" || d.Pod.Labels["spark-role"] != "driver" || d.Pod.Labels["team"] != "a" ||
+		d.Pod.Labels["sparkoperator.k8s.io/app-name"] != "load" || d.Pod.ServiceAccountName != "spark-driver" || d.Pod.NodeSelector["pool"] != "spark" ||
+		len(d.Pod.Tolerations) != 1 || d.Job == nil || *d.Job.TTLSecondsAfterFinished != 600 || d.TTLPath != "spec.timeToLiveSeconds" {
+		t.Errorf("driver %+v %+v", d, d.Job)
+	}
+	if e.ID != "SparkApplication/spark/load#executors" || e.Pod.Labels["spark-role"] != "executor" || e.Pod.ServiceAccountName != "spark-exec" ||
+		e.Pod.NodeSelector["pool"] != "spark-exec" || *e.Replicas != 3 || !e.Spark.UnboundedExecutors {
+		t.Errorf("executors %+v %+v (dynamic allocation without maxExecutors: initialExecutors, unbounded)", e, e.Spark)
+	}
+	e.Locations["x"] = inventory.Position{Line: 99}
+	if _, shared := d.Locations["x"]; shared {
+		t.Error("the two workloads share their locations")
+	}
+}
