@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -243,7 +244,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 			ServiceAccounts: len(inv.ServiceAccounts), NodeGroups: len(inv.NodeGroups),
 			SkippedChartTemplates: stats.SkippedChartTemplates, TerraformModules: stats.TerraformModules,
 			Kustomizations: stats.Kustomizations, HelmCharts: stats.HelmCharts, RenderedCharts: stats.RenderedCharts,
-			BuiltKustomizations: stats.BuiltKustomizations,
+			BuiltKustomizations: stats.BuiltKustomizations, NotModelled: notModelled(declared.NotModelled),
 		},
 		NodeGroups:    inv.NodeGroups,
 		CNISettings:   inv.CNISettings,
@@ -383,5 +384,20 @@ func mayHoldBranchENIs(inv *inventory.Inventory) []inventory.Workload {
 			out = append(out, w)
 		}
 	}
+	return out
+}
+
+// notModelled lists the objects whose pods eni-lint does not count, by file and line.
+func notModelled(objs []inventory.Object) []findings.NotModelled {
+	var out []findings.NotModelled
+	for _, o := range objs {
+		out = append(out, findings.NotModelled{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Location: o.Locations[""]})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Location.File != out[j].Location.File {
+			return out[i].Location.File < out[j].Location.File
+		}
+		return out[i].Location.Line < out[j].Location.Line
+	})
 	return out
 }

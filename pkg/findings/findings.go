@@ -214,9 +214,21 @@ type Inputs struct {
 	RenderedCharts []string `json:"renderedCharts,omitempty"`
 	// BuiltKustomizations are the root kustomizations built (the others are their bases).
 	BuiltKustomizations []string `json:"builtKustomizations,omitempty"`
+	// NotModelled are objects of kinds eni-lint does not model that run pods (a pod spec inside):
+	// their pods are not counted.
+	NotModelled []NotModelled `json:"notModelled,omitempty"`
 	// Skipped are entries of the scanned folders that were not read: links that leave them,
 	// named pipes, devices and sockets, and second links to a file already read.
 	Skipped []SkippedInput `json:"skipped,omitempty"`
+}
+
+// NotModelled is an object whose pods eni-lint does not count.
+type NotModelled struct {
+	APIVersion string             `json:"apiVersion"`
+	Kind       string             `json:"kind"`
+	Namespace  string             `json:"namespace,omitempty"`
+	Name       string             `json:"name"`
+	Location   inventory.Position `json:"location"`
 }
 
 // SkippedInput is an entry a walk did not read, and why.

@@ -34,6 +34,9 @@ type Fragment struct {
 	FargateProfiles []FargateProfile
 	// Autoscalers (HPA, KEDA ScaledObject) set their targets' replicas once every file is read.
 	Autoscalers []Autoscaler
+	// NotModelled are objects of kinds eni-lint does not model that embed a pod spec (an Argo
+	// Rollout, a Workflow): their pods are not counted, and the report lists them.
+	NotModelled []Object
 	// Unresolved are declared objects that cannot be read statically.
 	Unresolved []UnresolvedObject
 	// Templates are files infrastructure code renders (Terraform's templatefile()): not
@@ -67,6 +70,7 @@ func (f *Fragment) Append(other Fragment) {
 	f.CNISettings = append(f.CNISettings, other.CNISettings...)
 	f.Unresolved = append(f.Unresolved, other.Unresolved...)
 	f.Autoscalers = append(f.Autoscalers, other.Autoscalers...)
+	f.NotModelled = append(f.NotModelled, other.NotModelled...)
 	f.FargateProfiles = append(f.FargateProfiles, other.FargateProfiles...)
 	f.Templates = append(f.Templates, other.Templates...)
 	f.ReadFiles = append(f.ReadFiles, other.ReadFiles...)
@@ -94,6 +98,9 @@ func (f *Fragment) EachObject(fn func(*Object)) {
 	for i := range f.Autoscalers {
 		fn(&f.Autoscalers[i].Object)
 	}
+	for i := range f.NotModelled {
+		fn(&f.NotModelled[i])
+	}
 }
 
 // Declared is what infrastructure code declares, resolved by the run once every file is read.
@@ -103,6 +110,7 @@ type Declared struct {
 	NodeClasses     []NodeClass
 	FargateProfiles []FargateProfile
 	Autoscalers     []Autoscaler
+	NotModelled     []Object
 }
 
 // Merge appends fragments in file order, so that an inventory does not depend on which worker
@@ -119,7 +127,7 @@ func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents in
 	inv.Namespaces = append(inv.Namespaces, all.Namespaces...)
 	inv.CNISettings = append(inv.CNISettings, all.CNISettings...)
 	inv.UnresolvedObjects = append(inv.UnresolvedObjects, all.Unresolved...)
-	declared = Declared{NodeGroups: all.NodeGroups, NodePools: all.NodePools, NodeClasses: all.NodeClasses, FargateProfiles: all.FargateProfiles, Autoscalers: all.Autoscalers}
+	declared = Declared{NodeGroups: all.NodeGroups, NodePools: all.NodePools, NodeClasses: all.NodeClasses, FargateProfiles: all.FargateProfiles, Autoscalers: all.Autoscalers, NotModelled: all.NotModelled}
 	return all.Errors, all.Documents, declared
 }
 

@@ -159,6 +159,13 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 		}
 		fmt.Fprintf(&b, "Kustomizations built: %s.\n\n", strings.Join(names, ", "))
 	}
+	if len(r.Inputs.NotModelled) > 0 {
+		b.WriteString("**Not modelled** (they run pods eni-lint does not count):\n\n")
+		for _, o := range r.Inputs.NotModelled {
+			fmt.Fprintf(&b, "- %s `%s` %s\n", m.link(o.Location), mdCode(o.APIVersion+" "+o.Kind), mdEscape(qualified(o.Namespace, o.Name)))
+		}
+		b.WriteString("\n")
+	}
 	if len(r.Inputs.Skipped) > 0 {
 		fmt.Fprintf(&b, "<details><summary>%s not read</summary>\n\n| Path | Why |\n| --- | --- |\n", count(len(r.Inputs.Skipped), "input"))
 		for _, s := range r.Inputs.Skipped {

@@ -98,6 +98,12 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 	if len(r.Inputs.BuiltKustomizations) > 0 {
 		fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Kustomizations built:"), strings.Join(r.Inputs.BuiltKustomizations, ", "))
 	}
+	if len(r.Inputs.NotModelled) > 0 {
+		fmt.Fprintf(&b, "%s\n", t.paint(ansiBold, "Not modelled (they run pods eni-lint does not count):"))
+		for _, o := range r.Inputs.NotModelled {
+			fmt.Fprintf(&b, "  %s:%s  %s %s\n", o.Location.File, place(o.Location), o.APIVersion+" "+o.Kind, qualified(o.Namespace, o.Name))
+		}
+	}
 	if len(r.Inputs.SkippedChartTemplates) > 0 {
 		fmt.Fprintf(&b, "%s %s (--render-charts=false; render them, or check helm template's output with -)\n", t.paint(ansiBold, "Helm chart templates not read:"), strings.Join(r.Inputs.SkippedChartTemplates, ", "))
 	}
@@ -292,4 +298,12 @@ func rowCells(row findings.InstanceTypeRow, atLeast string) (branch, demand stri
 		demand = atLeast + demand
 	}
 	return branch, demand
+}
+
+// qualified is namespace/name, or name for cluster-scoped objects.
+func qualified(namespace, name string) string {
+	if namespace == "" {
+		return name
+	}
+	return namespace + "/" + name
 }

@@ -236,7 +236,13 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		ns.ID = objectID(ns.Object)
 		frag.Namespaces = append(frag.Namespaces, ns)
 	default:
-		return // a kind the rules do not need
+		// A kind the rules do not model. One that embeds a pod spec runs pods eni-lint does
+		// not count: it is listed, not dropped silently.
+		if at := podSpecPath(doc, "", 0); at != "" {
+			obj.Locations = map[string]inventory.Position{"": r.locs[""]}
+			frag.NotModelled = append(frag.NotModelled, obj)
+		}
+		return
 	}
 	frag.Errors = append(frag.Errors, r.errs...)
 }
@@ -628,4 +634,51 @@ func readSpark(r *fieldReader, doc *yaml.Node, obj inventory.Object) []inventory
 	}
 	executors.Replicas = &instances
 	return []inventory.Workload{driver, executors}
+}
+
+// podSpecPath finds a pod spec in a document: a mapping whose containers is a list of mappings
+// with an image. It looks a few levels down (a Rollout's spec.template.spec, a Workflow's
+// spec.templates[].container is not one, its podSpecPatch neither), and returns the path.
+func podSpecPath(n *yaml.Node, path string, depth int) string {
+	n = yamlpos.Resolve(n)
+	if n == nil || depth > 8 {
+		return ""
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key, val := n.Content[i].Value, yamlpos.Resolve(n.Content[i+1])
+			if (key == "containers" || key == "container") && val != nil && holdsImage(val) {
+				return join(path, key)
+			}
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if p := podSpecPath(n.Content[i+1], join(path, n.Content[i].Value), depth+1); p != "" {
+				return p
+			}
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			if p := podSpecPath(c, fmt.Sprintf("%s[%d]", path, i), depth+1); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// holdsImage reports whether a container (a mapping) or a list of containers names an image.
+func holdsImage(n *yaml.Node) bool {
+	switch n.Kind {
+	case yaml.MappingNode:
+		_, v := yamlpos.Lookup(n, "image")
+		return v != nil
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if c = yamlpos.Resolve(c); c != nil && c.Kind == yaml.MappingNode && holdsImage(c) {
+				return true
+			}
+		}
+	}
+	return false
 }

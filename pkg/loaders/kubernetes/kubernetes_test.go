@@ -469,3 +469,28 @@ spec:
 		t.Error("the two workloads share their locations")
 	}
 }
+
+// Kinds eni-lint does not model are listed when they embed a pod spec, and ignored otherwise.
+func TestNotModelled(t *testing.T) {
+	tests := []struct {
+		name, src string
+		listed    bool
+	}{
+		{"Argo Rollout", "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: a}\nspec: {template: {spec: {containers: [{name: c, image: x}]}}}\n", true},
+		{"Argo Workflow container template", "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: w}\nspec: {templates: [{name: m, container: {image: x}}]}\n", true},
+		{"a Knative Service", "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: k}\nspec: {template: {spec: {containers: [{image: x}]}}}\n", true},
+		{"a ConfigMap", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {containers: x}\n", false},
+		{"containers without an image", "apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: t}\nspec: {containers: [{name: c}]}\n", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			frag := Load("x.yaml", []byte(tc.src), opts)
+			if (len(frag.NotModelled) == 1) != tc.listed || len(frag.Workloads) != 0 {
+				t.Errorf("not modelled %+v, workloads %d", frag.NotModelled, len(frag.Workloads))
+			}
+			if tc.listed && frag.NotModelled[0].Locations[""].Line != 1 {
+				t.Errorf("location %+v", frag.NotModelled[0].Locations)
+			}
+		})
+	}
+}
