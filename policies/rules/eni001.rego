@@ -20,9 +20,11 @@
 #   numbers: |
 #     B: branch interfaces of the binding instance type (the smallest trunking type of the node
 #     group), limited by the group's maxPods when set. hidden: the sum of retained (onDelete)
-#     or churn (onCompletion) over the workloads that may land there. active: non-terminal SGP
-#     pods in steady state (CronJob A x running, Deployment replicas + maxSurge, …). demand =
-#     hidden + min(active, B).
+#     or churn (onCompletion) over the workloads that may land there: Jobs, CronJobs, KEDA
+#     ScaledJobs (up to maxReplicaCount runs, their history limits), Spark drivers, bare Pods
+#     that end. active: non-terminal SGP pods in steady state (CronJob and ScaledJob A x
+#     running, Deployment replicas + maxSurge with replicas raised to an HPA's or KEDA
+#     ScaledObject's maximum, Spark executors, …). demand = hidden + min(active, B).
 #   remediation: |
 #     Lower what terminated pods hold: give Jobs a ttlSecondsAfterFinished (onDelete), keep fewer
 #     finished Jobs per CronJob (successfulJobsHistoryLimit + failedJobsHistoryLimit), lower

@@ -13,8 +13,10 @@
 #     parallelism + backoffLimit; Indexed with backoffLimitPerIndex L: min(C x (L+1), C + B)).
 #   remediation: |
 #     Set spec.ttlSecondsAfterFinished on the Job (for a CronJob,
-#     spec.jobTemplate.spec.ttlSecondsAfterFinished) to the time you need to read its logs and
-#     status, for example 600.
+#     spec.jobTemplate.spec.ttlSecondsAfterFinished; for a KEDA ScaledJob,
+#     spec.jobTargetRef.ttlSecondsAfterFinished, whose default history limits keep 100 + 100
+#     Jobs) to the time you need to read its logs and status, for example 600. A Spark
+#     application's driver pod stays until spec.timeToLiveSeconds deletes the application.
 #   otherModel: |
 #     Severity info under onCompletion: the controller releases a terminated pod's ENI after the
 #     cool-down whatever the TTL, so the TTL only keeps the API tidy.

@@ -15,8 +15,10 @@
 #     run.
 #   remediation: |
 #     Bound the workload: set activeDeadlineSeconds on the job template or use concurrencyPolicy
-#     Forbid or Replace for CronJobs; use Count or FailJob instead of Ignore in podFailurePolicy,
-#     or add activeDeadlineSeconds; avoid manualSelector.
+#     Forbid or Replace for CronJobs (and ScheduledSparkApplications, whose default is Allow);
+#     use Count or FailJob instead of Ignore in podFailurePolicy, or add activeDeadlineSeconds;
+#     avoid manualSelector; give a KEDA ScaledJob with the custom scaling strategy
+#     customScalingRunningJobPercentage 1, and Spark dynamic allocation a maxExecutors.
 #   otherModel: |
 #     The same under both release models: without a bound neither the retained pods (onDelete)
 #     nor the pods ending in one cool-down window (onCompletion) can be counted.
