@@ -53,4 +53,4 @@ message(w, n) := sprintf("%s has no ttlSecondsAfterFinished: its up to %d termin
 	model.spark_driver(w)
 } else := sprintf("%s has no ttlSecondsAfterFinished in its job template: it keeps %d finished Jobs, whose %d terminated pods hold branch ENIs until the history limits remove them", [model.describe(w), n.K, n.retainedFinished]) if {
 	model.on_delete
-} else := sprintf("%s has no ttlSecondsAfterFinished: up to %d terminated pods per run stay in the API; under onCompletion their branch ENIs are freed after the cool-down, so this is housekeeping", [model.describe(w), n.T])
+} else := sprintf("%s has no %s: up to %d terminated pods per run stay in the API; under onCompletion their branch ENIs are freed after the cool-down, so this is housekeeping", [model.describe(w), model.ttl_name(w), n.T])
