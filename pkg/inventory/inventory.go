@@ -173,6 +173,10 @@ type Workload struct {
 	// surge can be worked out again for an autoscaler's maximum.
 	StrategyType string  `json:"-"`
 	MaxSurgeText *string `json:"-"`
+	// Argo names the workflow template whose pods this workload stands for.
+	Argo *ArgoTemplate `json:"argo,omitempty"`
+	// Unbounded are reasons, found by the loader, why the counts are lower bounds (ENI005).
+	Unbounded []UnboundedReason `json:"unbounded,omitempty"`
 	// Spark marks the driver or the executors of a SparkApplication.
 	Spark *SparkRole `json:"spark,omitempty"`
 	// TTLPath is where a TTL goes when it is not the Job spec's ttlSecondsAfterFinished
@@ -212,6 +216,17 @@ type JobSpec struct {
 	PodFailurePolicyIgnore  bool     `json:"podFailurePolicyIgnore"`
 	RestartPolicy           string   `json:"restartPolicy"`
 	Defaulted               []string `json:"defaulted"`
+}
+
+// ArgoTemplate is the template of an Argo Workflow or CronWorkflow a workload's pods run.
+type ArgoTemplate struct {
+	Template string `json:"template"`
+}
+
+// UnboundedReason is why a count from the manifest is only a lower bound, and the field.
+type UnboundedReason struct {
+	Reason string `json:"reason"`
+	Path   string `json:"path"`
 }
 
 // SparkRole says which pods of a Spark application a workload stands for: "driver" or

@@ -143,6 +143,10 @@ func FuzzLoadBytes(f *testing.F) {
 	f.Add([]byte("---\n# Source: chart/templates/job.yaml\n" + jobNamed("c") + "---\n# Source: ../../etc/passwd\n" + jobNamed("d")))
 	f.Add([]byte("apiVersion: eksctl.io/v1alpha5\nkind: ClusterConfig\nmetadata: {name: c, region: us-east-1}\nmanagedNodeGroups: [{name: ng, instanceTypes: [m5.large, c5.large]}]\n"))
 	f.Add([]byte("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  annotations: {eni-lint.io/ignore: 'ENI002: reviewed'}\n"))
+	// The controllers: Argo (nested steps, items, recursion), KEDA, Spark, autoscalers.
+	f.Add([]byte("apiVersion: argoproj.io/v1alpha1\nkind: CronWorkflow\nmetadata: {name: c}\nspec:\n  schedule: '* * * * *'\n  workflowSpec:\n    entrypoint: m\n    templates:\n    - {name: m, steps: [[{name: a, template: m, withItems: [1, 2]}, {name: b, template: c, withSequence: {count: '9'}}]]}\n    - {name: c, retryStrategy: {limit: 3}, container: {image: x}}\n"))
+	f.Add([]byte("apiVersion: keda.sh/v1alpha1\nkind: ScaledJob\nmetadata: {name: s}\nspec: {jobTargetRef: {template: {spec: {containers: [{name: c, image: x}]}}}}\n---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\nspec: {scaleTargetRef: {kind: Deployment, name: d}, maxReplicas: 3}\n"))
+	f.Add([]byte("apiVersion: sparkoperator.k8s.io/v1beta2\nkind: SparkApplication\nmetadata: {name: s}\nspec: {driver: {labels: {a: b}}, executor: {instances: 3}, dynamicAllocation: {enabled: true}}\n"))
 	root := f.TempDir()
 	fsys, err := confine.Open(root)
 	if err != nil {

@@ -176,7 +176,14 @@ job_running(job) := 0 if {
 } else := job.parallelism
 
 # Reasons a workload's retention has no bound from its manifest (§5), each with its field.
-unbounded_reasons(w) := [r | some r in (unbounded_candidates(w) | scaled_job_unbounded(w))]
+unbounded_reasons(w) := [r | some r in ((unbounded_candidates(w) | scaled_job_unbounded(w)) | loader_unbounded(w))]
+
+# Reasons the loader found in the manifest (Argo: withParam, templateRef, retries without a
+# limit, recursion).
+loader_unbounded(w) := {r |
+	some u in object.get(w, "unbounded", [])
+	r := {"reason": u.reason, "paths": [u.path]}
+}
 
 # A KEDA ScaledJob with the custom scaling strategy deducts only a share of the running Jobs;
 # Spark's dynamic allocation without maxExecutors has no upper bound.
@@ -378,7 +385,12 @@ ttl_path(w) := w.ttlPath if {
 
 ttl_name(w) := "timeToLiveSeconds" if {
 	spark_driver(w)
+} else := "ttlStrategy" if {
+	argo(w)
 } else := "ttlSecondsAfterFinished"
+
+# The pods of one template of an Argo Workflow or CronWorkflow.
+argo(w) if object.get(w, "argo", null) != null
 
 # A bare Pod with restartPolicy Never or OnFailure ends Succeeded or Failed, and nothing
 # deletes it: like a Job without TTL, its one pod keeps its ENI (onDelete) or churns once

@@ -297,3 +297,11 @@ test_spark_executors if {
 	u := object.union(e, {"spark": {"role": "executor", "unboundedExecutors": true}})
 	not model.numbers[e.id].bounded with input as fx.inventory([u], [fx.sgp_all], [])
 }
+
+# Reasons the loader found (Argo withParam) make the numbers lower bounds.
+test_loader_reasons_are_unbounded if {
+	w := object.union(fx.job("wf", {}), {"unbounded": [{"reason": "withParam expands", "path": "spec.templates[0].dag.tasks[0].withParam"}]})
+	reasons := model.unbounded_reasons(w) with input as fx.inventory([w], [fx.sgp_all], [])
+	reasons == [{"reason": "withParam expands", "paths": ["spec.templates[0].dag.tasks[0].withParam"]}]
+	not model.numbers["Job/default/wf"].bounded with input as fx.inventory([w], [fx.sgp_all], [])
+}

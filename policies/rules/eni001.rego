@@ -234,3 +234,8 @@ standalone_run(w) if {
 	model.spark_driver(w)
 	object.get(w, "cronJob", null) == null
 }
+
+standalone_run(w) if {
+	model.argo(w)
+	object.get(w, "cronJob", null) == null
+}

@@ -44,6 +44,13 @@ severity := "warning" if {
 message(w, n) := sprintf("%s has no ttlSecondsAfterFinished: its up to %d terminated pods keep their branch ENIs until someone deletes the Job", [model.describe(w), n.T]) if {
 	model.on_delete
 	w.kind == "Job"
+} else := sprintf("%s: the workflow has no ttlStrategy or podGC OnPodCompletion: its %d finished pods of this template keep their branch ENIs until someone deletes the Workflow", [model.describe(w), n.T]) if {
+	model.on_delete
+	model.argo(w)
+	object.get(w, "cronJob", null) == null
+} else := sprintf("%s: the workflows have no ttlStrategy or podGC OnPodCompletion: the CronWorkflow keeps %d finished workflows, whose %d pods of this template hold branch ENIs until the history limits remove them", [model.describe(w), n.K, n.retainedFinished]) if {
+	model.on_delete
+	model.argo(w)
 } else := sprintf("%s has no spec.timeToLiveSeconds: its finished driver pod keeps its branch ENI until someone deletes the SparkApplication", [model.describe(w)]) if {
 	model.on_delete
 	model.spark_driver(w)

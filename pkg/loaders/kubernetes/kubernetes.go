@@ -170,6 +170,8 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		w.Pod = readPod(r, doc, "")
 		w.Object.Locations = r.locs
 		frag.Workloads = append(frag.Workloads, w)
+	case g == "argoproj.io" && (kind == "Workflow" || kind == "CronWorkflow"):
+		frag.Workloads = append(frag.Workloads, readArgoWorkflow(r, doc, obj)...)
 	case g == "sparkoperator.k8s.io" && (kind == "SparkApplication" || kind == "ScheduledSparkApplication"):
 		frag.Workloads = append(frag.Workloads, readSpark(r, doc, obj)...)
 	case g == "keda.sh" && kind == "ScaledJob":

@@ -1,6 +1,7 @@
 package kubernetes
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -477,7 +478,7 @@ func TestNotModelled(t *testing.T) {
 		listed    bool
 	}{
 		{"Argo Rollout", "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: a}\nspec: {template: {spec: {containers: [{name: c, image: x}]}}}\n", true},
-		{"Argo Workflow container template", "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: w}\nspec: {templates: [{name: m, container: {image: x}}]}\n", true},
+		{"Argo WorkflowTemplate", "apiVersion: argoproj.io/v1alpha1\nkind: WorkflowTemplate\nmetadata: {name: w}\nspec: {templates: [{name: m, container: {image: x}}]}\n", true},
 		{"a Knative Service", "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: k}\nspec: {template: {spec: {containers: [{image: x}]}}}\n", true},
 		{"a ConfigMap", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {containers: x}\n", false},
 		{"containers without an image", "apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: t}\nspec: {containers: [{name: c}]}\n", false},
@@ -492,5 +493,100 @@ func TestNotModelled(t *testing.T) {
 				t.Errorf("location %+v", frag.NotModelled[0].Locations)
 			}
 		})
+	}
+}
+
+// Argo: pods per template per run, through steps and DAG tasks, withItems, withSequence and
+// retries; what cannot be counted is a reason for a lower bound.
+func TestArgoWorkflows(t *testing.T) {
+	tests := []struct {
+		name, spec string
+		want       string // template=T,… sorted
+		unbounded  string
+		ttl        string // the Job TTL the workflow's deletion maps to
+	}{
+		{"one container", "entrypoint: a\ntemplates: [{name: a, container: {image: x}}]", "a=1", "", "nil"},
+		{"steps, items and retries", `entrypoint: main
+templates:
+  - name: main
+    steps:
+      - [{name: s1, template: a}, {name: s2, template: b, withItems: [1, 2, 3]}]
+      - [{name: s3, template: a, withSequence: {count: "5"}}]
+  - {name: a, retryStrategy: {limit: "2"}, container: {image: x}}
+  - {name: b, script: {image: x, source: "print(1)"}}`, "a=18,b=3", "", "nil"},
+		{"dag with a range and a retried group", `entrypoint: g
+templates:
+  - name: g
+    retryStrategy: {limit: 1}
+    dag: {tasks: [{name: t, template: c, withSequence: {start: "1", end: "4"}}]}
+  - {name: c, containerSet: {containers: [{name: a, image: x}, {name: b, image: y}]}}`, "c=8", "", "nil"},
+		{"withParam, templateRef, retries without limit", `entrypoint: m
+templates:
+  - name: m
+    steps:
+      - [{name: a, template: a, withParam: "{{inputs.parameters.list}}"}, {name: r, templateRef: {name: shared, template: t}}]
+  - {name: a, retryStrategy: {retryPolicy: Always}, container: {image: x}}`, "a=1", "withParam,templateRef,no literal limit", "nil"},
+		{"recursion", `entrypoint: loop
+templates:
+  - name: loop
+    steps: [[{name: again, template: loop}], [{name: work, template: w}]]
+  - {name: w, container: {image: x}}`, "w=1", "calls itself", "nil"},
+		{"podGC OnPodCompletion", "entrypoint: a\npodGC: {strategy: OnPodCompletion}\ntemplates: [{name: a, container: {image: x}}]", "a=1", "", "0"},
+		{"ttlStrategy", "entrypoint: a\nttlStrategy: {secondsAfterSuccess: 60, secondsAfterFailure: 300}\ntemplates: [{name: a, container: {image: x}}]", "a=1", "", "300"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: wf, namespace: argo}\nspec:\n  " + strings.ReplaceAll(tc.spec, "\n", "\n  ") + "\n"
+			frag := Load("wf.yaml", []byte(src), opts)
+			if len(frag.Errors) > 0 {
+				t.Fatalf("errors %+v", frag.Errors)
+			}
+			var got []string
+			var reasons string
+			ttl := "none"
+			for _, w := range frag.Workloads {
+				got = append(got, fmt.Sprintf("%s=%d", w.Argo.Template, *w.Job.Completions))
+				for _, u := range w.Unbounded {
+					reasons += u.Reason + ";"
+				}
+				ttl = "nil"
+				if w.Job.TTLSecondsAfterFinished != nil {
+					ttl = fmt.Sprint(*w.Job.TTLSecondsAfterFinished)
+				}
+				if w.Pod.Labels["workflows.argoproj.io/workflow"] != "wf" {
+					t.Errorf("labels %v", w.Pod.Labels)
+				}
+			}
+			if strings.Join(got, ",") != tc.want || ttl != tc.ttl {
+				t.Errorf("pods %v ttl %s, want %s ttl %s", got, ttl, tc.want, tc.ttl)
+			}
+			for _, want := range strings.Split(tc.unbounded, ",") {
+				if !strings.Contains(reasons, want) || (tc.unbounded == "") != (reasons == "") {
+					t.Errorf("reasons %q, want %q", reasons, tc.unbounded)
+				}
+			}
+		})
+	}
+}
+
+// A workflow whose templates each call the next twice, 25 levels deep, would be 2^25 walks
+// without memoisation and 2^25 pods without the budget.
+func TestArgoFanOutBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: bomb}\nspec:\n  entrypoint: t0\n  templates:\n")
+	for i := 0; i < 25; i++ {
+		fmt.Fprintf(&b, "  - {name: t%d, steps: [[{name: a, template: t%d}, {name: b, template: t%d}]]}\n", i, i+1, i+1)
+	}
+	b.WriteString("  - {name: t25, container: {image: x}}\n")
+	frag := Load("bomb.yaml", []byte(b.String()), opts)
+	if len(frag.Workloads) != 1 || *frag.Workloads[0].Job.Completions != maxWorkflowPods {
+		t.Fatalf("workloads %+v", frag.Workloads)
+	}
+	found := false
+	for _, u := range frag.Workloads[0].Unbounded {
+		found = found || strings.Contains(u.Reason, "a budget")
+	}
+	if !found {
+		t.Errorf("no budget reason: %+v", frag.Workloads[0].Unbounded)
 	}
 }

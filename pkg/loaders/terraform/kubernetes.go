@@ -615,7 +615,7 @@ var readKinds = map[string]bool{
 	"DaemonSet": true, "SecurityGroupPolicy": true, "ServiceAccount": true, "Namespace": true, "NodePool": true,
 	"EC2NodeClass": true, "NodeClass": true, "Provisioner": true, "ConfigMap": true, "List": true, "ClusterConfig": true,
 	"HorizontalPodAutoscaler": true, "ScaledObject": true, "ScaledJob": true, "ReplicationController": true,
-	"SparkApplication": true, "ScheduledSparkApplication": true,
+	"SparkApplication": true, "ScheduledSparkApplication": true, "Workflow": true, "CronWorkflow": true,
 }
 
 // kindOf reads a document's kind when it is written (and known).

@@ -1,0 +1,386 @@
+package kubernetes
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
+)
+
+// Argo Workflows (argoproj.io/v1alpha1 Workflow and CronWorkflow). One run of a workflow
+// creates a pod for every container, script, containerSet, resource or data template its
+// entrypoint reaches through steps and DAG tasks, once per withItems item and per retry
+// (retryStrategy.limit), and keeps them until the workflow is deleted: without podGC the pods
+// stay with the workflow, ttlStrategy deletes the workflow, podGC OnPodCompletion deletes each
+// pod as it ends. A CronWorkflow keeps successfulJobsHistoryLimit (3) and
+// failedJobsHistoryLimit (1) workflows, concurrencyPolicy Allow by default
+// (argoproj/argo-workflows docs/cron-workflows.md at 04ccacbd).
+//
+// Each pod-creating template is one workload (its labels, service account and placement are
+// its own), whose T is how many pods one run creates from it. What cannot be counted from the
+// manifest (withParam, a withSequence from a parameter, a retryStrategy without limit, a
+// templateRef or workflowTemplateRef, a template that calls itself) makes the count a lower
+// bound, with the reason (ENI005).
+
+// maxWorkflowPods bounds the pods counted for one template of one run (a budget: withItems
+// lists multiplied through nested steps could otherwise overflow).
+const maxWorkflowPods = 1 << 20
+
+// podTemplates are the template kinds that run in a pod of their own.
+var podTemplates = []string{"container", "script", "containerSet", "resource", "data"}
+
+type argoCount struct {
+	pods      map[string]int // template name -> pods per run
+	unbounded []inventory.UnboundedReason
+	// pos records where a field a reason names is written, so findings point at it.
+	pos func(path string, n *yaml.Node)
+}
+
+// lowerBound records a reason the count is a lower bound, at the field n.
+func (c *argoCount) lowerBound(reason, path string, n *yaml.Node) {
+	if n != nil && c.pos != nil {
+		c.pos(path, n)
+	}
+	c.unbounded = append(c.unbounded, inventory.UnboundedReason{Reason: reason, Path: path})
+}
+
+func readArgoWorkflow(r *fieldReader, doc *yaml.Node, obj inventory.Object) []inventory.Workload {
+	spec := r.mapping(doc, "", "spec")
+	wfSpec, wfPath := spec, "spec"
+	var cron *inventory.CronJobSpec
+	if obj.Kind == "CronWorkflow" {
+		wfSpec, wfPath = r.mapping(spec, "spec", "workflowSpec"), "spec.workflowSpec"
+		d := inventory.DeclaredCronJob{
+			ConcurrencyPolicy:          r.str(spec, "spec", "concurrencyPolicy"),
+			SuccessfulJobsHistoryLimit: r.integer(spec, "spec", "successfulJobsHistoryLimit"),
+			FailedJobsHistoryLimit:     r.integer(spec, "spec", "failedJobsHistoryLimit"),
+			Suspend:                    r.boolean(spec, "spec", "suspend"),
+		}
+		if s := r.str(spec, "spec", "schedule"); s != nil {
+			d.Schedule = *s
+		} else if list := r.stringList(spec, "spec", "schedules"); len(list) > 0 {
+			d.Schedule = list[0] // the shortest gap among several is not worked out
+		}
+		c := inventory.CronJobDefaults(d) // Allow, 3 and 1: the CronJob defaults, and Argo's
+		cron = &c
+	}
+	templates := map[string]*yaml.Node{}
+	paths := map[string]string{}
+	for i, t := range r.sequence(wfSpec, wfPath, "templates") {
+		if _, n := yamlpos.Lookup(t, "name"); n != nil && n.Kind == yaml.ScalarNode {
+			templates[n.Value] = t
+			paths[n.Value] = fmt.Sprintf("%s.templates[%d]", wfPath, i)
+			r.locs[paths[n.Value]] = r.pos(t)
+		}
+	}
+	count := argoCount{pods: map[string]int{}, pos: func(path string, n *yaml.Node) { r.locs[path] = r.pos(n) }}
+	if ref := r.mapping(wfSpec, wfPath, "workflowTemplateRef"); ref != nil {
+		name := ""
+		if s := r.str(ref, wfPath+".workflowTemplateRef", "name"); s != nil {
+			name = *s
+		}
+		count.unbounded = append(count.unbounded, inventory.UnboundedReason{
+			Reason: fmt.Sprintf("it runs WorkflowTemplate %q (workflowTemplateRef), which eni-lint does not follow: its pods are not counted", name),
+			Path:   wfPath + ".workflowTemplateRef",
+		})
+	}
+	entry := ""
+	if s := r.str(wfSpec, wfPath, "entrypoint"); s != nil {
+		entry = *s
+	}
+	if entry != "" {
+		walkArgo(templates, paths, entry, 1, map[string]bool{}, &count, wfPath+".entrypoint", 0)
+	}
+
+	seen := map[inventory.UnboundedReason]bool{}
+	reasons := count.unbounded[:0]
+	for _, u := range count.unbounded {
+		if !seen[u] {
+			seen[u] = true
+			reasons = append(reasons, u)
+		}
+	}
+	count.unbounded = reasons
+
+	// What every pod of the workflow shares: spec.podMetadata, serviceAccountName, placement.
+	podMeta := r.mapping(wfSpec, wfPath, "podMetadata")
+	shared := readPodParts(r, podMeta, wfPath+".podMetadata", wfSpec, wfPath)
+	ttl := workflowTTL(r, wfSpec, wfPath)
+	deadline := r.integer(wfSpec, wfPath, "activeDeadlineSeconds")
+
+	names := make([]string, 0, len(count.pods))
+	for n := range count.pods {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []inventory.Workload
+	for i, name := range names {
+		t := templates[name]
+		path := paths[name]
+		pod := readPodParts(r, r.mapping(t, path, "metadata"), path+".metadata", t, path)
+		pod = mergeArgoPod(shared, pod, obj.Name)
+		w := inventory.Workload{Object: obj, JobSpecPath: path, PodPath: path, TTLPath: wfPath + ".ttlStrategy"}
+		w.Locations = make(map[string]inventory.Position, len(r.locs))
+		for k, v := range r.locs {
+			w.Locations[k] = v
+		}
+		w.ID = objectID(obj) + "#" + name
+		w.Name = obj.Name + " (" + name + ")"
+		pods := count.pods[name]
+		zero := 0
+		job := inventory.JobDefaults(inventory.DeclaredJob{Completions: &pods, Parallelism: intPtr(1), BackoffLimit: &zero, TTLSecondsAfterFinished: ttl, ActiveDeadlineSeconds: deadline})
+		w.Job = &job
+		w.CronJob = cron
+		w.Pod = pod
+		w.Argo = &inventory.ArgoTemplate{Template: name}
+		if i == 0 {
+			w.Unbounded = count.unbounded // once per workflow: the lower bound is the workflow's
+		}
+		out = append(out, w)
+	}
+	if len(out) == 0 && len(count.unbounded) > 0 {
+		// Nothing countable, but pods will run: say so through one workload of no pods.
+		w := inventory.Workload{Object: obj, PodPath: wfPath, JobSpecPath: wfPath}
+		w.ID = objectID(obj) + "#"
+		w.Pod = mergeArgoPod(shared, inventory.PodTemplate{ServiceAccountName: "default", Labels: map[string]string{}, Tolerations: []inventory.Toleration{}, RequiredAffinity: []inventory.NodeSelectorTerm{}, PodENIRequests: []inventory.PodENIRequest{}}, obj.Name)
+		zero := 0
+		job := inventory.JobDefaults(inventory.DeclaredJob{Completions: &zero, BackoffLimit: &zero})
+		w.Job = &job
+		w.CronJob = cron
+		w.Argo = &inventory.ArgoTemplate{}
+		w.Unbounded = count.unbounded
+		w.Locations = r.locs
+		out = append(out, w)
+	}
+	return out
+}
+
+func intPtr(n int) *int { return &n }
+
+// workflowTTL is the time after which the workflow, and its pods with it, is deleted: podGC
+// OnPodCompletion deletes each pod as it ends (0); ttlStrategy deletes the workflow
+// secondsAfterCompletion after it ends, or the larger of secondsAfterSuccess and
+// secondsAfterFailure when both are set. Anything else keeps the pods with the workflow.
+func workflowTTL(r *fieldReader, wfSpec *yaml.Node, wfPath string) *int {
+	gc := r.mapping(wfSpec, wfPath, "podGC")
+	if s := r.str(gc, wfPath+".podGC", "strategy"); s != nil && *s == "OnPodCompletion" {
+		zero := 0
+		return &zero
+	}
+	ttl := r.mapping(wfSpec, wfPath, "ttlStrategy")
+	p := wfPath + ".ttlStrategy"
+	if n := r.integer(ttl, p, "secondsAfterCompletion"); n != nil {
+		return n
+	}
+	ok, fail := r.integer(ttl, p, "secondsAfterSuccess"), r.integer(ttl, p, "secondsAfterFailure")
+	if ok != nil && fail != nil {
+		n := max(*ok, *fail)
+		return &n
+	}
+	return nil
+}
+
+// walkArgo adds the pods one run of template name creates, times factor. Each template's
+// pods are worked out once (memo): a template reused by many steps, nested many levels, is
+// not walked again for every path to it.
+func walkArgo(templates map[string]*yaml.Node, paths map[string]string, name string, factor int, stack map[string]bool, c *argoCount, from string, depth int) {
+	memo := map[string]map[string]int{}
+	for leaf, n := range podsOf(templates, paths, name, stack, memo, c, from, depth) {
+		c.pods[leaf] = min(c.pods[leaf]+mulBounded(factor, n, c, from), maxWorkflowPods)
+	}
+}
+
+// podsOf is how many pods of each pod-creating template one run of template name creates.
+func podsOf(templates map[string]*yaml.Node, paths map[string]string, name string, stack map[string]bool, memo map[string]map[string]int, c *argoCount, from string, depth int) map[string]int {
+	if m, ok := memo[name]; ok {
+		return m
+	}
+	t, ok := templates[name]
+	if !ok {
+		c.unbounded = append(c.unbounded, inventory.UnboundedReason{Reason: fmt.Sprintf("template %q is not defined in this workflow", name), Path: from})
+		return nil
+	}
+	if stack[name] {
+		c.unbounded = append(c.unbounded, inventory.UnboundedReason{Reason: fmt.Sprintf("template %q calls itself: how many pods it runs depends on when the recursion stops", name), Path: paths[name]})
+		return nil
+	}
+	if depth > 32 {
+		c.unbounded = append(c.unbounded, inventory.UnboundedReason{Reason: fmt.Sprintf("templates nest more than 32 deep at %q (a budget): the deeper ones are not counted", name), Path: paths[name]})
+		return nil
+	}
+	stack[name] = true
+	defer delete(stack, name)
+	path := paths[name]
+	out := map[string]int{}
+	add := func(sub map[string]int, times int, at string) {
+		for leaf, n := range sub {
+			sum := out[leaf] + mulBounded(times, n, c, at)
+			if sum > maxWorkflowPods {
+				c.unbounded = append(c.unbounded, inventory.UnboundedReason{Reason: fmt.Sprintf("more than %d pods per run (a budget)", maxWorkflowPods), Path: at})
+				sum = maxWorkflowPods
+			}
+			out[leaf] = sum
+		}
+	}
+	tries := retries(t, path, c)
+	for _, kind := range podTemplates {
+		if _, n := yamlpos.Lookup(t, kind); n != nil {
+			out[name] = tries
+			memo[name] = out
+			return out
+		}
+	}
+	call := func(step *yaml.Node, at string) {
+		target, items := callTarget(step, at, c)
+		if target != "" {
+			add(podsOf(templates, paths, target, stack, memo, c, at+".template", depth+1), mulBounded(tries, items, c, at), at)
+		}
+	}
+	if _, steps := yamlpos.Lookup(t, "steps"); steps != nil && steps.Kind == yaml.SequenceNode {
+		for i, group := range steps.Content {
+			group = yamlpos.Resolve(group)
+			if group == nil || group.Kind != yaml.SequenceNode {
+				continue
+			}
+			for j, step := range group.Content {
+				call(step, fmt.Sprintf("%s.steps[%d][%d]", path, i, j))
+			}
+		}
+	}
+	if _, dag := yamlpos.Lookup(t, "dag"); dag != nil {
+		if _, tasks := yamlpos.Lookup(dag, "tasks"); tasks != nil && tasks.Kind == yaml.SequenceNode {
+			for i, task := range tasks.Content {
+				call(task, fmt.Sprintf("%s.dag.tasks[%d]", path, i))
+			}
+		}
+	}
+	memo[name] = out
+	return out
+}
+
+// callTarget reads one step or DAG task: the template it runs and how many times (its items).
+func callTarget(call *yaml.Node, path string, c *argoCount) (string, int) {
+	call = yamlpos.Resolve(call)
+	if call == nil || call.Kind != yaml.MappingNode {
+		return "", 0
+	}
+	if _, ref := yamlpos.Lookup(call, "templateRef"); ref != nil {
+		_, n := yamlpos.Lookup(ref, "name")
+		name := ""
+		if n != nil {
+			name = n.Value
+		}
+		c.lowerBound(fmt.Sprintf("it calls a template of WorkflowTemplate %q (templateRef), which eni-lint does not follow: those pods are not counted", name), path+".templateRef", ref)
+		return "", 0
+	}
+	_, tn := yamlpos.Lookup(call, "template")
+	if tn == nil || tn.Kind != yaml.ScalarNode {
+		return "", 0 // inline templates and http/plugin steps run no pod of their own here
+	}
+	items := 1
+	if _, list := yamlpos.Lookup(call, "withItems"); list != nil {
+		if list.Kind == yaml.SequenceNode {
+			items = len(list.Content)
+		} else {
+			c.lowerBound("withItems is not a literal list", path+".withItems", list)
+		}
+	}
+	if _, p := yamlpos.Lookup(call, "withParam"); p != nil {
+		c.lowerBound("withParam expands to as many pods as its parameter has items, which only the run knows", path+".withParam", p)
+	}
+	if _, seq := yamlpos.Lookup(call, "withSequence"); seq != nil {
+		if n, ok := sequenceLength(seq); ok {
+			items = min(n, maxWorkflowPods)
+		} else {
+			c.lowerBound("withSequence's count, start or end comes from a parameter, which only the run knows", path+".withSequence", seq)
+		}
+	}
+	return tn.Value, items
+}
+
+// retries is 1 + retryStrategy.limit, or 1 without a retryStrategy. A retryStrategy whose
+// limit is absent or not a number cannot be bounded from the manifest.
+func retries(t *yaml.Node, path string, c *argoCount) int {
+	_, rs := yamlpos.Lookup(t, "retryStrategy")
+	if rs == nil {
+		return 1
+	}
+	_, limit := yamlpos.Lookup(rs, "limit")
+	if limit != nil && limit.Kind == yaml.ScalarNode {
+		if n, err := strconv.Atoi(strings.TrimSpace(limit.Value)); err == nil && n >= 0 {
+			return 1 + n
+		}
+	}
+	c.lowerBound("retryStrategy has no literal limit: its retries cannot be counted", path+".retryStrategy", rs)
+	return 1
+}
+
+// sequenceLength reads a literal withSequence: count, or end - start + 1.
+func sequenceLength(seq *yaml.Node) (int, bool) {
+	num := func(key string) (int, bool, bool) {
+		_, n := yamlpos.Lookup(seq, key)
+		if n == nil {
+			return 0, false, true
+		}
+		v, err := strconv.Atoi(strings.TrimSpace(n.Value))
+		return v, true, err == nil
+	}
+	if n, has, ok := num("count"); has {
+		return n, ok && n >= 0
+	}
+	start, _, ok1 := num("start")
+	end, hasEnd, ok2 := num("end")
+	if !hasEnd || !ok1 || !ok2 {
+		return 0, false
+	}
+	if end < start {
+		start, end = end, start
+	}
+	return end - start + 1, true
+}
+
+func mulBounded(a, b int, c *argoCount, path string) int {
+	if b != 0 && a > maxWorkflowPods/b {
+		c.unbounded = append(c.unbounded, inventory.UnboundedReason{Reason: fmt.Sprintf("more than %d pods per run (a budget)", maxWorkflowPods), Path: path})
+		return maxWorkflowPods
+	}
+	return a * b
+}
+
+// mergeArgoPod puts a template's pod fields over the workflow's: labels merged (the
+// template's win), the template's service account, node selector entries, tolerations and
+// affinity when it sets them. The controller labels every pod with its workflow's name.
+func mergeArgoPod(shared, own inventory.PodTemplate, workflow string) inventory.PodTemplate {
+	out := own
+	out.Labels = map[string]string{}
+	for k, v := range shared.Labels {
+		out.Labels[k] = v
+	}
+	for k, v := range own.Labels {
+		out.Labels[k] = v
+	}
+	out.Labels["workflows.argoproj.io/workflow"] = workflow
+	if own.ServiceAccountName == "default" {
+		out.ServiceAccountName = shared.ServiceAccountName
+	}
+	out.NodeSelector = map[string]string{}
+	for k, v := range shared.NodeSelector {
+		out.NodeSelector[k] = v
+	}
+	for k, v := range own.NodeSelector {
+		out.NodeSelector[k] = v
+	}
+	if len(own.Tolerations) == 0 {
+		out.Tolerations = shared.Tolerations
+	}
+	if len(own.RequiredAffinity) == 0 {
+		out.RequiredAffinity = shared.RequiredAffinity
+	}
+	out.HostNetwork = own.HostNetwork || shared.HostNetwork
+	return out
+}
