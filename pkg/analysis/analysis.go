@@ -166,6 +166,9 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		loadErrors = append(loadErrors, inventory.LoadError{Position: inventory.Position{File: strings.Join(opts.Paths, " ")},
 			Message: "no file eni-lint reads was found here (Kubernetes YAML or JSON, kustomizations, Helm charts, Terraform, CloudFormation, eksctl): nothing was checked"})
 	}
+	var unresolvedRefs []inventory.UnresolvedObject
+	inv.Workloads, unresolvedRefs = inventory.ResolveArgoRefs(inv.Workloads, declared.ArgoTemplates)
+	inv.UnresolvedObjects = append(inv.UnresolvedObjects, unresolvedRefs...)
 	inventory.AssignFargate(inv.Workloads, declared.FargateProfiles)
 	inv.UnresolvedObjects = append(inv.UnresolvedObjects, inventory.ApplyAutoscalers(inv.Workloads, declared.Autoscalers)...)
 	pools, err := karpenter.Resolve(declared.NodePools, declared.NodeClasses, table, karpenter.MentionsOf(mayHoldBranchENIs(inv)))

@@ -34,6 +34,9 @@ type Fragment struct {
 	FargateProfiles []FargateProfile
 	// Autoscalers (HPA, KEDA ScaledObject) set their targets' replicas once every file is read.
 	Autoscalers []Autoscaler
+	// ArgoTemplates are the pods each WorkflowTemplate or ClusterWorkflowTemplate makes per run,
+	// as workloads that count only through the workflows that reference them.
+	ArgoTemplates []Workload
 	// NotModelled are objects of kinds eni-lint does not model that embed a pod spec (an Argo
 	// Rollout, a Workflow): their pods are not counted, and the report lists them.
 	NotModelled []Object
@@ -71,6 +74,7 @@ func (f *Fragment) Append(other Fragment) {
 	f.Unresolved = append(f.Unresolved, other.Unresolved...)
 	f.Autoscalers = append(f.Autoscalers, other.Autoscalers...)
 	f.NotModelled = append(f.NotModelled, other.NotModelled...)
+	f.ArgoTemplates = append(f.ArgoTemplates, other.ArgoTemplates...)
 	f.FargateProfiles = append(f.FargateProfiles, other.FargateProfiles...)
 	f.Templates = append(f.Templates, other.Templates...)
 	f.ReadFiles = append(f.ReadFiles, other.ReadFiles...)
@@ -101,6 +105,9 @@ func (f *Fragment) EachObject(fn func(*Object)) {
 	for i := range f.NotModelled {
 		fn(&f.NotModelled[i])
 	}
+	for i := range f.ArgoTemplates {
+		fn(&f.ArgoTemplates[i].Object)
+	}
 }
 
 // Declared is what infrastructure code declares, resolved by the run once every file is read.
@@ -111,6 +118,7 @@ type Declared struct {
 	FargateProfiles []FargateProfile
 	Autoscalers     []Autoscaler
 	NotModelled     []Object
+	ArgoTemplates   []Workload
 }
 
 // Merge appends fragments in file order, so that an inventory does not depend on which worker
@@ -127,7 +135,7 @@ func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents in
 	inv.Namespaces = append(inv.Namespaces, all.Namespaces...)
 	inv.CNISettings = append(inv.CNISettings, all.CNISettings...)
 	inv.UnresolvedObjects = append(inv.UnresolvedObjects, all.Unresolved...)
-	declared = Declared{NodeGroups: all.NodeGroups, NodePools: all.NodePools, NodeClasses: all.NodeClasses, FargateProfiles: all.FargateProfiles, Autoscalers: all.Autoscalers, NotModelled: all.NotModelled}
+	declared = Declared{NodeGroups: all.NodeGroups, NodePools: all.NodePools, NodeClasses: all.NodeClasses, FargateProfiles: all.FargateProfiles, Autoscalers: all.Autoscalers, NotModelled: all.NotModelled, ArgoTemplates: all.ArgoTemplates}
 	return all.Errors, all.Documents, declared
 }
 

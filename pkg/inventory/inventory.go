@@ -175,6 +175,10 @@ type Workload struct {
 	MaxSurgeText *string `json:"-"`
 	// Argo names the workflow template whose pods this workload stands for.
 	Argo *ArgoTemplate `json:"argo,omitempty"`
+	// ArgoRef is a Workflow's or CronWorkflow's workflowTemplateRef, resolved against the
+	// WorkflowTemplates once every file is read (ResolveArgoRefs); Pod holds the workflow's own
+	// podMetadata labels and service account.
+	ArgoRef *ArgoRef `json:"-"`
 	// Unbounded are reasons, found by the loader, why the counts are lower bounds (ENI005).
 	Unbounded []UnboundedReason `json:"unbounded,omitempty"`
 	// Spark marks the driver or the executors of a SparkApplication.
@@ -221,6 +225,12 @@ type JobSpec struct {
 // ArgoTemplate is the template of an Argo Workflow or CronWorkflow a workload's pods run.
 type ArgoTemplate struct {
 	Template string `json:"template"`
+}
+
+// ArgoRef names the WorkflowTemplate (or ClusterWorkflowTemplate) a workflow runs.
+type ArgoRef struct {
+	Name    string
+	Cluster bool
 }
 
 // UnboundedReason is why a count from the manifest is only a lower bound, and the field.

@@ -79,13 +79,21 @@ func readArgoWorkflow(r *fieldReader, doc *yaml.Node, obj inventory.Object) []in
 		}
 	}
 	count := argoCount{pods: map[string]int{}, pos: func(path string, n *yaml.Node) { r.locs[path] = r.pos(n) }}
+	var templateRef *inventory.ArgoRef
 	if ref := r.mapping(wfSpec, wfPath, "workflowTemplateRef"); ref != nil {
-		name := ""
+		templateRef = &inventory.ArgoRef{}
 		if s := r.str(ref, wfPath+".workflowTemplateRef", "name"); s != nil {
-			name = *s
+			templateRef.Name = *s
+		}
+		if b := r.boolean(ref, wfPath+".workflowTemplateRef", "clusterScope"); b != nil {
+			templateRef.Cluster = *b
+		}
+		kind := "WorkflowTemplate"
+		if templateRef.Cluster {
+			kind = "ClusterWorkflowTemplate"
 		}
 		count.unbounded = append(count.unbounded, inventory.UnboundedReason{
-			Reason: fmt.Sprintf("it runs WorkflowTemplate %q (workflowTemplateRef), which eni-lint does not follow: its pods are not counted", name),
+			Reason: fmt.Sprintf("it runs %s %q (workflowTemplateRef), which is not in the scanned files: its pods are not counted", kind, templateRef.Name),
 			Path:   wfPath + ".workflowTemplateRef",
 		})
 	}
@@ -149,11 +157,12 @@ func readArgoWorkflow(r *fieldReader, doc *yaml.Node, obj inventory.Object) []in
 		w.ID = objectID(obj) + "#"
 		w.Pod = mergeArgoPod(shared, inventory.PodTemplate{ServiceAccountName: "default", Labels: map[string]string{}, Tolerations: []inventory.Toleration{}, RequiredAffinity: []inventory.NodeSelectorTerm{}, PodENIRequests: []inventory.PodENIRequest{}}, obj.Name)
 		zero := 0
-		job := inventory.JobDefaults(inventory.DeclaredJob{Completions: &zero, BackoffLimit: &zero})
+		job := inventory.JobDefaults(inventory.DeclaredJob{Completions: &zero, BackoffLimit: &zero, TTLSecondsAfterFinished: ttl, ActiveDeadlineSeconds: deadline})
 		w.Job = &job
 		w.CronJob = cron
 		w.Argo = &inventory.ArgoTemplate{}
 		w.Unbounded = count.unbounded
+		w.ArgoRef = templateRef
 		w.Locations = r.locs
 		out = append(out, w)
 	}

@@ -172,6 +172,13 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		frag.Workloads = append(frag.Workloads, w)
 	case g == "argoproj.io" && (kind == "Workflow" || kind == "CronWorkflow"):
 		frag.Workloads = append(frag.Workloads, readArgoWorkflow(r, doc, obj)...)
+	case g == "argoproj.io" && (kind == "WorkflowTemplate" || kind == "ClusterWorkflowTemplate"):
+		// Pods that count once a Workflow or CronWorkflow runs the template.
+		for _, w := range readArgoWorkflow(r, doc, obj) {
+			if w.Argo != nil && w.Argo.Template != "" {
+				frag.ArgoTemplates = append(frag.ArgoTemplates, w)
+			}
+		}
 	case g == "sparkoperator.k8s.io" && (kind == "SparkApplication" || kind == "ScheduledSparkApplication"):
 		frag.Workloads = append(frag.Workloads, readSpark(r, doc, obj)...)
 	case g == "keda.sh" && kind == "ScaledJob":

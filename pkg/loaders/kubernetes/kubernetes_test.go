@@ -478,7 +478,7 @@ func TestNotModelled(t *testing.T) {
 		listed    bool
 	}{
 		{"Argo Rollout", "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: a}\nspec: {template: {spec: {containers: [{name: c, image: x}]}}}\n", true},
-		{"Argo WorkflowTemplate", "apiVersion: argoproj.io/v1alpha1\nkind: WorkflowTemplate\nmetadata: {name: w}\nspec: {templates: [{name: m, container: {image: x}}]}\n", true},
+		{"a Tekton TaskRun", "apiVersion: tekton.dev/v1\nkind: TaskRun\nmetadata: {name: w}\nspec: {taskSpec: {steps: [{name: m, image: x}]}, podTemplate: {}, x: {containers: [{image: y}]}}\n", true},
 		{"a Knative Service", "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: k}\nspec: {template: {spec: {containers: [{image: x}]}}}\n", true},
 		{"a ConfigMap", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {containers: x}\n", false},
 		{"containers without an image", "apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: t}\nspec: {containers: [{name: c}]}\n", false},

@@ -1,0 +1,75 @@
+package inventory
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ResolveArgoRefs replaces every workflow that runs a WorkflowTemplate (workflowTemplateRef)
+// by the template's pod workloads, as that workflow runs them: its name, namespace, schedule
+// and history (a CronWorkflow), its TTL when it sets one, its podMetadata labels under the
+// template's, located in the WorkflowTemplate where each pod is defined. A reference to a
+// template that is not in the scanned files stays as it was: a lower bound with the reason.
+func ResolveArgoRefs(workloads []Workload, templates []Workload) ([]Workload, []UnresolvedObject) {
+	byRef := map[string][]Workload{}
+	for _, t := range templates {
+		key := strings.SplitN(t.ID, "#", 2)[0] // WorkflowTemplate/NS/NAME, ClusterWorkflowTemplate/NAME
+		byRef[key] = append(byRef[key], t)
+	}
+	var out []Workload
+	var missing []UnresolvedObject
+	for _, w := range workloads {
+		if w.ArgoRef == nil {
+			out = append(out, w)
+			continue
+		}
+		key, kind := "WorkflowTemplate/"+w.Namespace+"/"+w.ArgoRef.Name, "WorkflowTemplate"
+		if w.ArgoRef.Cluster {
+			key, kind = "ClusterWorkflowTemplate/"+w.ArgoRef.Name, "ClusterWorkflowTemplate"
+		}
+		leaves, ok := byRef[key]
+		if !ok {
+			at := w.Locations["spec.workflowSpec.workflowTemplateRef"]
+			if !at.Known() {
+				at = w.Locations["spec.workflowTemplateRef"]
+			}
+			if !at.Known() {
+				at = w.Locations[""]
+			}
+			missing = append(missing, UnresolvedObject{
+				Source: fmt.Sprintf("%s %s/%s", w.Kind, w.Namespace, w.Name), Location: at, Severity: "warning", Pods: true,
+				Reason: fmt.Sprintf("it runs %s %q (workflowTemplateRef), which is not in the scanned files, so its pods are not counted; scan the manifest that defines it", kind, w.ArgoRef.Name),
+			})
+			continue
+		}
+		for _, leaf := range leaves {
+			run := leaf
+			run.ID = strings.SplitN(w.ID, "#", 2)[0] + "#" + leaf.Argo.Template + "@" + leaf.Locations[""].File
+			run.Kind, run.APIVersion, run.Namespace, run.Name = w.Kind, w.APIVersion, w.Namespace, strings.TrimSuffix(w.Name, " ()")+" ("+leaf.Argo.Template+")"
+			run.Ignores = append(append([]Ignore{}, w.Ignores...), leaf.Ignores...)
+			run.CronJob = w.CronJob
+			job := *leaf.Job
+			if w.Job != nil && w.Job.TTLSecondsAfterFinished != nil {
+				job.TTLSecondsAfterFinished = w.Job.TTLSecondsAfterFinished
+			}
+			if w.Job != nil && w.Job.ActiveDeadlineSeconds != nil {
+				job.ActiveDeadlineSeconds = w.Job.ActiveDeadlineSeconds
+			}
+			run.Job = &job
+			labels := map[string]string{}
+			for k, v := range w.Pod.Labels {
+				labels[k] = v
+			}
+			for k, v := range leaf.Pod.Labels {
+				labels[k] = v
+			}
+			labels["workflows.argoproj.io/workflow"] = w.Name
+			run.Pod.Labels = labels
+			if run.Pod.ServiceAccountName == "default" {
+				run.Pod.ServiceAccountName = w.Pod.ServiceAccountName
+			}
+			out = append(out, run)
+		}
+	}
+	return out, missing
+}
