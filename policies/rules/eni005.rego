@@ -18,7 +18,9 @@
 #     Forbid or Replace for CronJobs (and ScheduledSparkApplications, whose default is Allow);
 #     use Count or FailJob instead of Ignore in podFailurePolicy, or add activeDeadlineSeconds;
 #     avoid manualSelector; give a KEDA ScaledJob with the custom scaling strategy
-#     customScalingRunningJobPercentage 1, and Spark dynamic allocation a maxExecutors.
+#     customScalingRunningJobPercentage 1, Spark dynamic allocation a maxExecutors, and an Argo
+#     template a retryStrategy limit; an Argo withParam or withSequence from a parameter can
+#     only be bounded by its workflow's parallelism and a podGC that deletes finished pods.
 #   otherModel: |
 #     The same under both release models: without a bound neither the retained pods (onDelete)
 #     nor the pods ending in one cool-down window (onCompletion) can be counted.
