@@ -55,16 +55,11 @@ func readArgoWorkflow(r *fieldReader, doc *yaml.Node, obj inventory.Object) []in
 	var cron *inventory.CronJobSpec
 	if obj.Kind == "CronWorkflow" {
 		wfSpec, wfPath = r.mapping(spec, "spec", "workflowSpec"), "spec.workflowSpec"
-		d := inventory.DeclaredCronJob{
-			ConcurrencyPolicy:          r.str(spec, "spec", "concurrencyPolicy"),
-			SuccessfulJobsHistoryLimit: r.integer(spec, "spec", "successfulJobsHistoryLimit"),
-			FailedJobsHistoryLimit:     r.integer(spec, "spec", "failedJobsHistoryLimit"),
-			Suspend:                    r.boolean(spec, "spec", "suspend"),
-		}
-		if s := r.str(spec, "spec", "schedule"); s != nil {
-			d.Schedule = *s
-		} else if list := r.stringList(spec, "spec", "schedules"); len(list) > 0 {
-			d.Schedule = list[0] // the shortest gap among several is not worked out
+		d := readCronFields(r, spec)
+		if d.Schedule == "" {
+			if list := r.stringList(spec, "spec", "schedules"); len(list) > 0 {
+				d.Schedule = list[0] // the shortest gap among several is not worked out
+			}
 		}
 		c := inventory.CronJobDefaults(d) // Allow, 3 and 1: the CronJob defaults, and Argo's
 		cron = &c

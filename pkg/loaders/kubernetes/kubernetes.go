@@ -103,27 +103,12 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 	obj := readObjectMeta(r, doc, apiVersion, kind, opts)
 	switch {
 	case g == "batch" && kind == "Job":
-		w := inventory.Workload{Object: obj, JobSpecPath: "spec", PodPath: "spec.template"}
-		spec := r.mapping(doc, "", "spec")
-		job := readJobSpec(r, spec, "spec")
-		w.Job = &job
-		w.Pod = readPodTemplate(r, spec, "spec.template")
-		w.Ignores = append(w.Ignores, templateIgnores(r, doc, w.PodPath)...)
-		w.Object.Locations = r.locs
-		frag.Workloads = append(frag.Workloads, w)
+		frag.Workloads = append(frag.Workloads, jobWorkload(r, doc, obj, r.mapping(doc, "", "spec"), "spec"))
 	case g == "batch" && kind == "CronJob":
 		w := inventory.Workload{Object: obj, JobSpecPath: "spec.jobTemplate.spec", PodPath: "spec.jobTemplate.spec.template"}
 		spec := r.mapping(doc, "", "spec")
-		cj := inventory.DeclaredCronJob{
-			TimeZone:                   r.str(spec, "spec", "timeZone"),
-			ConcurrencyPolicy:          r.str(spec, "spec", "concurrencyPolicy"),
-			SuccessfulJobsHistoryLimit: r.integer(spec, "spec", "successfulJobsHistoryLimit"),
-			FailedJobsHistoryLimit:     r.integer(spec, "spec", "failedJobsHistoryLimit"),
-			Suspend:                    r.boolean(spec, "spec", "suspend"),
-		}
-		if s := r.str(spec, "spec", "schedule"); s != nil {
-			cj.Schedule = *s
-		}
+		cj := readCronFields(r, spec)
+		cj.TimeZone = r.str(spec, "spec", "timeZone")
 		cron := inventory.CronJobDefaults(cj)
 		w.CronJob = &cron
 		jt := r.mapping(spec, "spec", "jobTemplate")
@@ -182,15 +167,10 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 	case g == "sparkoperator.k8s.io" && (kind == "SparkApplication" || kind == "ScheduledSparkApplication"):
 		frag.Workloads = append(frag.Workloads, readSpark(r, doc, obj)...)
 	case g == "keda.sh" && kind == "ScaledJob":
-		w := inventory.Workload{Object: obj, JobSpecPath: "spec.jobTargetRef", PodPath: "spec.jobTargetRef.template"}
 		spec := r.mapping(doc, "", "spec")
-		w.ScaledJob = readScaledJob(r, spec)
-		jobSpec := r.mapping(spec, "spec", "jobTargetRef")
-		job := readJobSpec(r, jobSpec, "spec.jobTargetRef")
-		w.Job = &job
-		w.Pod = readPodTemplate(r, jobSpec, "spec.jobTargetRef.template")
-		w.Ignores = append(w.Ignores, templateIgnores(r, doc, w.PodPath)...)
-		w.Object.Locations = r.locs
+		scaled := readScaledJob(r, spec)
+		w := jobWorkload(r, doc, obj, r.mapping(spec, "spec", "jobTargetRef"), "spec.jobTargetRef")
+		w.ScaledJob = scaled
 		frag.Workloads = append(frag.Workloads, w)
 	case g == "autoscaling" && kind == "HorizontalPodAutoscaler", g == "keda.sh" && kind == "ScaledObject":
 		frag.Autoscalers = append(frag.Autoscalers, readAutoscaler(r, doc, obj))
@@ -690,4 +670,30 @@ func holdsImage(n *yaml.Node) bool {
 		}
 	}
 	return false
+}
+
+// jobWorkload reads a Job spec at path (a Job's spec, a ScaledJob's jobTargetRef) and its pod
+// template into a workload.
+func jobWorkload(r *fieldReader, doc *yaml.Node, obj inventory.Object, jobSpec *yaml.Node, path string) inventory.Workload {
+	w := inventory.Workload{Object: obj, JobSpecPath: path, PodPath: path + ".template"}
+	job := readJobSpec(r, jobSpec, path)
+	w.Job = &job
+	w.Pod = readPodTemplate(r, jobSpec, path+".template")
+	w.Ignores = append(w.Ignores, templateIgnores(r, doc, w.PodPath)...)
+	w.Object.Locations = r.locs
+	return w
+}
+
+// readCronFields reads the fields a CronJob and a CronWorkflow share, under spec.
+func readCronFields(r *fieldReader, spec *yaml.Node) inventory.DeclaredCronJob {
+	d := inventory.DeclaredCronJob{
+		ConcurrencyPolicy:          r.str(spec, "spec", "concurrencyPolicy"),
+		SuccessfulJobsHistoryLimit: r.integer(spec, "spec", "successfulJobsHistoryLimit"),
+		FailedJobsHistoryLimit:     r.integer(spec, "spec", "failedJobsHistoryLimit"),
+		Suspend:                    r.boolean(spec, "spec", "suspend"),
+	}
+	if s := r.str(spec, "spec", "schedule"); s != nil {
+		d.Schedule = *s
+	}
+	return d
 }

@@ -34,25 +34,9 @@ func (l *loader) extract(e *evaluator) {
 		case "aws_autoscaling_group":
 			l.fromEachInstance(e, r, l.autoScalingGroup)
 		case "aws_eks_cluster":
-			if insts, keys, ok := e.instances(r.count, r.forEach); ok {
-				for i, inst := range insts {
-					address := e.callPath + r.typ + "." + r.name
-					if keys[i] != "" {
-						address += "[" + keys[i] + "]"
-					}
-					l.autoModeFromCluster(e, r, inst, address)
-				}
-			}
+			eachAddress(e, r, func(inst *instance, address string) { l.autoModeFromCluster(e, r, inst, address) })
 		case "aws_eks_fargate_profile":
-			if insts, keys, ok := e.instances(r.count, r.forEach); ok {
-				for i, inst := range insts {
-					address := e.callPath + r.typ + "." + r.name
-					if keys[i] != "" {
-						address += "[" + keys[i] + "]"
-					}
-					l.fargateProfile(e, r, inst, address)
-				}
-			}
+			eachAddress(e, r, func(inst *instance, address string) { l.fargateProfile(e, r, inst, address) })
 		}
 	}
 	names := make([]string, 0, len(e.mod.calls))
@@ -581,4 +565,20 @@ func (e *evaluator) disabled(c *moduleCall) bool {
 		}
 	}
 	return false
+}
+
+// eachAddress calls fn for every instance of a resource whose count or for_each can be
+// evaluated, with its address (aws_eks_cluster.main, aws_eks_fargate_profile.p["a"]).
+func eachAddress(e *evaluator, r *resource, fn func(inst *instance, address string)) {
+	insts, keys, ok := e.instances(r.count, r.forEach)
+	if !ok {
+		return
+	}
+	for i, inst := range insts {
+		address := e.callPath + r.typ + "." + r.name
+		if keys[i] != "" {
+			address += "[" + keys[i] + "]"
+		}
+		fn(inst, address)
+	}
 }
