@@ -245,6 +245,9 @@ type UnboundedReason struct {
 type SparkRole struct {
 	Role               string `json:"role"`
 	UnboundedExecutors bool   `json:"unboundedExecutors,omitempty"`
+	// KeepsExecutors is spark.kubernetes.executor.deleteOnTermination false: executors that end
+	// stay until the application is deleted.
+	KeepsExecutors bool `json:"keepsExecutors,omitempty"`
 }
 
 // ScaledJobSpec is a KEDA ScaledJob's (keda.sh/v1alpha1) fields with KEDA's defaults applied

@@ -189,6 +189,13 @@ loader_unbounded(w) := {r |
 # Spark's dynamic allocation without maxExecutors has no upper bound.
 scaled_job_unbounded(w) := {r |
 	spark_executors(w)
+	w.spark.keepsExecutors
+	r := {
+		"reason": "spark.kubernetes.executor.deleteOnTermination is false: executors that end stay, and each failed one Spark replaces adds one more",
+		"paths": [w.ttlPath, "spec"],
+	}
+} | {r |
+	spark_executors(w)
 	w.spark.unboundedExecutors
 	r := {
 		"reason": "dynamicAllocation is enabled without maxExecutors, which Spark defaults to infinity: the executors have no bound",
@@ -345,9 +352,10 @@ workload_numbers(w) := n if {
 	}
 } else := n if {
 	spark_executors(w)
+	kept := executors_kept(w)
 	n := {
-		"retained": 0,
-		"churn": 0,
+		"retained": retained_value(kept),
+		"churn": churn_value(kept),
 		"active": w.replicas,
 		"bounded": count(unbounded_reasons(w)) == 0,
 	}
@@ -376,6 +384,12 @@ workload_numbers(w) := n if {
 spark_executors(w) if object.get(w, "spark", {}).role == "executor"
 
 spark_driver(w) if object.get(w, "spark", {}).role == "driver"
+
+# Executors that end and stay (deleteOnTermination false): at least one set of them; failed
+# executors Spark replaces add more, so the figure is a lower bound (ENI005).
+executors_kept(w) := w.replicas if {
+	w.spark.keepsExecutors
+} else := 0
 
 # Where a TTL goes: the Job spec's ttlSecondsAfterFinished, or the field the kind has instead
 # (a SparkApplication's spec.timeToLiveSeconds).

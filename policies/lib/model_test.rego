@@ -305,3 +305,13 @@ test_loader_reasons_are_unbounded if {
 	reasons == [{"reason": "withParam expands", "paths": ["spec.templates[0].dag.tasks[0].withParam"]}]
 	not model.numbers["Job/default/wf"].bounded with input as fx.inventory([w], [fx.sgp_all], [])
 }
+
+test_spark_executors_kept if {
+	e := {"id": "SparkApplication/default/a#executors", "kind": "SparkApplication", "name": "a (executors)", "namespace": "default",
+		"replicas": 4, "pod": fx.pod(fx.sgp_labels), "podPath": "spec.executor", "ttlPath": "spec.sparkConf",
+		"spark": {"role": "executor", "keepsExecutors": true}}
+	n := model.numbers[e.id] with input as fx.inventory([e], [fx.sgp_all], [])
+	n.retained == 4
+	n.active == 4
+	not n.bounded
+}

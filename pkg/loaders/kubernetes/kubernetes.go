@@ -622,6 +622,13 @@ func readSpark(r *fieldReader, doc *yaml.Node, obj inventory.Object) []inventory
 		}
 	}
 	executors.Replicas = &instances
+	// spark.kubernetes.executor.deleteOnTermination false keeps every executor that ends, and
+	// a failed one is replaced: those pods stay until the application is deleted.
+	conf := r.stringMap(app, appPath, "sparkConf")
+	if v, ok := conf["spark.kubernetes.executor.deleteOnTermination"]; ok && strings.EqualFold(strings.TrimSpace(v), "false") {
+		executors.Spark.KeepsExecutors = true
+		executors.TTLPath = appPath + `.sparkConf["spark.kubernetes.executor.deleteOnTermination"]`
+	}
 	return []inventory.Workload{driver, executors}
 }
 

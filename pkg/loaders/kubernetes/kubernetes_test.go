@@ -590,3 +590,11 @@ func TestArgoFanOutBomb(t *testing.T) {
 		t.Errorf("no budget reason: %+v", frag.Workloads[0].Unbounded)
 	}
 }
+
+func TestSparkExecutorsKept(t *testing.T) {
+	src := "apiVersion: sparkoperator.k8s.io/v1beta2\nkind: SparkApplication\nmetadata: {name: s, namespace: n}\nspec:\n  sparkConf: {\"spark.kubernetes.executor.deleteOnTermination\": \"false\"}\n  executor: {instances: 3}\n"
+	frag := Load("s.yaml", []byte(src), opts)
+	if len(frag.Workloads) != 2 || !frag.Workloads[1].Spark.KeepsExecutors || *frag.Workloads[1].Replicas != 3 {
+		t.Errorf("%+v", frag.Workloads)
+	}
+}
