@@ -211,6 +211,9 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		if err != nil {
 			return usageError{err}
 		}
+		for _, w := range b.Warnings {
+			fmt.Fprintf(stdio.Err, "eni-lint: %s\n", w)
+		}
 		opts.Baseline, opts.BaselineFile = &b, eff.Baseline
 	}
 	if f.changedSince != "" {

@@ -75,7 +75,8 @@ func TestBaselineWriteThenRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, stdout, _ = run(t, "", nil, "check", ".", "--node-group", "default=m5.large", "--baseline", "baseline.json", "--no-color")
-	if !strings.Contains(stdout, "Baseline entries that no longer occur") || !strings.Contains(stdout, "ENI001 old.yaml CronJob billing/db-report") {
+	if !strings.Contains(stdout, "Baseline entries that no longer occur") || !strings.Contains(stdout, "ENI001 --node-group default=m5.large default/m5.large") ||
+		!strings.Contains(stdout, "ENI002 old.yaml CronJob billing/db-report") {
 		t.Errorf("stale entries not listed:\n%s", stdout)
 	}
 	if code, _, stderr := run(t, "", nil, "check", ".", "--baseline", "missing.json"); code != 2 || !strings.Contains(stderr, "baseline") {

@@ -295,6 +295,11 @@ type BaselineEntry struct {
 	Namespace string `json:"namespace,omitempty"`
 	Name      string `json:"name,omitempty"`
 	Subject   string `json:"subject,omitempty"`
+	// Contributors and Demand are what an aggregate finding (ENI001: a node's demand) was made
+	// of when it was recorded: workloads as kind/namespace/name. A finding with a contributor
+	// not listed here, or a higher demand, is new.
+	Contributors []string `json:"contributors,omitempty"`
+	Demand       int      `json:"demand,omitempty"`
 	// Count is how many findings share this identity.
 	Count int `json:"count"`
 }

@@ -10,16 +10,27 @@ import (
 
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
 )
 
-// BaselineVersion names the baseline file format.
-const BaselineVersion = "eni-lint.baseline/v1"
+// BaselineVersion names the baseline file format. v2 keys aggregate findings (ENI001) on the
+// node group, the instance type and what made the demand, instead of the workload that held the
+// most; v1 files are still read, without their ENI001 entries (see parseBaseline).
+const BaselineVersion = "eni-lint.baseline/v2"
+
+const baselineV1 = "eni-lint.baseline/v1"
+
+// aggregateRules are the rules whose finding sums many workloads on one node: their identity
+// is the node group and instance type, and the baseline records what they were made of.
+var aggregateRules = map[string]bool{"ENI001": true}
 
 // Baseline is a record of accepted findings. Entries are keyed by rule, file and object
 // identity, not by line, so edits elsewhere in a file do not invalidate them.
 type Baseline struct {
 	Version string          `json:"version"`
 	Entries []BaselineEntry `json:"entries"`
+	// Warnings say what an older file can no longer match (not written).
+	Warnings []string `json:"-"`
 }
 
 // BaselineEntry identifies one finding (findings.BaselineEntry).
@@ -32,6 +43,29 @@ func key(e BaselineEntry) string {
 // EntryFor is the identity of a finding.
 func EntryFor(f findings.Finding) BaselineEntry {
 	e := BaselineEntry{Rule: f.Rule, File: filepath.ToSlash(filepath.Clean(f.Location.File)), Count: 1}
+	if aggregateRules[f.Rule] {
+		// The node group and type, not the workload that holds the most: a second Job on an
+		// exceeded node must not hide behind the first one's entry.
+		if loc, ok := f.Details["nodeGroupLocation"].(map[string]any); ok {
+			if file, ok := loc["file"].(string); ok && file != "" {
+				e.File = filepath.ToSlash(filepath.Clean(file))
+			}
+		} else if loc, ok := f.Details["nodeGroupLocation"].(inventory.Position); ok && loc.File != "" {
+			e.File = filepath.ToSlash(filepath.Clean(loc.File))
+		}
+		var parts []string
+		for _, k := range []string{"nodeGroup", "instanceType", "variant"} {
+			if v, ok := f.Details[k].(string); ok && v != "" {
+				parts = append(parts, v)
+			}
+		}
+		e.Subject = strings.Join(parts, "/")
+		e.Contributors = contributorsOf(f)
+		if d, ok := number(f.Details["demand"]); ok {
+			e.Demand = d
+		}
+		return e
+	}
 	if f.Object != nil {
 		e.Kind, e.Namespace, e.Name = f.Object.Kind, f.Object.Namespace, f.Object.Name
 	} else {
@@ -44,6 +78,35 @@ func EntryFor(f findings.Finding) BaselineEntry {
 		e.Subject = strings.Join(parts, "/")
 	}
 	return e
+}
+
+// contributorsOf lists an aggregate finding's contributing workloads as kind/namespace/name,
+// sorted: stable across edits that move lines.
+func contributorsOf(f findings.Finding) []string {
+	list, _ := f.Details["contributors"].([]any)
+	var out []string
+	for _, c := range list {
+		m, ok := c.(map[string]any)
+		if !ok {
+			continue
+		}
+		kind, _ := m["kind"].(string)
+		ns, _ := m["namespace"].(string)
+		name, _ := m["name"].(string)
+		out = append(out, kind+"/"+ns+"/"+name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func number(v any) (int, bool) {
+	switch n := v.(type) {
+	case float64:
+		return int(n), true
+	case int:
+		return n, true
+	}
+	return 0, false
 }
 
 // NewBaseline records the findings that nothing suppresses.
@@ -95,7 +158,25 @@ func parseBaseline(data []byte, path string) (Baseline, error) {
 	if err := json.Unmarshal(data, &b); err != nil {
 		return b, fmt.Errorf("baseline %s: %v", path, err)
 	}
-	if b.Version != BaselineVersion {
+	switch b.Version {
+	case BaselineVersion:
+	case baselineV1:
+		// v1 keyed ENI001 on the workload that held the most: such an entry would hide any
+		// new workload added to the same node, so it matches nothing now (it is listed stale).
+		kept := b.Entries[:0]
+		dropped := 0
+		for _, e := range b.Entries {
+			if aggregateRules[e.Rule] {
+				dropped++
+				continue
+			}
+			kept = append(kept, e)
+		}
+		b.Entries = kept
+		if dropped > 0 {
+			b.Warnings = append(b.Warnings, fmt.Sprintf("baseline %s was written by %s: its %d ENI001 entries name the workload that held the most, not the node and what made its demand, and match nothing now; write it again with --write-baseline", path, baselineV1, dropped))
+		}
+	default:
 		return b, fmt.Errorf("baseline %s: version %q, want %q", path, b.Version, BaselineVersion)
 	}
 	for i, e := range b.Entries {
@@ -110,8 +191,10 @@ func parseBaseline(data []byte, path string) (Baseline, error) {
 // entries that no longer occur, so they can be pruned.
 func (b Baseline) Apply(fs []findings.Finding) (stale []BaselineEntry) {
 	left := map[string]int{}
+	recorded := map[string]BaselineEntry{}
 	for _, e := range b.Entries {
 		left[key(e)] += e.Count
+		recorded[key(e)] = e
 	}
 	seen := map[string]bool{}
 	for i := range fs {
@@ -119,12 +202,22 @@ func (b Baseline) Apply(fs []findings.Finding) (stale []BaselineEntry) {
 		if f.Suppressed != nil {
 			continue
 		}
-		k := key(EntryFor(*f))
+		entry := EntryFor(*f)
+		k := key(entry)
 		seen[k] = true
-		if left[k] > 0 {
-			left[k]--
-			f.Suppressed = &findings.Suppression{Kind: "baseline", Reason: "recorded in the baseline"}
+		if left[k] <= 0 {
+			continue
 		}
+		if aggregateRules[f.Rule] {
+			if change := grew(recorded[k], entry); change != "" {
+				// The same node, but more on it than was accepted: a new finding that says
+				// what changed.
+				f.Message += " Not as in the baseline: " + change + "."
+				continue
+			}
+		}
+		left[k]--
+		f.Suppressed = &findings.Suppression{Kind: "baseline", Reason: "recorded in the baseline"}
 	}
 	for _, e := range b.Entries {
 		if !seen[key(e)] {
@@ -132,4 +225,27 @@ func (b Baseline) Apply(fs []findings.Finding) (stale []BaselineEntry) {
 		}
 	}
 	return stale
+}
+
+// grew says how an aggregate finding differs from its recorded entry in a way the baseline did
+// not accept (a higher demand, a contributor not recorded), or "" when it is no worse.
+func grew(was, now BaselineEntry) string {
+	var parts []string
+	if now.Demand > was.Demand {
+		parts = append(parts, fmt.Sprintf("demand %d → %d", was.Demand, now.Demand))
+	}
+	known := map[string]bool{}
+	for _, c := range was.Contributors {
+		known[c] = true
+	}
+	var added []string
+	for _, c := range now.Contributors {
+		if !known[c] {
+			added = append(added, strings.Replace(strings.TrimPrefix(c, "/"), "/", " ", 1))
+		}
+	}
+	if len(added) > 0 {
+		parts = append(parts, "added "+strings.Join(added, ", "))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -1,6 +1,7 @@
 package suppress
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,11 +114,65 @@ func TestBaselineCountsAndStaleEntries(t *testing.T) {
 // A node-group finding has no object; its identity is the node group and instance type, so
 // two node groups in one file stay apart.
 func TestBaselineEntryForNodeGroupFinding(t *testing.T) {
-	f := findings.Finding{Rule: "ENI001", Location: inventory.Position{File: "./infra/main.tf", Line: 4, Column: 3},
+	f := findings.Finding{Rule: "ENI003", Location: inventory.Position{File: "./infra/main.tf", Line: 4, Column: 3},
 		Details: map[string]any{"nodeGroup": "jobs", "instanceType": "m5.large"}}
 	e := EntryFor(f)
 	if e.File != "infra/main.tf" || e.Subject != "jobs/m5.large" || e.Kind != "" {
 		t.Errorf("entry = %+v", e)
+	}
+}
+
+// eni001 is an ENI001 finding as the reporters decode it: on the workload that holds the
+// most, about a node group, with its contributors.
+func eni001(demand int, contributors ...string) findings.Finding {
+	var cs []any
+	for _, c := range contributors {
+		parts := strings.SplitN(c, "/", 3)
+		cs = append(cs, map[string]any{"kind": parts[0], "namespace": parts[1], "name": parts[2]})
+	}
+	top := strings.SplitN(contributors[0], "/", 3)
+	return findings.Finding{Rule: "ENI001", Message: "m5.large in node group \"jobs\": too many.", Location: inventory.Position{File: "jobs/" + top[2] + ".yaml", Line: 10},
+		Object: &findings.ObjectRef{Kind: top[0], Namespace: top[1], Name: top[2]},
+		Details: map[string]any{"nodeGroup": "jobs", "instanceType": "m5.large", "demand": float64(demand),
+			"nodeGroupLocation": map[string]any{"file": "infra/main.tf", "line": 3.0}, "contributors": cs}}
+}
+
+// ENI001's baseline entry is the node and what made its demand: a second TTL-less Job added to
+// an exceeded node (demand 35 → 47) is new, and says so; the same or less stays accepted.
+func TestBaselineAggregateFindings(t *testing.T) {
+	recorded := NewBaseline([]findings.Finding{eni001(35, "CronJob/billing/report")})
+	e := recorded.Entries[0]
+	if e.File != "infra/main.tf" || e.Subject != "jobs/m5.large" || e.Demand != 35 || e.Kind != "" || fmt.Sprint(e.Contributors) != "[CronJob/billing/report]" {
+		t.Fatalf("entry %+v", e)
+	}
+	tests := []struct {
+		name       string
+		now        findings.Finding
+		suppressed bool
+		says       string
+	}{
+		{"unchanged", eni001(35, "CronJob/billing/report"), true, ""},
+		{"lower demand", eni001(30, "CronJob/billing/report"), true, ""},
+		{"a Job added", eni001(47, "CronJob/billing/report", "Job/orders/backfill"), false, "demand 35 → 47; added Job orders/backfill"},
+		{"a Job added that holds more: the finding's own object changed", eni001(47, "Job/orders/backfill", "CronJob/billing/report"), false, "added Job orders/backfill"},
+		{"higher demand, same workloads", eni001(40, "CronJob/billing/report"), false, "demand 35 → 40"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := []findings.Finding{tc.now}
+			recorded.Apply(fs)
+			if (fs[0].Suppressed != nil) != tc.suppressed || !strings.Contains(fs[0].Message, tc.says) {
+				t.Errorf("suppressed %v, message %q", fs[0].Suppressed != nil, fs[0].Message)
+			}
+		})
+	}
+}
+
+// A v1 baseline is read, without its ENI001 entries, and says why.
+func TestBaselineV1(t *testing.T) {
+	b, err := parseBaseline([]byte(`{"version":"eni-lint.baseline/v1","entries":[{"rule":"ENI001","file":"a.yaml","kind":"CronJob","name":"c","count":1},{"rule":"ENI002","file":"a.yaml","kind":"CronJob","name":"c","count":1}]}`), "b.json")
+	if err != nil || len(b.Entries) != 1 || b.Entries[0].Rule != "ENI002" || len(b.Warnings) != 1 || !strings.Contains(b.Warnings[0], "1 ENI001 entries") {
+		t.Errorf("%+v %v", b, err)
 	}
 }
 
@@ -135,8 +190,8 @@ func TestReadBaselineErrors(t *testing.T) {
 	}{
 		{"missing", filepath.Join(dir, "nope.json"), "baseline:"},
 		{"not JSON", write("bad.json", "{"), "bad.json"},
-		{"wrong version", write("old.json", `{"version":"v0","entries":[]}`), "want \"eni-lint.baseline/v1\""},
-		{"count below one", write("zero.json", `{"version":"eni-lint.baseline/v1","entries":[{"rule":"ENI001","file":"a.yaml","count":0}]}`), "entry 1 (ENI001 a.yaml): count 0"},
+		{"wrong version", write("old.json", `{"version":"v0","entries":[]}`), "want \"eni-lint.baseline/v2\""},
+		{"count below one", write("zero.json", `{"version":"eni-lint.baseline/v2","entries":[{"rule":"ENI001","file":"a.yaml","count":0}]}`), "entry 1 (ENI001 a.yaml): count 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
