@@ -23,6 +23,44 @@ func EnvironmentName(varFile string) string {
 	return base
 }
 
+// EnvironmentNames names each var file's environment, uniquely: the file's name without the
+// extension when no other file has it; otherwise its path without the extension, and without a
+// final "terraform" (env/dev/terraform.tfvars is "env/dev"); the whole path as a last resort.
+// Real repositories keep env/dev/terraform.tfvars and env/prod/terraform.tfvars, which base
+// names alone would both call "terraform".
+func EnvironmentNames(varFiles []string) []string {
+	names := make([]string, len(varFiles))
+	count := map[string]int{}
+	for i, f := range varFiles {
+		names[i] = EnvironmentName(f)
+		count[names[i]]++
+	}
+	for i, f := range varFiles {
+		if count[names[i]] < 2 {
+			continue
+		}
+		p := filepath.ToSlash(filepath.Clean(f))
+		name := EnvironmentName(p)
+		dir := filepath.ToSlash(filepath.Dir(p))
+		switch {
+		case name == "terraform" && dir != ".":
+			names[i] = dir
+		case dir != ".":
+			names[i] = dir + "/" + name
+		}
+	}
+	seen := map[string]int{}
+	for _, n := range names {
+		seen[n]++
+	}
+	for i, f := range varFiles {
+		if seen[names[i]] > 1 {
+			names[i] = filepath.ToSlash(filepath.Clean(f))
+		}
+	}
+	return names
+}
+
 // CheckEach runs the check once per Terraform environment: each var file is loaded after the
 // others (--var-file, terraform.tfvars, *.auto.tfvars), the node groups and rows are labelled
 // with the environment, and findings that occur in several environments are reported once
@@ -33,8 +71,10 @@ func CheckEach(ctx context.Context, engine *rules.Engine, opts Options, varFiles
 	}
 	var merged *findings.Report
 	byKey := map[string]int{}
-	for _, file := range varFiles {
-		env := EnvironmentName(file)
+	workloads := map[string]bool{}
+	names := EnvironmentNames(varFiles)
+	for k, file := range varFiles {
+		env := names[k]
 		o := opts
 		o.Terraform.VarFiles = append(append([]string{}, opts.Terraform.VarFiles...), file)
 		rep, err := Check(ctx, engine, o)
@@ -52,10 +92,21 @@ func CheckEach(ctx context.Context, engine *rules.Engine, opts Options, varFiles
 		if merged == nil {
 			merged = rep
 			merged.Findings = nil
+			for _, w := range rep.Workloads {
+				workloads[w.ID] = true
+			}
 		} else {
 			merged.NodeGroups = append(merged.NodeGroups, rep.NodeGroups...)
 			merged.InstanceTypes = append(merged.InstanceTypes, rep.InstanceTypes...)
 			merged.Errors = appendNewErrors(merged.Errors, rep.Errors)
+			// A workload only one environment declares (a count that is 0 elsewhere) is
+			// listed too, once.
+			for _, w := range rep.Workloads {
+				if !workloads[w.ID] {
+					workloads[w.ID] = true
+					merged.Workloads = append(merged.Workloads, w)
+				}
+			}
 		}
 		merged.Environments = append(merged.Environments, verdict)
 		for _, f := range envFindings {

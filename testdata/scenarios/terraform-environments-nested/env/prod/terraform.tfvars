@@ -1,0 +1,1 @@
+instance_type = "m5.2xlarge"
