@@ -186,6 +186,12 @@ type Workload struct {
 	// TTLPath is where a TTL goes when it is not the Job spec's ttlSecondsAfterFinished
 	// (a SparkApplication's spec.timeToLiveSeconds).
 	TTLPath string `json:"ttlPath,omitempty"`
+	// Duplicates, set when other definitions of the same object (kind, namespace, name) were
+	// read (two kustomize overlays, a manifest and a rendered chart), are where all of them are.
+	// In one cluster the object exists once: the model counts the worst definition.
+	Duplicates []Definition `json:"duplicates,omitempty"`
+	// BuiltBy is the kustomization whose build made this object, when one did.
+	BuiltBy string `json:"builtBy,omitempty"`
 	// ScaledBy is the autoscaler (HPA, KEDA ScaledObject) whose maximum Replicas is.
 	ScaledBy *ScaledBy    `json:"scaledBy,omitempty"`
 	Job      *JobSpec     `json:"job,omitempty"`
@@ -220,6 +226,13 @@ type JobSpec struct {
 	PodFailurePolicyIgnore  bool     `json:"podFailurePolicyIgnore"`
 	RestartPolicy           string   `json:"restartPolicy"`
 	Defaulted               []string `json:"defaulted"`
+}
+
+// Definition is one place an object is defined: its file and position, and the kustomization
+// that built it, if any.
+type Definition struct {
+	Location Position `json:"location"`
+	BuiltBy  string   `json:"builtBy,omitempty"`
 }
 
 // ArgoTemplate is the template of an Argo Workflow or CronWorkflow a workload's pods run.

@@ -462,11 +462,36 @@ workload_placements(w) := [{"group": g, "type": t} |
 # What each ENI workload adds to a row, computed once per workload.
 contributions := {w.id: contribution(w) | some w in eni_workloads}
 
+# The same object (kind, namespace, name) defined more than once (two kustomize overlays, a
+# manifest and a rendered chart) exists once in a cluster: only its worst definition counts on a
+# node, the one that adds the most (then the first id). The others still get their own
+# findings about their own fields.
+counted_workloads := [w | some w in eni_workloads; not outranked(w)]
+
+outranked(w) if {
+	count(object.get(w, "duplicates", [])) > 1
+	some other in eni_workloads
+	other.id != w.id
+	other.kind == w.kind
+	other.namespace == w.namespace
+	other.name == w.name
+	ranks_above(other, w)
+}
+
+ranks_above(a, b) if weight(a) > weight(b)
+
+ranks_above(a, b) if {
+	weight(a) == weight(b)
+	a.id < b.id
+}
+
+weight(w) := contributions[w.id].hidden + contributions[w.id].active
+
 # Every (row key, contribution) pair. A row is keyed by its node group's id and its type
 # entry's key: two groups may share a name (an eksctl group and a Karpenter pool both called
 # "default"), and a Karpenter type may appear once per launch-time label variant.
 placed := [[p.group.id, p.type.key, w.id] |
-	some w in eni_workloads
+	some w in counted_workloads
 	some p in placements[w.id]
 ]
 

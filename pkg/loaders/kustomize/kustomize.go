@@ -293,6 +293,9 @@ func build(ks *kustomizations, dir string, opts kubernetes.Options, helmLimits h
 			sources[src] = origins
 		}
 		relocate(&built, origins, file)
+		for i := range built.Workloads {
+			built.Workloads[i].BuiltBy = file
+		}
 		frag.Append(built)
 	}
 	return frag

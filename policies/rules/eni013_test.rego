@@ -1,0 +1,28 @@
+package eni.rules.eni013_test
+
+import data.eni.fixtures as fx
+import data.eni.model
+import data.eni.rules.eni013
+
+dup(w, file, line) := object.union(w, {
+	"id": sprintf("%s@%s:%d", [w.id, file, line]),
+	"duplicates": [{"location": {"file": "base/cronjob.yaml", "line": 1, "column": 1}, "builtBy": "dev/kustomization.yaml"}, {"location": {"file": "b/cronjob.yaml", "line": 1, "column": 1}}],
+})
+
+# Two overlays of one CronJob: the row counts it once (35, not 70), and ENI013 says where.
+test_fires_and_counts_once if {
+	a := dup(fx.cronjob("seed", {}, {}), "a/cronjob.yaml", 1)
+	b := dup(fx.cronjob("seed", {}, {"backoffLimit": 2}), "b/cronjob.yaml", 1)
+	inv := fx.inventory([a, b], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
+	rows := model.rows with input as inv
+	rows[0].demand == 35 # the worst definition (backoffLimit 6), once
+	fs := eni013.finding with input as inv
+	count(fs) == 1
+	some f in fs
+	f.details.counted == a.id
+	contains(f.message, "base/cronjob.yaml:1 as built by dev/kustomization.yaml, b/cronjob.yaml:1")
+}
+
+test_quiet_without_duplicates if {
+	count(eni013.finding) == 0 with input as fx.inventory([fx.cronjob("seed", {}, {})], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
+}
