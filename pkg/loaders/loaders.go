@@ -301,9 +301,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		if c.Namespace != "" {
 			namespace, k8s.DefaultNamespace = c.Namespace, c.Namespace
 		}
-		helmLimits := opts.Helm
-		helmLimits.YAML = opts.YAML
-		rendered := helm.Render(fsys, c, namespace, helmLimits, func(file string, docs []*yaml.Node) inventory.Fragment {
+		rendered := helm.Render(fsys, c, namespace, helmLimitsOf(opts), func(file string, docs []*yaml.Node) inventory.Fragment {
 			return kubernetes.LoadDocuments(file, docs, nil, k8s)
 		}, skip)
 		done()
@@ -344,7 +342,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 			return append(frags, failed(dirs[0], fmt.Sprintf("%s (and the other %d kustomizations)", notRead(ctx), len(dirs)-1))), stats
 		}
 		done := opts.reading(fmt.Sprintf("%d kustomizations (%s …)", len(dirs), dirs[0]))
-		built := kustomize.Load(fsys, dirs, opts.kubernetes(), kustomizeHelmLimits(opts))
+		built := kustomize.Load(fsys, dirs, opts.kubernetes(), helmLimitsOf(opts))
 		done()
 		stats.Kustomizations = len(built)
 		for _, f := range built {
@@ -373,8 +371,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		tf := opts.Terraform
 		tf.Kubernetes = opts.kubernetes()
 		tf.FS = fsys
-		tf.Helm = opts.Helm
-		tf.Helm.YAML = opts.YAML
+		tf.Helm = helmLimitsOf(opts)
 		done := opts.reading(fmt.Sprintf("%d Terraform folders (%s …)", len(dirs), dirs[0]))
 		tfFrags := terraform.Load(dirs, tf)
 		done()
@@ -610,9 +607,9 @@ func holdsObject(docs []*yaml.Node) bool {
 	return false
 }
 
-// kustomizeHelmLimits are the rendering budgets of a kustomization's helmCharts: those of
-// --helm-chart.
-func kustomizeHelmLimits(opts Options) helm.Limits {
+// helmLimitsOf are the budgets of every in-process chart rendering (--helm-chart, charts in
+// the tree, helm_release, a kustomization's helmCharts), with the run's YAML budgets.
+func helmLimitsOf(opts Options) helm.Limits {
 	lim := opts.Helm
 	lim.YAML = opts.YAML
 	return lim

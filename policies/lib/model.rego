@@ -176,7 +176,7 @@ job_running(job) := 0 if {
 } else := job.parallelism
 
 # Reasons a workload's retention has no bound from its manifest (§5), each with its field.
-unbounded_reasons(w) := [r | some r in ((unbounded_candidates(w) | scaled_job_unbounded(w)) | loader_unbounded(w))]
+unbounded_reasons(w) := [r | some r in ((unbounded_candidates(w) | controller_unbounded(w)) | loader_unbounded(w))]
 
 # Reasons the loader found in the manifest (Argo: withParam, templateRef, retries without a
 # limit, recursion).
@@ -185,9 +185,9 @@ loader_unbounded(w) := {r |
 	r := {"reason": u.reason, "paths": [u.path]}
 }
 
-# A KEDA ScaledJob with the custom scaling strategy deducts only a share of the running Jobs;
-# Spark's dynamic allocation without maxExecutors has no upper bound.
-scaled_job_unbounded(w) := {r |
+# What controllers leave unbounded: a KEDA ScaledJob with the custom scaling strategy deducts
+# only a share of the running Jobs; Spark executors kept or without maxExecutors.
+controller_unbounded(w) := {r |
 	spark_executors(w)
 	w.spark.keepsExecutors
 	r := {

@@ -55,7 +55,7 @@ func readArgoWorkflow(r *fieldReader, doc *yaml.Node, obj inventory.Object) []in
 	var cron *inventory.CronJobSpec
 	if obj.Kind == "CronWorkflow" {
 		wfSpec, wfPath = r.mapping(spec, "spec", "workflowSpec"), "spec.workflowSpec"
-		d := readCronFields(r, spec)
+		d := readCronFields(r, spec, "successfulJobsHistoryLimit", "failedJobsHistoryLimit")
 		if d.Schedule == "" {
 			if list := r.stringList(spec, "spec", "schedules"); len(list) > 0 {
 				d.Schedule = list[0] // the shortest gap among several is not worked out

@@ -107,7 +107,7 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 	case g == "batch" && kind == "CronJob":
 		w := inventory.Workload{Object: obj, JobSpecPath: "spec.jobTemplate.spec", PodPath: "spec.jobTemplate.spec.template"}
 		spec := r.mapping(doc, "", "spec")
-		cj := readCronFields(r, spec)
+		cj := readCronFields(r, spec, "successfulJobsHistoryLimit", "failedJobsHistoryLimit")
 		cj.TimeZone = r.str(spec, "spec", "timeZone")
 		cron := inventory.CronJobDefaults(cj)
 		w.CronJob = &cron
@@ -536,24 +536,13 @@ func readSpark(r *fieldReader, doc *yaml.Node, obj inventory.Object) []inventory
 	var cron *inventory.CronJobSpec
 	if obj.Kind == "ScheduledSparkApplication" {
 		app, appPath = r.mapping(spec, "spec", "template"), "spec.template"
-		policy := r.str(spec, "spec", "concurrencyPolicy")
-		if policy == nil {
-			allow := "Allow"
-			policy = &allow
+		d := readCronFields(r, spec, "successfulRunHistoryLimit", "failedRunHistoryLimit")
+		// The operator's defaults: 1 run of each kind kept (Allow is also the CronJob's).
+		if d.SuccessfulJobsHistoryLimit == nil {
+			d.SuccessfulJobsHistoryLimit = intPtr(1)
 		}
-		one, alsoOne := 1, 1
-		d := inventory.DeclaredCronJob{
-			ConcurrencyPolicy: policy, SuccessfulJobsHistoryLimit: &one, FailedJobsHistoryLimit: &alsoOne,
-			Suspend: r.boolean(spec, "spec", "suspend"),
-		}
-		if n := r.integer(spec, "spec", "successfulRunHistoryLimit"); n != nil {
-			d.SuccessfulJobsHistoryLimit = n
-		}
-		if n := r.integer(spec, "spec", "failedRunHistoryLimit"); n != nil {
-			d.FailedJobsHistoryLimit = n
-		}
-		if s := r.str(spec, "spec", "schedule"); s != nil {
-			d.Schedule = *s
+		if d.FailedJobsHistoryLimit == nil {
+			d.FailedJobsHistoryLimit = intPtr(1)
 		}
 		c := inventory.CronJobDefaults(d)
 		cron = &c
@@ -691,12 +680,13 @@ func jobWorkload(r *fieldReader, doc *yaml.Node, obj inventory.Object, jobSpec *
 	return w
 }
 
-// readCronFields reads the fields a CronJob and a CronWorkflow share, under spec.
-func readCronFields(r *fieldReader, spec *yaml.Node) inventory.DeclaredCronJob {
+// readCronFields reads the fields a CronJob, a CronWorkflow and a ScheduledSparkApplication
+// share under spec; the history limits go by other names in the last one.
+func readCronFields(r *fieldReader, spec *yaml.Node, successKey, failedKey string) inventory.DeclaredCronJob {
 	d := inventory.DeclaredCronJob{
 		ConcurrencyPolicy:          r.str(spec, "spec", "concurrencyPolicy"),
-		SuccessfulJobsHistoryLimit: r.integer(spec, "spec", "successfulJobsHistoryLimit"),
-		FailedJobsHistoryLimit:     r.integer(spec, "spec", "failedJobsHistoryLimit"),
+		SuccessfulJobsHistoryLimit: r.integer(spec, "spec", successKey),
+		FailedJobsHistoryLimit:     r.integer(spec, "spec", failedKey),
 		Suspend:                    r.boolean(spec, "spec", "suspend"),
 	}
 	if s := r.str(spec, "spec", "schedule"); s != nil {

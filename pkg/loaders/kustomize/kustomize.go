@@ -228,6 +228,9 @@ func build(ks *kustomizations, dir string, opts kubernetes.Options, helmLimits h
 	abs := fsys.Abs(dir)
 	virtual, rendered := map[string][]byte{}, map[string][2]string{}
 	for _, d := range treeOf(ks, dir) {
+		if k, err := ks.get(d); err != nil || !k.helmCharts {
+			continue // read once already (checkTree): only those with charts are read again
+		}
 		kfile := kustomizationFile(fsys, d)
 		data, err := fsys.ReadFile(kfile)
 		if err != nil {

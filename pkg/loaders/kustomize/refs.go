@@ -20,6 +20,8 @@ type kustomization struct {
 	file string
 	refs []reference // every string value outside the keys that never hold paths
 	dirs []string    // resources, bases and components: what may be another kustomization
+	// helmCharts is set when the file has helmCharts, which a build renders in-process.
+	helmCharts bool
 }
 
 type reference struct {
@@ -90,6 +92,9 @@ func readKustomization(fsys *confine.FS, dir string) (kustomization, error) {
 	root := docs[0]
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, val := root.Content[i].Value, yamlpos.Resolve(root.Content[i+1])
+		if key == "helmCharts" {
+			k.helmCharts = true
+		}
 		if notPaths[key] {
 			continue
 		}
