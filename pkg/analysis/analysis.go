@@ -70,6 +70,13 @@ type Options struct {
 	// ChangedFiles, when set, narrows the report to findings related to these files.
 	ChangedFiles map[string]bool
 	ChangedSince string
+	// EachVarFile are var files, one Terraform environment each (--each-var-file): each
+	// applies to the root module that holds it, or to every root when none does.
+	EachVarFile []string
+	// Clusters are the config's clusters entries.
+	Clusters []ClusterSpec
+	// ListManifests lists each cluster's manifest files in the report (eni-lint clusters).
+	ListManifests bool
 }
 
 // RuleOverride is one rule's config.
@@ -123,12 +130,62 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		return nil, err
 	}
 	defer fsys.Close()
+	tf := opts.Terraform
+	for _, f := range opts.EachVarFile {
+		tf.Environments = append(tf.Environments, terraform.Environment{VarFiles: []string{f}})
+	}
+	for _, c := range opts.Clusters {
+		if len(c.VarFiles) > 0 {
+			tf.Environments = append(tf.Environments, terraform.Environment{Name: c.Name, VarFiles: c.VarFiles, Under: c.Infrastructure})
+		}
+	}
 	frags, stats := loaders.Load(ctx, opts.Paths, loaders.Options{
 		DefaultNamespace: opts.DefaultNamespace, Workers: opts.Workers, Stdin: opts.Stdin,
-		Exclude: opts.Exclude, Terraform: opts.Terraform, HelmCharts: opts.HelmCharts, SkipTreeCharts: opts.SkipTreeCharts,
+		Exclude: opts.Exclude, Terraform: tf, HelmCharts: opts.HelmCharts, SkipTreeCharts: opts.SkipTreeCharts,
 		FS: fsys, YAML: yamlpos.Limits{MaxDocuments: opts.MaxDocuments, MaxAliasNodes: yamlpos.DefaultMaxAliasNodes},
 		Reading: opts.Reading,
 	})
+	step("load")
+	clusters := planClusters(frags, opts.NodeGroups, opts.Clusters)
+	progress("evaluating the policies")
+	var report *findings.Report
+	if len(clusters) == 0 {
+		// No node groups anywhere: one evaluation of everything, capacity unknown.
+		report, _, err = checkFragments(ctx, engine, opts, table, frags, stats, nil)
+		if err != nil {
+			return nil, err
+		}
+		report.Clusters = []findings.Cluster{}
+	} else {
+		report, err = checkClusters(ctx, engine, opts, table, clusters, stats)
+		if err != nil {
+			return nil, err
+		}
+	}
+	step("evaluate")
+	// Ignores, the baseline and --changed-since judge the findings once they are merged: a
+	// baseline entry that one cluster matches is no stale entry in the others.
+	if opts.Baseline != nil {
+		report.Baseline = &findings.BaselineStatus{File: opts.BaselineFile, Stale: opts.Baseline.Apply(report.Findings)}
+		if report.Baseline.Stale == nil {
+			report.Baseline.Stale = []findings.BaselineEntry{}
+		}
+	}
+	if opts.ChangedFiles != nil {
+		report.Findings = suppress.ChangedOnly(report.Findings, opts.ChangedFiles)
+	}
+	if report.Findings == nil {
+		report.Findings = []findings.Finding{}
+	}
+	report.Sort()
+	report.Count()
+	step("report")
+	return report, nil
+}
+
+// checkFragments evaluates one cluster: the fragments that belong to it, and the node groups
+// flags and config give it. The inventory comes back for the caller's counts.
+func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, table *limits.Table, frags []inventory.Fragment, stats loaders.Stats, flagGroups []inventory.NodeGroupSpec) (*findings.Report, *inventory.Inventory, error) {
 	today := opts.Today
 	if today == "" {
 		today = time.Now().UTC().Format("2006-01-02")
@@ -174,17 +231,15 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	inv.UnresolvedObjects = append(inv.UnresolvedObjects, inventory.ApplyAutoscalers(inv.Workloads, declared.Autoscalers)...)
 	pools, err := karpenter.Resolve(declared.NodePools, declared.NodeClasses, table, karpenter.MentionsOf(mayHoldBranchENIs(inv)))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	specs := append(append(append([]inventory.NodeGroupSpec{}, opts.NodeGroups...), declared.NodeGroups...), pools...)
+	specs := append(append(append([]inventory.NodeGroupSpec{}, flagGroups...), declared.NodeGroups...), pools...)
 	for _, spec := range specs {
 		inv.NodeGroups = append(inv.NodeGroups, inventory.BuildNodeGroup(spec, table))
 	}
 	inventory.SortNodeGroups(inv.NodeGroups)
 	inv.InstanceFamilies = inventory.Families(inv.NodeGroups, table)
 	ensureSlices(inv)
-	step("load")
-	progress("evaluating the policies")
 
 	evalCtx := ctx
 	if opts.EvalTimeout > 0 {
@@ -203,9 +258,9 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		case ctx.Err() != nil:
 			stopped = "the run took longer than --timeout while evaluating the policies: there is no verdict"
 		case evalCtx.Err() == context.DeadlineExceeded:
-			return nil, fmt.Errorf("policy evaluation took longer than %v (--policy-timeout)", opts.EvalTimeout)
+			return nil, nil, fmt.Errorf("policy evaluation took longer than %v (--policy-timeout)", opts.EvalTimeout)
 		default:
-			return nil, err
+			return nil, nil, err
 		}
 	} else {
 		res = r
@@ -213,7 +268,6 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	if stopped != "" {
 		loadErrors = append(loadErrors, inventory.LoadError{Position: inventory.Position{File: "--timeout"}, Message: stopped})
 	}
-	step("evaluate")
 	res.Findings = tune(res.Findings, opts.Rules)
 	suppress.Inline(res.Findings, res.Ignores)
 	var accepted []suppress.ConfigIgnore
@@ -223,16 +277,6 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		}
 	}
 	suppress.Config(res.Findings, accepted)
-	var baseline *findings.BaselineStatus
-	if opts.Baseline != nil {
-		baseline = &findings.BaselineStatus{File: opts.BaselineFile, Stale: opts.Baseline.Apply(res.Findings)}
-		if baseline.Stale == nil {
-			baseline.Stale = []findings.BaselineEntry{}
-		}
-	}
-	if opts.ChangedFiles != nil {
-		res.Findings = suppress.ChangedOnly(res.Findings, opts.ChangedFiles)
-	}
 	report := &findings.Report{
 		SchemaVersion: findings.SchemaVersion,
 		Version:       opts.Version,
@@ -259,7 +303,6 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		InstanceTypes: res.InstanceTypes,
 		Workloads:     res.Workloads,
 		Rules:         engine.Rules(),
-		Baseline:      baseline,
 		ChangedSince:  opts.ChangedSince,
 	}
 	for _, w := range inv.Workloads {
@@ -287,8 +330,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	}
 	report.Sort()
 	report.Count()
-	step("report")
-	return report, nil
+	return report, inv, nil
 }
 
 // ModelDescription is the one line every report prints about the release model.

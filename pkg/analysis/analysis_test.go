@@ -13,38 +13,6 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/rules"
 )
 
-func TestEnvironmentName(t *testing.T) {
-	tests := map[string]string{
-		"envs/prod.tfvars":           "prod",
-		"envs/staging.tfvars.json":   "staging",
-		"vars/dev.json":              "dev",
-		"team-a/prod.auto.tfvars":    "prod.auto",
-		"no-extension":               "no-extension",
-		"/abs/path/eu-west-1.tfvars": "eu-west-1",
-	}
-	for in, want := range tests {
-		if got := EnvironmentName(in); got != want {
-			t.Errorf("EnvironmentName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// Environments named by base name alone would collide (env/dev/terraform.tfvars and
-// env/prod/terraform.tfvars are both "terraform", seen in real repositories).
-func TestEnvironmentNames(t *testing.T) {
-	tests := []struct{ in, want []string }{
-		{[]string{"envs/dev.tfvars", "envs/prod.tfvars"}, []string{"dev", "prod"}},
-		{[]string{"env/dev/terraform.tfvars", "env/prod/terraform.tfvars"}, []string{"env/dev", "env/prod"}},
-		{[]string{"a/prod.tfvars", "b/prod.tfvars", "c/qa.tfvars"}, []string{"a/prod", "b/prod", "qa"}},
-		{[]string{"env/dev/terraform.tfvars", "env/dev/terraform.tfvars.json"}, []string{"env/dev/terraform.tfvars", "env/dev/terraform.tfvars.json"}},
-	}
-	for _, tc := range tests {
-		if got := EnvironmentNames(tc.in); strings.Join(got, ",") != strings.Join(tc.want, ",") {
-			t.Errorf("EnvironmentNames(%v) = %v, want %v", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestTune(t *testing.T) {
 	fs := func() []findings.Finding {
 		return []findings.Finding{

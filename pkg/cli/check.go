@@ -187,6 +187,16 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		return usageError{err}
 	}
 	opts.HelmCharts, opts.SkipTreeCharts = charts, !f.renderCharts
+	for _, c := range eff.Clusters {
+		spec := analysis.ClusterSpec{Name: c.Name, Infrastructure: c.Infrastructure, Manifests: c.Manifests, VarFiles: c.VarFiles, Location: c.Location()}
+		for _, ng := range c.NodeGroups {
+			spec.NodeGroups = append(spec.NodeGroups, ng.Spec())
+		}
+		if err := checkWrittenTypes(spec.NodeGroups, eff.Limits); err != nil {
+			return usageError{err}
+		}
+		opts.Clusters = append(opts.Clusters, spec)
+	}
 	for id, rc := range eff.Rules {
 		id = strings.ToUpper(id)
 		opts.Rules[id] = analysis.RuleOverride{Severity: findings.Severity(rc.Severity), Disabled: rc.Disabled}
@@ -273,7 +283,8 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 			return usageError{fmt.Errorf("--each-var-file %q matches no file", glob)}
 		}
 	}
-	rep, err := analysis.CheckEach(ctx, eng, opts, envFiles)
+	opts.EachVarFile = envFiles
+	rep, err := analysis.Check(ctx, eng, opts)
 	if err != nil {
 		return err
 	}

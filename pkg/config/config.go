@@ -45,6 +45,9 @@ type File struct {
 	// Charts are Helm charts to render, each with its own values (paths relative to the
 	// config file's folder).
 	Charts []Chart `yaml:"charts"`
+	// Clusters map infrastructure and manifests to clusters, each judged on its own; what
+	// they do not name is discovered (docs/model.md, "Clusters").
+	Clusters []Cluster `yaml:"clusters"`
 
 	// lines are where top-level keys are, for `eni-lint config show`.
 	lines map[string]int
@@ -62,6 +65,23 @@ type Chart struct {
 
 	location inventory.Position
 }
+
+// Cluster is one entry of clusters: its name, the infrastructure that defines its nodes
+// (Terraform roots, eksctl and CloudFormation files, NodePools), the manifests deployed to it,
+// the var files its Terraform roots are evaluated with, and node groups of its own. Paths are
+// relative to the config file's folder.
+type Cluster struct {
+	Name           string      `yaml:"name"`
+	Infrastructure []string    `yaml:"infrastructure"`
+	Manifests      []string    `yaml:"manifests"`
+	VarFiles       []string    `yaml:"varFiles"`
+	NodeGroups     []NodeGroup `yaml:"nodeGroups"`
+
+	location inventory.Position
+}
+
+// Location is where the entry is written in the config file.
+func (c Cluster) Location() inventory.Position { return c.location }
 
 // Location is where the entry is written in the config file.
 func (c Chart) Location() inventory.Position { return c.location }
@@ -216,6 +236,40 @@ func Parse(path string, data []byte) (*File, error) {
 			}
 		}
 	}
+	if _, clusters := yamlpos.Lookup(docs[0], "clusters"); clusters != nil && clusters.Kind == yaml.SequenceNode {
+		for i, item := range clusters.Content {
+			if i >= len(f.Clusters) {
+				break
+			}
+			c := &f.Clusters[i]
+			c.location = nodePosition(path, item)
+			if k, _ := yamlpos.Lookup(item, "name"); k != nil {
+				c.location = nodePosition(path, k)
+			}
+			if _, groups := yamlpos.Lookup(item, "nodeGroups"); groups != nil && groups.Kind == yaml.SequenceNode {
+				locateNodeGroups(path, groups, c.NodeGroups)
+			}
+		}
+	}
+	names := map[string]bool{}
+	for i, c := range f.Clusters {
+		switch {
+		case c.Name == "":
+			return nil, &Error{Position: c.location, Message: fmt.Sprintf("clusters[%d]: name is required", i)}
+		case names[c.Name]:
+			return nil, &Error{Position: c.location, Message: fmt.Sprintf("clusters[%d]: the name %q is used twice", i, c.Name)}
+		case len(c.Infrastructure) == 0 && len(c.NodeGroups) == 0:
+			return nil, &Error{Position: c.location, Message: fmt.Sprintf("clusters[%d] (%s): name its infrastructure (paths of Terraform roots, eksctl or CloudFormation files, NodePools) or its nodeGroups", i, c.Name)}
+		case len(c.VarFiles) > 0 && len(c.Infrastructure) == 0:
+			return nil, &Error{Position: c.location, Message: fmt.Sprintf("clusters[%d] (%s): varFiles apply to the Terraform roots under infrastructure, and it names none", i, c.Name)}
+		}
+		names[c.Name] = true
+		for j, ng := range c.NodeGroups {
+			if err := checkNodeGroup(ng.Name, ng.InstanceTypes, ng.Taints); err != nil {
+				return nil, &Error{Position: ng.location, Message: fmt.Sprintf("clusters[%d].nodeGroups[%d]: %v", i, j, err)}
+			}
+		}
+	}
 	for i, c := range f.Charts {
 		if c.Path == "" {
 			return nil, &Error{Position: c.location, Message: fmt.Sprintf("charts[%d]: path is required (the chart's folder)", i)}
@@ -241,21 +295,7 @@ func Parse(path string, data []byte) (*File, error) {
 	// Positions of each node group and each of its instance types, for findings.
 	_, groups := yamlpos.Lookup(docs[0], "nodeGroups")
 	if groups != nil && groups.Kind == yaml.SequenceNode {
-		for i, item := range groups.Content {
-			if i >= len(f.NodeGroups) {
-				break
-			}
-			ng := &f.NodeGroups[i]
-			ng.location = inventory.Position{File: path, Line: item.Line, Column: item.Column}
-			if k, _ := yamlpos.Lookup(item, "name"); k != nil {
-				ng.location = nodePosition(path, k)
-			}
-			if _, types := yamlpos.Lookup(item, "instanceTypes"); types != nil && types.Kind == yaml.SequenceNode {
-				for _, t := range types.Content {
-					ng.typeLocations = append(ng.typeLocations, nodePosition(path, t))
-				}
-			}
-		}
+		locateNodeGroups(path, groups, f.NodeGroups)
 	}
 	for i, ng := range f.NodeGroups {
 		if err := checkNodeGroup(ng.Name, ng.InstanceTypes, ng.Taints); err != nil {
@@ -263,6 +303,25 @@ func Parse(path string, data []byte) (*File, error) {
 		}
 	}
 	return f, nil
+}
+
+// locateNodeGroups sets the positions of node groups and each of their instance types.
+func locateNodeGroups(path string, groups *yaml.Node, ngs []NodeGroup) {
+	for i, item := range groups.Content {
+		if i >= len(ngs) {
+			break
+		}
+		ng := &ngs[i]
+		ng.location = inventory.Position{File: path, Line: item.Line, Column: item.Column}
+		if k, _ := yamlpos.Lookup(item, "name"); k != nil {
+			ng.location = nodePosition(path, k)
+		}
+		if _, types := yamlpos.Lookup(item, "instanceTypes"); types != nil && types.Kind == yaml.SequenceNode {
+			for _, t := range types.Content {
+				ng.typeLocations = append(ng.typeLocations, nodePosition(path, t))
+			}
+		}
+	}
 }
 
 var validEffects = map[string]bool{"NoSchedule": true, "PreferNoSchedule": true, "NoExecute": true}

@@ -61,6 +61,12 @@ func TestParseErrors(t *testing.T) {
 		{"two documents", "a: 1\n---\nb: 2\n", 3},
 		{"chart without path", "charts:\n  - values: [a.yaml]\n", 2},
 		{"chart set without value", "charts:\n  - path: a\n    set: [novalue]\n", 2},
+		{"cluster without name", "clusters:\n  - infrastructure: [infra]\n", 2},
+		{"cluster named twice", "clusters:\n  - name: a\n    infrastructure: [x]\n  - name: a\n    infrastructure: [y]\n", 4},
+		{"cluster without infrastructure", "clusters:\n  - name: a\n    manifests: [k8s]\n", 2},
+		{"cluster var files without roots", "clusters:\n  - name: a\n    varFiles: [a.tfvars]\n    nodeGroups: [{name: g, instanceTypes: [m5.large]}]\n", 2},
+		{"cluster node group without types", "clusters:\n  - name: a\n    nodeGroups:\n      - name: g\n", 4},
+		{"unknown cluster key", "clusters:\n  - name: a\n    infra: [x]\n", 3},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

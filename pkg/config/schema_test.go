@@ -106,6 +106,9 @@ allowInlineIgnores: false
 rules: {ENI002: {severity: info, disabled: false, allowInlineIgnores: true}}
 ignores: [{rule: ENI002, paths: ["vendor/**"], object: {kind: CronJob, namespace: ops, name: "x-*"}, reason: vendored, expires: 2027-01-31}]
 charts: [{path: charts/billing, values: [charts/billing/prod.yaml], set: ["cron.ttl=60"], releaseName: billing, namespace: billing}]
+clusters:
+  - {name: prod, infrastructure: [infra], manifests: [k8s/prod], varFiles: [infra/env/prod.tfvars]}
+  - {name: lab, nodeGroups: [{name: lab, instanceTypes: [m5.large]}]}
 `
 	if _, err := Parse("full.yaml", []byte(full)); err != nil {
 		t.Fatalf("the full example does not parse: %v", err)
@@ -113,7 +116,7 @@ charts: [{path: charts/billing, values: [charts/billing/prod.yaml], set: ["cron.
 	if err := schema.Validate(yamlToJSONValue(t, []byte(full))); err != nil {
 		t.Errorf("full example: %v", err)
 	}
-	for _, bad := range []string{"charts: [{values: [a.yaml]}]\n", "charts: [{path: a, set: [novalue]}]\n", "nodegroups: []\n", "eniRelease: sometimes\n", "ignores: [{rule: ENI002}]\n", "rules: {ENI002: {severity: fatal}}\n"} {
+	for _, bad := range []string{"charts: [{values: [a.yaml]}]\n", "charts: [{path: a, set: [novalue]}]\n", "nodegroups: []\n", "eniRelease: sometimes\n", "ignores: [{rule: ENI002}]\n", "rules: {ENI002: {severity: fatal}}\n", "clusters: [{name: x}]\n", "clusters: [{infrastructure: [infra]}]\n", "clusters: [{name: x, infrastructure: [a], nodegroups: []}]\n"} {
 		if err := schema.Validate(yamlToJSONValue(t, []byte(bad))); err == nil {
 			t.Errorf("schema accepted %q", bad)
 		}
@@ -138,7 +141,7 @@ func TestSchemaCoversEveryKey(t *testing.T) {
 		}
 	}
 	sort.Strings(keys)
-	if len(keys) != 15 {
+	if len(keys) != 16 {
 		t.Errorf("config keys %v: update the schema and this count together", keys)
 	}
 }

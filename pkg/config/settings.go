@@ -45,8 +45,10 @@ type Effective struct {
 	Rules              map[string]RuleConfig
 	Ignores            []Ignore
 	// Charts are the config's charts, their paths relative to the working folder.
-	Charts  []Chart
-	Sources map[string]string
+	Charts []Chart
+	// Clusters are the config's clusters, their paths relative to the working folder.
+	Clusters []Cluster
+	Sources  map[string]string
 }
 
 // Env lists the environment variables eni-lint reads, by setting.
@@ -115,6 +117,12 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 		for i := range f.Ignores {
 			f.Ignores[i].location.File = path
 		}
+		for i := range f.Clusters {
+			f.Clusters[i].location.File = path
+			for j := range f.Clusters[i].NodeGroups {
+				f.Clusters[i].NodeGroups[j].relocate(path)
+			}
+		}
 		e.ConfigFile = path
 		e.Sources["config"] = src
 	}
@@ -177,6 +185,17 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 				c.location.File = path
 			}
 			e.Charts = append(e.Charts, c)
+		}
+		for _, c := range f.Clusters {
+			for _, list := range [][]string{c.Infrastructure, c.Manifests, c.VarFiles} {
+				for i, p := range list {
+					list[i] = confined("clusters", p)
+				}
+			}
+			e.Clusters = append(e.Clusters, c)
+		}
+		if len(f.Clusters) > 0 {
+			e.Sources["clusters"] = fileSrc("clusters")
 		}
 	}
 	if outside != nil {
@@ -352,7 +371,16 @@ func (e *Effective) Show() [][3]string {
 		row("allowInlineIgnores", fmt.Sprint(e.AllowInlineIgnores)),
 		row("rules", strings.Join(append([]string{}, or(rules)), "; ")),
 		row("ignores", fmt.Sprintf("%d", len(e.Ignores))),
+		row("clusters", or(clusterNames(e.Clusters))),
 	}
+}
+
+func clusterNames(cs []Cluster) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Name)
+	}
+	return out
 }
 
 func orNone(s string) string {

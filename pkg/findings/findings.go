@@ -87,6 +87,8 @@ type Finding struct {
 	// Environments lists the Terraform environments (--each-var-file) the finding occurs in;
 	// empty when the run had none.
 	Environments []string `json:"environments,omitempty"`
+	// Clusters lists the clusters the finding occurs in, when the run has more than one.
+	Clusters []string `json:"clusters,omitempty"`
 }
 
 // Suppression says what covers a suppressed finding.
@@ -112,6 +114,8 @@ type Contributor struct {
 
 // InstanceTypeRow is one line of the per-instance-type table.
 type InstanceTypeRow struct {
+	// Cluster is the cluster of the row's node group, when the run has more than one.
+	Cluster string `json:"cluster,omitempty"`
 	// Environment is the Terraform environment of the row, with --each-var-file.
 	Environment string `json:"environment,omitempty"`
 	NodeGroup   string `json:"nodeGroup"`
@@ -186,6 +190,8 @@ type WorkloadNumbers struct {
 	NodeGroups []string       `json:"nodeGroups"`
 	// ScaledBy is the autoscaler whose maximum the running pods are counted at.
 	ScaledBy *inventory.ScaledBy `json:"scaledBy,omitempty"`
+	// Clusters are the clusters these figures hold in, when the run has more than one.
+	Clusters []string `json:"clusters,omitempty"`
 }
 
 // Model says which release model a report used.
@@ -250,7 +256,7 @@ type Summary struct {
 }
 
 // SchemaVersion names the JSON report format; it changes only with incompatible changes.
-const SchemaVersion = "eni-lint.report/v1"
+const SchemaVersion = "eni-lint.report/v2"
 
 // Report is the outcome of one run.
 type Report struct {
@@ -282,6 +288,9 @@ type Report struct {
 	// Environments are the verdicts per Terraform environment (--each-var-file); the exit
 	// code is the worst of them.
 	Environments []EnvironmentVerdict `json:"environments,omitempty"`
+	// Clusters are the clusters the run found and judged each on its own; the exit code is
+	// the worst of them. Their rows and node groups carry the cluster's name.
+	Clusters []Cluster `json:"clusters"`
 	// Rules documents every rule the run evaluated, for reporters that describe them.
 	Rules []RuleDoc `json:"-"`
 }
@@ -295,6 +304,8 @@ type BaselineEntry struct {
 	Namespace string `json:"namespace,omitempty"`
 	Name      string `json:"name,omitempty"`
 	Subject   string `json:"subject,omitempty"`
+	// Cluster is the cluster of a finding about a node group, when the run had several.
+	Cluster string `json:"cluster,omitempty"`
 	// Contributors and Demand are what an aggregate finding (ENI001: a node's demand) was made
 	// of when it was recorded: workloads as kind/namespace/name. A finding with a contributor
 	// not listed here, or a higher demand, is new.
@@ -356,7 +367,7 @@ func (r *Report) Sort() {
 	slices.SortStableFunc(r.InstanceTypes, func(a, b InstanceTypeRow) int {
 		// Per environment and node group: known types by capacity (the binding one first),
 		// unknown ones last.
-		return cmp.Or(cmp.Compare(a.Environment, b.Environment), cmp.Compare(a.NodeGroup, b.NodeGroup), boolOrder(!a.Known, !b.Known),
+		return cmp.Or(cmp.Compare(a.Cluster, b.Cluster), cmp.Compare(a.Environment, b.Environment), cmp.Compare(a.NodeGroup, b.NodeGroup), boolOrder(!a.Known, !b.Known),
 			cmp.Compare(a.BranchInterfaces, b.BranchInterfaces), cmp.Compare(a.InstanceType, b.InstanceType))
 	})
 	slices.SortStableFunc(r.Workloads, func(a, b WorkloadNumbers) int { return cmp.Compare(a.ID, b.ID) })
@@ -398,6 +409,32 @@ type EnvironmentVerdict struct {
 	VarFile  string  `json:"varFile"`
 	ExitCode int     `json:"exitCode"`
 	Summary  Summary `json:"summary"`
+}
+
+// Cluster is one cluster of a run: node groups, and the objects deployed to them.
+type Cluster struct {
+	Name string `json:"name"`
+	// Kind says how it was found: terraform (a root module, per environment), eksctl (a
+	// ClusterConfig), cloudformation (a template), karpenter (NodePools of one folder), flags
+	// (--node-group and the config's nodeGroups) or config (an entry of clusters).
+	Kind        string   `json:"kind"`
+	Root        string   `json:"root,omitempty"`
+	Environment string   `json:"environment,omitempty"`
+	VarFiles    []string `json:"varFiles,omitempty"`
+	// Sources are where the cluster is declared.
+	Sources []inventory.Position `json:"sources"`
+	// NodeGroups are the ids of its node groups (nodeGroups[].id).
+	NodeGroups []string `json:"nodeGroups"`
+	// Manifests counts the files whose objects the cluster got; ManifestFiles lists them for
+	// `eni-lint clusters` only.
+	Manifests     int      `json:"manifests"`
+	ManifestFiles []string `json:"manifestFiles,omitempty"`
+	// Workloads, SecurityGroupPolicies and ServiceAccounts count the objects it got.
+	Workloads             int     `json:"workloads"`
+	SecurityGroupPolicies int     `json:"securityGroupPolicies"`
+	ServiceAccounts       int     `json:"serviceAccounts"`
+	ExitCode              int     `json:"exitCode"`
+	Summary               Summary `json:"summary"`
 }
 
 // FargateWorkload is a workload whose pods a Fargate profile selects.

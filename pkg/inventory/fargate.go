@@ -10,6 +10,8 @@ type FargateProfile struct {
 	Source    string
 	Location  Position
 	Selectors []FargateSelector
+	// Cluster is set for an eksctl ClusterConfig's profiles.
+	Cluster ClusterRef
 }
 
 // FargateSelector matches a namespace (with * and ? wildcards, as EKS allows) and, when

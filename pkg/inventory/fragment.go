@@ -58,6 +58,12 @@ type Fragment struct {
 	// the walk lists it as not read instead of reporting its parse error.
 	NotManifest string
 	Errors      []LoadError
+	// TerraformRoot is the root module a Terraform fragment was evaluated from; Environment
+	// and VarFiles say in which environment (empty without one). Each root and environment
+	// with node groups is a cluster of its own.
+	TerraformRoot string
+	Environment   string
+	VarFiles      []string
 }
 
 // Append adds everything another fragment read to this one. Loaders that read one file
@@ -154,6 +160,8 @@ type NodePool struct {
 	NodeClass            string
 	// NodeClassGroup is nodeClassRef.group: eks.amazonaws.com for EKS Auto Mode.
 	NodeClassGroup string
+	// Cluster is set for the built-in pools an eksctl ClusterConfig enables.
+	Cluster ClusterRef
 }
 
 // NodeClass is a Karpenter EC2NodeClass: its AMI family decides the OS.

@@ -380,6 +380,8 @@ type NodeGroup struct {
 	Name    string   `json:"name"`
 	// Environment is the Terraform environment (--each-var-file) the group was read in.
 	Environment string `json:"environment,omitempty"`
+	// Cluster is the cluster the group belongs to (see docs/model.md, "Clusters").
+	Cluster string `json:"cluster,omitempty"`
 	// Source says how the group was defined: flag, config, or a loader's name.
 	Source   string            `json:"source"`
 	Location Position          `json:"location"`

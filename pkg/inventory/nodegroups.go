@@ -47,6 +47,21 @@ type NodeGroupSpec struct {
 	PicksTrunkingTypes bool
 	// AutoMode marks EKS Auto Mode node pools, where security groups for Pods work differently.
 	AutoMode bool
+	// Cluster is the cluster the declaring code names (an eksctl ClusterConfig, a
+	// CloudFormation template), when it names one; Terraform's come from the fragment.
+	Cluster ClusterRef
+	// Environment is the Terraform environment the group was evaluated in: the same block
+	// read with two var files is two node groups, told apart by their ids.
+	Environment string
+}
+
+// ClusterRef names the cluster infrastructure code declares a node group in.
+type ClusterRef struct {
+	// Kind is eksctl or cloudformation.
+	Kind string
+	// Name is the ClusterConfig's metadata.name, or the template's file.
+	Name     string
+	Location Position
 }
 
 // UnknownInstanceType stands for instance types that cannot be known statically.
@@ -68,16 +83,21 @@ const (
 // BuildNodeGroup looks each instance type up in the table and works out the labels a node of
 // each type carries.
 func BuildNodeGroup(spec NodeGroupSpec, table *limits.Table) NodeGroup {
+	id := fmt.Sprintf("NodeGroup/%s@%s:%d", spec.Name, spec.Location.File, spec.Location.Line)
+	if spec.Environment != "" {
+		id += "[" + spec.Environment + "]"
+	}
 	g := NodeGroup{
-		ID:       fmt.Sprintf("NodeGroup/%s@%s:%d", spec.Name, spec.Location.File, spec.Location.Line),
-		Kind:     "NodeGroup",
-		Ignores:  append([]Ignore{}, spec.Ignores...),
-		Name:     spec.Name,
-		Source:   spec.Source,
-		Location: spec.Location,
-		Labels:   map[string]string{},
-		Taints:   append([]Taint{}, spec.Taints...),
-		MaxPods:  spec.MaxPods,
+		ID:          id,
+		Kind:        "NodeGroup",
+		Ignores:     append([]Ignore{}, spec.Ignores...),
+		Name:        spec.Name,
+		Source:      spec.Source,
+		Location:    spec.Location,
+		Environment: spec.Environment,
+		Labels:      map[string]string{},
+		Taints:      append([]Taint{}, spec.Taints...),
+		MaxPods:     spec.MaxPods,
 	}
 	for k, v := range spec.Labels {
 		g.Labels[k] = v

@@ -19,10 +19,10 @@ func fixesIntro(n int) string {
 func PlainMessage(f findings.Finding) string {
 	fixes := f.Fixes()
 	if len(fixes) == 0 {
-		return f.Message
+		return clusterTag(f) + f.Message
 	}
 	var b strings.Builder
-	b.WriteString(f.Message + "\n" + fixesIntro(len(fixes)))
+	b.WriteString(clusterTag(f) + f.Message + "\n" + fixesIntro(len(fixes)))
 	for _, fix := range fixes {
 		b.WriteString("\n- " + fix)
 	}
@@ -34,7 +34,7 @@ func PlainMessage(f findings.Finding) string {
 func MarkdownMessage(f findings.Finding) string {
 	fixes := f.Fixes()
 	var b strings.Builder
-	b.WriteString(mdEscape(f.Message))
+	b.WriteString(mdEscape(clusterTag(f) + f.Message))
 	if len(fixes) > 0 {
 		b.WriteString("\n\n" + fixesIntro(len(fixes)) + "\n")
 		for _, fix := range fixes {
@@ -42,4 +42,17 @@ func MarkdownMessage(f findings.Finding) string {
 		}
 	}
 	return b.String()
+}
+
+// clusterTag names the clusters a finding occurs in, when the run judged several:
+// "[cluster infra:env/prod] ".
+func clusterTag(f findings.Finding) string {
+	switch len(f.Clusters) {
+	case 0:
+		return ""
+	case 1:
+		return "[cluster " + f.Clusters[0] + "] "
+	default:
+		return "[clusters " + strings.Join(f.Clusters, ", ") + "] "
+	}
 }

@@ -81,7 +81,11 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 			if verdict == "exceeds" || verdict == "no-trunking" {
 				verdict = "**" + verdict + "**"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s |\n", mdEscape(row.NodeGroup), mdEscape(row.TypeLabel()), branch, row.Hidden, row.Active, demand, verdict)
+			group := row.NodeGroup
+			if row.Cluster != "" {
+				group = row.Cluster + " / " + group
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s |\n", mdEscape(group), mdEscape(row.TypeLabel()), branch, row.Hidden, row.Active, demand, verdict)
 		}
 		if empty > 0 {
 			fmt.Fprintf(&b, "\n_%s of node pools that no SGP workload can land on are not shown; the JSON report lists them._\n", count(empty, "row"))
@@ -109,7 +113,7 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 		b.WriteString("| --- | --- | --- | --- | --- | ---: | ---: | --- |\n")
 		for _, f := range open {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", f.Severity, ruleLink(docs, f.Rule, r.Version), m.link(f.Location),
-				detailCell(f, "nodeGroup"), detailCell(f, "instanceType"), neededCell(f), detailCell(f, "branchInterfaces"), mdEscape(f.Message))
+				detailCell(f, "nodeGroup"), detailCell(f, "instanceType"), neededCell(f), detailCell(f, "branchInterfaces"), mdEscape(clusterTag(f)+f.Message))
 		}
 		b.WriteString("\n")
 		var withFixes []findings.Finding

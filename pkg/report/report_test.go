@@ -67,7 +67,7 @@ Summary: 1 error, 2 warnings, 0 info findings, 1 unreadable input in 2 files (3 
 		t.Fatal(err)
 	}
 	table := `Branch ENIs per instance type (worst case on one node)
-  NODE GROUP  INSTANCE TYPE  BRANCH ENIs  HIDDEN  ACTIVE  DEMAND  VERDICT
+  NODE GROUP  INSTANCE TYPE  BRANCH ENIs  HIDDEN  ACTIVE  DEMAND  VERDICT       SOURCE
   g           m5.large       9            34      1       35      exceeds
   g           z9.large       ?            0       0       0       unknown-type
 `

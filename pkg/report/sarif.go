@@ -263,6 +263,9 @@ func fingerprint(f findings.Finding) string {
 		}
 	}
 	parts = append(parts, strings.Join(f.Environments, ","))
+	if len(f.Clusters) > 0 {
+		parts = append(parts, "clusters="+strings.Join(f.Clusters, ","))
+	}
 	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	return hex.EncodeToString(sum[:16])
 }

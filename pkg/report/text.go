@@ -126,7 +126,12 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, file))
 		}
 		env := ""
-		if len(f.Environments) > 0 {
+		switch {
+		case len(f.Clusters) > 0 && len(f.Clusters) < len(r.Clusters):
+			env = "[" + strings.Join(f.Clusters, ",") + "] "
+		case len(f.Clusters) > 0:
+			// In every cluster: the tag would say nothing.
+		case len(f.Environments) > 0:
 			env = "[" + strings.Join(f.Environments, ",") + "] "
 		}
 		prefix := fmt.Sprintf("  %-8s %-7s %s  ", place(f.Location), f.Severity, f.Rule)
@@ -157,21 +162,43 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		fmt.Fprintf(&b, "\n%s %s\n", t.paint(ansiBold, "No verdict:"), count(len(r.Errors), "input")+" could not be read (listed above), so the per-instance-type verdicts are not shown; fix or exclude them")
 	}
 	if len(r.InstanceTypes) > 0 && !noVerdict {
-		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Branch ENIs per instance type (worst case on one node)"))
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  NODE GROUP\tINSTANCE TYPE\tBRANCH ENIs\tHIDDEN\tACTIVE\tDEMAND\tVERDICT")
-		rows, empty := findings.ShownRows(r.InstanceTypes)
-		for _, row := range rows {
-			branch, demand := rowCells(row, ">=")
-			group := row.NodeGroup
-			if row.Environment != "" {
-				group = row.Environment + "/" + group
+		// A section per cluster when there are several: each is judged on its own.
+		var sections []string
+		byCluster := map[string][]findings.InstanceTypeRow{}
+		for _, row := range r.InstanceTypes {
+			if _, ok := byCluster[row.Cluster]; !ok {
+				sections = append(sections, row.Cluster)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%s\t%s\n", group, row.TypeLabel(), branch, row.Hidden, row.Active, demand, t.verdict(row.Verdict))
+			byCluster[row.Cluster] = append(byCluster[row.Cluster], row)
 		}
-		tw.Flush()
-		if empty > 0 {
-			fmt.Fprintf(&b, "  (%s of node pools that no SGP workload can land on not shown; --format json lists them)\n", count(empty, "row"))
+		for _, name := range sections {
+			title := "Branch ENIs per instance type (worst case on one node)"
+			if name != "" {
+				title = "Cluster " + name + clusterAbout(r, name) + ": branch ENIs per instance type (worst case on one node)"
+			}
+			fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, title))
+			var table strings.Builder
+			tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "  NODE GROUP\tINSTANCE TYPE\tBRANCH ENIs\tHIDDEN\tACTIVE\tDEMAND\tVERDICT\tSOURCE")
+			rows, empty := findings.ShownRows(byCluster[name])
+			for _, row := range rows {
+				branch, demand := rowCells(row, ">=")
+				group := row.NodeGroup
+				if row.Environment != "" && name == "" {
+					group = row.Environment + "/" + group
+				}
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", group, row.TypeLabel(), branch, row.Hidden, row.Active, demand, t.verdict(row.Verdict), source(row.NodeGroupLocation))
+			}
+			tw.Flush()
+			// A row without a source would end in the padding of the verdict column.
+			for _, line := range strings.SplitAfter(table.String(), "\n") {
+				if line != "" {
+					b.WriteString(strings.TrimRight(line, " \n") + "\n")
+				}
+			}
+			if empty > 0 {
+				fmt.Fprintf(&b, "  (%s of node pools that no SGP workload can land on not shown; --format json lists them)\n", count(empty, "row"))
+			}
 		}
 	}
 
@@ -221,7 +248,14 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		fmt.Fprintf(&b, "\nOnly findings related to files changed since %s are shown.\n", r.ChangedSince)
 	}
 
-	if len(r.Environments) > 0 {
+	if len(r.Clusters) > 1 {
+		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Verdict per cluster"))
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		for _, c := range r.Clusters {
+			fmt.Fprintf(tw, "  %s\t%s, %s, %s; exit %d\t%s\n", c.Name, count(c.Summary.Errors, "error"), count(c.Summary.Warnings, "warning"), count(c.Summary.Info, "info finding"), c.ExitCode, clusterOrigin(c))
+		}
+		tw.Flush()
+	} else if len(r.Environments) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Verdict per environment"))
 		for _, env := range r.Environments {
 			fmt.Fprintf(&b, "  %-12s %s, %s, %s; exit %d (%s)\n", env.Name, count(env.Summary.Errors, "error"), count(env.Summary.Warnings, "warning"), count(env.Summary.Info, "info finding"), env.ExitCode, env.VarFile)
@@ -298,6 +332,52 @@ func rowCells(row findings.InstanceTypeRow, atLeast string) (branch, demand stri
 		demand = atLeast + demand
 	}
 	return branch, demand
+}
+
+// source is where a node group is declared, as file:line (or the flag it came from).
+func source(p inventory.Position) string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d", p.File, p.Line)
+}
+
+// clusterAbout says in parentheses how a cluster was found, for a section title.
+func clusterAbout(r *findings.Report, name string) string {
+	for _, c := range r.Clusters {
+		if c.Name == name {
+			return " (" + clusterOrigin(c) + ")"
+		}
+	}
+	return ""
+}
+
+// clusterOrigin describes where a cluster comes from: "terraform root infra, var file
+// infra/env/prod.tfvars", "eksctl ClusterConfig at cluster.yaml:3".
+func clusterOrigin(c findings.Cluster) string {
+	var where []string
+	for _, p := range c.Sources {
+		where = append(where, source(p))
+	}
+	s := c.Kind
+	switch c.Kind {
+	case "terraform":
+		s = "Terraform root " + c.Root
+	case "eksctl":
+		s = "eksctl ClusterConfig at " + strings.Join(where, ", ")
+	case "cloudformation":
+		s = "CloudFormation template " + strings.Join(where, ", ")
+	case "karpenter":
+		s = "Karpenter NodePools in " + c.Root
+	case "flags":
+		s = "--node-group and nodeGroups"
+	case "config":
+		s = ".eni-lint.yaml clusters at " + strings.Join(where, ", ")
+	}
+	if len(c.VarFiles) > 0 {
+		s += ", var files " + strings.Join(c.VarFiles, ",")
+	}
+	return s
 }
 
 // qualified is namespace/name, or name for cluster-scoped objects.

@@ -37,12 +37,17 @@ type Baseline struct {
 type BaselineEntry = findings.BaselineEntry
 
 func key(e BaselineEntry) string {
-	return strings.Join([]string{e.Rule, e.File, e.Kind, e.Namespace, e.Name, e.Subject}, "\x00")
+	return strings.Join([]string{e.Rule, e.File, e.Kind, e.Namespace, e.Name, e.Subject, e.Cluster}, "\x00")
 }
 
 // EntryFor is the identity of a finding.
 func EntryFor(f findings.Finding) BaselineEntry {
 	e := BaselineEntry{Rule: f.Rule, File: filepath.ToSlash(filepath.Clean(f.Location.File)), Count: 1}
+	if _, ok := f.Details["nodeGroup"]; ok && len(f.Clusters) == 1 {
+		// A finding about a node group is about it in its cluster: the same block read with
+		// two var files is two node groups.
+		e.Cluster = f.Clusters[0]
+	}
 	if aggregateRules[f.Rule] {
 		// The node group and type, not the workload that holds the most: a second Job on an
 		// exceeded node must not hide behind the first one's entry.
@@ -204,6 +209,12 @@ func (b Baseline) Apply(fs []findings.Finding) (stale []BaselineEntry) {
 		}
 		entry := EntryFor(*f)
 		k := key(entry)
+		if _, ok := left[k]; !ok && entry.Cluster != "" {
+			// An entry written by a run with one cluster names none: it matches in any.
+			noCluster := entry
+			noCluster.Cluster = ""
+			k = key(noCluster)
+		}
 		seen[k] = true
 		if left[k] <= 0 {
 			continue

@@ -105,6 +105,10 @@ func Load(file string, doc *yaml.Node) inventory.Fragment {
 			}
 		}
 	}
+	// A template with node groups is one cluster: the stack's.
+	for i := range frag.NodeGroups {
+		frag.NodeGroups[i].Cluster = inventory.ClusterRef{Kind: "cloudformation", Name: file, Location: inventory.Position{File: file, Line: 1, Column: 1}}
+	}
 	return frag
 }
 

@@ -205,9 +205,23 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		}
 		frag.CNISettings = append(frag.CNISettings, setting)
 	case g == "eksctl.io" && kind == "ClusterConfig":
-		frag.NodeGroups = append(frag.NodeGroups, readClusterConfig(r, doc)...)
-		frag.NodePools = append(frag.NodePools, readAutoModeConfig(r, doc)...)
-		frag.FargateProfiles = append(frag.FargateProfiles, readFargateProfiles(r, doc)...)
+		// Each ClusterConfig is a cluster of its own: what it declares carries its name.
+		cluster := inventory.ClusterRef{Kind: "eksctl", Name: obj.Name, Location: r.locs[""]}
+		if cluster.Name == "" {
+			cluster.Name = r.file
+		}
+		for _, g := range readClusterConfig(r, doc) {
+			g.Cluster = cluster
+			frag.NodeGroups = append(frag.NodeGroups, g)
+		}
+		for _, p := range readAutoModeConfig(r, doc) {
+			p.Cluster = cluster
+			frag.NodePools = append(frag.NodePools, p)
+		}
+		for _, p := range readFargateProfiles(r, doc) {
+			p.Cluster = cluster
+			frag.FargateProfiles = append(frag.FargateProfiles, p)
+		}
 	case g == "karpenter.sh" && (kind == "NodePool" || kind == "Provisioner"):
 		frag.NodePools = append(frag.NodePools, readNodePool(r, doc, obj))
 	case g == "karpenter.k8s.aws" && kind == "EC2NodeClass":

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -39,6 +40,20 @@ type Options struct {
 	FS *confine.FS
 	// Helm are the budgets of rendering the local charts of helm_release resources.
 	Helm helm.Limits
+	// Environments evaluate root modules once per environment, each with its own var files
+	// after VarFiles. A root no environment applies to is evaluated once, without.
+	Environments []Environment
+}
+
+// Environment is one way to evaluate root modules: its var files, loaded after --var-file.
+type Environment struct {
+	// Name names the environment; when empty, the loader names it after its first var file,
+	// relative to the root module (env/prod for infra/env/prod.tfvars).
+	Name     string
+	VarFiles []string
+	// Under are the folders whose root modules the environment applies to. When empty it
+	// applies to the root modules that hold its first var file, or, when none does, to all.
+	Under []string
 }
 
 type loader struct {
@@ -109,23 +124,125 @@ func Load(dirs []string, opts Options) []inventory.Fragment {
 			reach(s)
 		}
 	}
-	var out []inventory.Fragment
+	var roots []string
 	for _, dir := range dirs {
 		if called[filepath.Clean(dir)] {
 			continue
 		}
 		reach(filepath.Clean(dir))
-		out = append(out, shared.loadRoot(dir, opts))
+		roots = append(roots, dir)
 	}
 	// Modules that only call each other (or themselves) are no one's child: evaluate them as
 	// roots, so that the cycle is reported instead of the folder vanishing.
 	for _, dir := range dirs {
 		if !reached[filepath.Clean(dir)] {
 			reach(filepath.Clean(dir))
-			out = append(out, shared.loadRoot(dir, opts))
+			roots = append(roots, dir)
+		}
+	}
+	var out []inventory.Fragment
+	for _, dir := range roots {
+		envs := environmentsOf(dir, roots, opts.Environments)
+		if len(envs) == 0 {
+			frag := shared.loadRoot(dir, opts)
+			frag.TerraformRoot = filepath.Clean(dir)
+			out = append(out, frag)
+			continue
+		}
+		for _, env := range envs {
+			o := opts
+			o.VarFiles = append(append([]string{}, opts.VarFiles...), env.VarFiles...)
+			frag := shared.loadRoot(dir, o)
+			frag.TerraformRoot = filepath.Clean(dir)
+			frag.Environment = env.Name
+			frag.VarFiles = env.VarFiles
+			out = append(out, frag)
 		}
 	}
 	return out
+}
+
+// environmentsOf are the environments a root module is evaluated in, named. An environment
+// without folders applies to the root modules that hold its var file (the deepest one, when
+// roots nest), or to every root when none holds it.
+func environmentsOf(root string, roots []string, envs []Environment) []Environment {
+	var out []Environment
+	for _, env := range envs {
+		if len(env.VarFiles) == 0 {
+			continue
+		}
+		applies := false
+		if len(env.Under) > 0 {
+			for _, u := range env.Under {
+				applies = applies || within(root, u)
+			}
+		} else {
+			holder := ""
+			for _, r := range roots {
+				if abs, err := filepath.Abs(r); err == nil && within(env.VarFiles[0], r) && len(abs) > len(holder) {
+					holder = abs
+				}
+			}
+			abs, _ := filepath.Abs(root)
+			applies = holder == "" || holder == abs
+		}
+		if !applies {
+			continue
+		}
+		if env.Name == "" {
+			env.Name = EnvironmentName(root, env.VarFiles[0])
+		}
+		out = append(out, env)
+	}
+	// env/dev/terraform.tfvars and env/dev/terraform.tfvars.json would share a name: such
+	// environments are named by their whole var file.
+	count := map[string]int{}
+	for _, env := range out {
+		count[env.Name]++
+	}
+	for i, env := range out {
+		if count[env.Name] > 1 {
+			out[i].Name = filepath.ToSlash(filepath.Clean(env.VarFiles[0]))
+		}
+	}
+	return out
+}
+
+// EnvironmentName names a var file's environment after its path relative to the root module
+// when the root holds it, else as given, without the extension and without a final
+// "terraform" (infra/env/prod/terraform.tfvars is env/prod for the root infra). Names are
+// unique per root by construction: two var files never share a path.
+func EnvironmentName(root, varFile string) string {
+	p := filepath.Clean(varFile)
+	if within(p, root) {
+		ar, _ := filepath.Abs(root)
+		ap, _ := filepath.Abs(p)
+		if rel, err := filepath.Rel(ar, ap); err == nil {
+			p = rel
+		}
+	}
+	p = filepath.ToSlash(p)
+	for _, ext := range []string{".tfvars.json", ".tfvars", ".json"} {
+		if strings.HasSuffix(p, ext) {
+			p = strings.TrimSuffix(p, ext)
+			break
+		}
+	}
+	if dir, base := path.Split(p); base == "terraform" && dir != "" {
+		p = strings.TrimSuffix(dir, "/")
+	}
+	return p
+}
+
+// within says whether path p is folder dir or inside it; relative paths are taken from the
+// current folder, as the walk and the command line give them.
+func within(p, dir string) bool {
+	ap, err1 := filepath.Abs(p)
+	ad, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return ap == ad || strings.HasPrefix(ap, strings.TrimSuffix(ad, string(filepath.Separator))+string(filepath.Separator))
 }
 
 func (l *loader) module(dir string) *module {

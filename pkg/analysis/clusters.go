@@ -1,0 +1,543 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/limits"
+	"github.com/eni-lint/eni-lint/pkg/loaders"
+	"github.com/eni-lint/eni-lint/pkg/rules"
+)
+
+// ClusterSpec is one entry of the config's clusters: what it names is that cluster's, and
+// discovery still runs for the rest.
+type ClusterSpec struct {
+	Name string
+	// Infrastructure are the files and folders whose node groups are the cluster's (Terraform
+	// roots, eksctl and CloudFormation files, Karpenter NodePools).
+	Infrastructure []string
+	// Manifests are the files and folders whose objects are deployed to this cluster only.
+	Manifests []string
+	// VarFiles evaluate the Terraform roots under Infrastructure with these var files, in order.
+	VarFiles   []string
+	NodeGroups []inventory.NodeGroupSpec
+	Location   inventory.Position
+}
+
+// cluster is one cluster of a run while it is being planned: what it is, and the fragments
+// (filtered to what belongs to it) it is evaluated on.
+type cluster struct {
+	meta       findings.Cluster
+	key        string
+	frags      []inventory.Fragment
+	nodeGroups []inventory.NodeGroupSpec
+	// manifests counts the files whose objects the cluster gets.
+	manifests map[string]bool
+}
+
+// Cluster kinds, as reports name them.
+const (
+	clusterTerraform      = "terraform"
+	clusterEksctl         = "eksctl"
+	clusterCloudFormation = "cloudformation"
+	clusterKarpenter      = "karpenter"
+	clusterFlags          = "flags"
+	clusterConfig         = "config"
+)
+
+// planClusters splits what was read into clusters. Discovery, without config: each Terraform
+// root module, in each environment, that declares node groups or pools; each eksctl
+// ClusterConfig (by metadata.name); each CloudFormation template with node groups; the
+// --node-group flags and the config's nodeGroups ("default"). Karpenter NodePools written as
+// manifests join the only cluster, else form a cluster per folder. Config clusters take the
+// infrastructure and manifests they name. Objects go to every cluster, except those under a
+// config cluster's manifests (that cluster only) and those a Terraform root declares (its own
+// cluster, or the clusters of the same environment when the root has no node groups).
+func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSpec, specs []ClusterSpec) []*cluster {
+	byKey := map[string]*cluster{}
+	var order []*cluster
+	get := func(key string, meta findings.Cluster) *cluster {
+		if c, ok := byKey[key]; ok {
+			return c
+		}
+		c := &cluster{meta: meta, key: key, manifests: map[string]bool{}}
+		byKey[key] = c
+		order = append(order, c)
+		return c
+	}
+	for _, s := range specs {
+		c := get("config\x00"+s.Name, findings.Cluster{Name: s.Name, Kind: clusterConfig, VarFiles: s.VarFiles, Sources: []inventory.Position{s.Location}})
+		c.nodeGroups = append(c.nodeGroups, s.NodeGroups...)
+	}
+	if len(flagGroups) > 0 {
+		c := get("flags", findings.Cluster{Name: "default", Kind: clusterFlags})
+		c.nodeGroups = append(c.nodeGroups, flagGroups...)
+		for _, g := range flagGroups {
+			c.meta.Sources = appendPosition(c.meta.Sources, g.Location)
+		}
+	}
+	// configFor is the config cluster that names path as infrastructure; in a Terraform
+	// environment, the one the environment is named after first.
+	configFor := func(path, env string) *cluster {
+		var first *cluster
+		for _, s := range specs {
+			for _, p := range s.Infrastructure {
+				if !within(path, p) {
+					continue
+				}
+				c := byKey["config\x00"+s.Name]
+				if env == "" || s.Name == env {
+					return c
+				}
+				if first == nil {
+					first = c
+				}
+			}
+		}
+		return first
+	}
+	// infraOf is the cluster an item of infrastructure belongs to, or nil when it waits for
+	// the others (a NodePool manifest).
+	infraOf := func(f inventory.Fragment, file string, ref inventory.ClusterRef) *cluster {
+		if f.TerraformRoot != "" {
+			if c := configFor(f.TerraformRoot, f.Environment); c != nil {
+				return c
+			}
+			return get(terraformKey(f), findings.Cluster{Name: terraformName(f.TerraformRoot, f.Environment), Kind: clusterTerraform,
+				Root: filepath.ToSlash(f.TerraformRoot), Environment: f.Environment, VarFiles: f.VarFiles,
+				Sources: []inventory.Position{{File: filepath.ToSlash(f.TerraformRoot)}}})
+		}
+		if c := configFor(file, ""); c != nil {
+			return c
+		}
+		if ref.Kind != "" {
+			c := get(ref.Kind+"\x00"+ref.Name, findings.Cluster{Name: ref.Name, Kind: ref.Kind})
+			c.meta.Sources = appendPosition(c.meta.Sources, ref.Location)
+			return c
+		}
+		return nil
+	}
+	type pending struct {
+		frag int
+		pool int
+	}
+	var waiting []pending
+	groups := make([][]*cluster, len(frags))
+	pools := make([][]*cluster, len(frags))
+	for i, f := range frags {
+		groups[i] = make([]*cluster, len(f.NodeGroups))
+		pools[i] = make([]*cluster, len(f.NodePools))
+		for j, g := range f.NodeGroups {
+			groups[i][j] = infraOf(f, g.Location.File, g.Cluster)
+		}
+		for j, p := range f.NodePools {
+			if pools[i][j] = infraOf(f, p.Location.File, p.Cluster); pools[i][j] == nil {
+				pools[i][j] = manifestsCluster(specs, byKey, p.Location.File)
+			}
+			if pools[i][j] == nil {
+				waiting = append(waiting, pending{i, j})
+			}
+		}
+	}
+	// NodePool manifests no infrastructure claims: the only cluster's, else their folder's.
+	only := len(order) == 1
+	for _, w := range waiting {
+		if only {
+			pools[w.frag][w.pool] = order[0]
+			continue
+		}
+		dir := filepath.ToSlash(filepath.Dir(frags[w.frag].NodePools[w.pool].Location.File))
+		name := dir
+		if name == "." {
+			name = clusterKarpenter
+		}
+		pools[w.frag][w.pool] = get("karpenter\x00"+dir, findings.Cluster{Name: name, Kind: clusterKarpenter, Root: dir, Sources: []inventory.Position{{File: dir}}})
+	}
+	uniqueNames(order)
+
+	// Objects: where each fragment's go.
+	for i, f := range frags {
+		targets := objectTargets(f, specs, byKey, order)
+		for _, c := range order {
+			part := f
+			part.NodeGroups, part.NodePools, part.FargateProfiles = nil, nil, nil
+			in := targets == nil || targets[c]
+			if !in {
+				part.Workloads, part.SecurityGroupPolicies, part.ServiceAccounts, part.Namespaces = nil, nil, nil, nil
+				part.CNISettings, part.Autoscalers, part.ArgoTemplates, part.NotModelled, part.Unresolved = nil, nil, nil, nil, nil
+				part.Errors = nil
+			}
+			for j, g := range f.NodeGroups {
+				if groups[i][j] == c {
+					g.Environment = f.Environment
+					part.NodeGroups = append(part.NodeGroups, g)
+				}
+			}
+			for j, p := range f.NodePools {
+				if pools[i][j] == c {
+					part.NodePools = append(part.NodePools, p)
+				}
+			}
+			for _, p := range f.FargateProfiles {
+				if ref := fargateCluster(f, p, byKey); ref == c || (ref == nil && in) {
+					part.FargateProfiles = append(part.FargateProfiles, p)
+				}
+			}
+			if in && (len(f.Workloads) > 0 || len(f.SecurityGroupPolicies) > 0 || len(f.ServiceAccounts) > 0) {
+				c.manifests[f.File] = true
+			}
+			if in || len(part.NodeGroups) > 0 || len(part.NodePools) > 0 || len(part.FargateProfiles) > 0 {
+				c.frags = append(c.frags, part)
+			}
+		}
+	}
+	return order
+}
+
+// objectTargets are the clusters a fragment's objects go to; nil means every cluster.
+func objectTargets(f inventory.Fragment, specs []ClusterSpec, byKey map[string]*cluster, order []*cluster) map[*cluster]bool {
+	targets := map[*cluster]bool{}
+	for _, s := range specs {
+		for _, p := range s.Manifests {
+			if within(f.File, p) || (f.TerraformRoot != "" && within(f.TerraformRoot, p)) {
+				targets[byKey["config\x00"+s.Name]] = true
+			}
+		}
+	}
+	if len(targets) > 0 {
+		return targets
+	}
+	if f.TerraformRoot == "" {
+		return nil
+	}
+	// What a Terraform root declares is deployed by that root: to its own cluster, or, for a
+	// root without node groups (an add-ons root), to the clusters of its environment.
+	if c, ok := byKey[terraformKey(f)]; ok {
+		targets[c] = true
+		return targets
+	}
+	for _, s := range specs {
+		for _, p := range s.Infrastructure {
+			if within(f.TerraformRoot, p) && (f.Environment == "" || f.Environment == s.Name) {
+				targets[byKey["config\x00"+s.Name]] = true
+			}
+		}
+	}
+	if len(targets) > 0 {
+		return targets
+	}
+	if f.Environment != "" {
+		for _, c := range order {
+			if c.meta.Environment == f.Environment {
+				targets[c] = true
+			}
+		}
+		if len(targets) > 0 {
+			return targets
+		}
+	}
+	return nil
+}
+
+// manifestsCluster is the config cluster whose manifests hold file, if any (a NodePool kept
+// beside the cluster's applications).
+func manifestsCluster(specs []ClusterSpec, byKey map[string]*cluster, file string) *cluster {
+	for _, s := range specs {
+		for _, p := range s.Manifests {
+			if within(file, p) {
+				return byKey["config\x00"+s.Name]
+			}
+		}
+	}
+	return nil
+}
+
+// fargateCluster is the cluster that declares a Fargate profile, or nil when the profile
+// follows its fragment's objects.
+func fargateCluster(f inventory.Fragment, p inventory.FargateProfile, byKey map[string]*cluster) *cluster {
+	if p.Cluster.Kind != "" {
+		return byKey[p.Cluster.Kind+"\x00"+p.Cluster.Name]
+	}
+	if f.TerraformRoot != "" {
+		return byKey[terraformKey(f)]
+	}
+	return nil
+}
+
+func terraformKey(f inventory.Fragment) string {
+	return "terraform\x00" + filepath.Clean(f.TerraformRoot) + "\x00" + f.Environment
+}
+
+// terraformName names a Terraform cluster: its root folder, and the environment after a colon
+// (infra:env/prod); the environment alone for the current folder.
+func terraformName(root, env string) string {
+	root = filepath.ToSlash(filepath.Clean(root))
+	switch {
+	case root == "." && env == "":
+		return clusterTerraform
+	case root == ".":
+		return env
+	case env == "":
+		return root
+	default:
+		return root + ":" + env
+	}
+}
+
+// uniqueNames keeps cluster names apart: a second cluster of the same name gets its kind
+// after it ("prod (eksctl)"), and a number when that is not enough.
+func uniqueNames(cs []*cluster) {
+	count := map[string]int{}
+	for _, c := range cs {
+		count[c.meta.Name]++
+	}
+	seen := map[string]bool{}
+	for _, c := range cs {
+		if count[c.meta.Name] > 1 {
+			c.meta.Name = fmt.Sprintf("%s (%s)", c.meta.Name, c.meta.Kind)
+		}
+		name := c.meta.Name
+		for n := 2; seen[name]; n++ {
+			name = fmt.Sprintf("%s #%d", c.meta.Name, n)
+		}
+		c.meta.Name = name
+		seen[name] = true
+	}
+}
+
+func appendPosition(ps []inventory.Position, p inventory.Position) []inventory.Position {
+	for _, q := range ps {
+		if q == p {
+			return ps
+		}
+	}
+	return append(ps, p)
+}
+
+// within says whether path p is dir or inside it; relative paths are from the current folder.
+func within(p, dir string) bool {
+	ap, err1 := filepath.Abs(p)
+	ad, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return ap == ad || strings.HasPrefix(ap, strings.TrimSuffix(ad, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// manifestList is a cluster's manifest files, sorted.
+func manifestList(c *cluster) []string {
+	out := make([]string, 0, len(c.manifests))
+	for f := range c.manifests {
+		out = append(out, filepath.ToSlash(f))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// checkClusters evaluates each cluster on its own, on a pool of workers sharing the prepared
+// query, and merges the reports: rows and node groups carry their cluster, a finding that
+// several clusters share is listed once with all of them, and each cluster's verdict is kept.
+func checkClusters(ctx context.Context, engine *rules.Engine, opts Options, table *limits.Table, clusters []*cluster, stats loaders.Stats) (*findings.Report, error) {
+	type result struct {
+		rep *findings.Report
+		inv *inventory.Inventory
+		err error
+	}
+	results := make([]result, len(clusters))
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = min(workers, len(clusters))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				rep, inv, err := checkFragments(ctx, engine, opts, table, clusters[i].frags, stats, clusters[i].nodeGroups)
+				results[i] = result{rep, inv, err}
+			}
+		}()
+	}
+	for i := range clusters {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	multi := len(clusters) > 1
+	var merged *findings.Report
+	byKey := map[string]int{}
+	workloads := map[string]int{}
+	counted := map[string]map[string]bool{"w": {}, "sgp": {}, "sa": {}}
+	envs := map[string]int{}
+	for i, c := range clusters {
+		if err := results[i].err; err != nil {
+			return nil, fmt.Errorf("cluster %s: %w", c.meta.Name, err)
+		}
+		rep, inv := results[i].rep, results[i].inv
+		name := c.meta.Name
+		meta := c.meta
+		meta.Manifests = len(c.manifests)
+		if opts.ListManifests {
+			meta.ManifestFiles = manifestList(c)
+		}
+		meta.Workloads, meta.SecurityGroupPolicies, meta.ServiceAccounts = len(inv.Workloads), len(inv.SecurityGroupPolicies), len(inv.ServiceAccounts)
+		meta.ExitCode, meta.Summary = rep.ExitCode(), rep.Summary
+		meta.NodeGroups = []string{}
+		if meta.Sources == nil {
+			meta.Sources = []inventory.Position{}
+		}
+		for j := range rep.NodeGroups {
+			g := &rep.NodeGroups[j]
+			g.Cluster, g.Environment = name, c.meta.Environment
+			meta.NodeGroups = append(meta.NodeGroups, g.ID)
+		}
+		for j := range rep.InstanceTypes {
+			if multi {
+				rep.InstanceTypes[j].Cluster = name
+			}
+			rep.InstanceTypes[j].Environment = c.meta.Environment
+		}
+		for _, w := range inv.Workloads {
+			counted["w"][w.ID] = true
+		}
+		for _, p := range inv.SecurityGroupPolicies {
+			counted["sgp"][p.ID] = true
+		}
+		for _, a := range inv.ServiceAccounts {
+			counted["sa"][a.ID] = true
+		}
+		clusterFindings, clusterWorkloads := rep.Findings, rep.Workloads
+		if merged == nil {
+			merged = rep
+			merged.Findings = nil
+			merged.Workloads = nil
+			merged.Clusters = nil
+		} else {
+			merged.NodeGroups = append(merged.NodeGroups, rep.NodeGroups...)
+			merged.InstanceTypes = append(merged.InstanceTypes, rep.InstanceTypes...)
+			merged.Errors = appendNewErrors(merged.Errors, rep.Errors)
+			merged.CNISettings = append(merged.CNISettings, rep.CNISettings...)
+			merged.OnFargate = append(merged.OnFargate, rep.OnFargate...)
+			merged.Inputs.NotModelled = appendNew(merged.Inputs.NotModelled, rep.Inputs.NotModelled)
+			merged.CapacityKnown = merged.CapacityKnown || rep.CapacityKnown
+		}
+		merged.Clusters = append(merged.Clusters, meta)
+		if env := c.meta.Environment; env != "" {
+			if k, ok := envs[env]; ok {
+				v := &merged.Environments[k]
+				v.ExitCode = max(v.ExitCode, meta.ExitCode)
+				if files := strings.Join(c.meta.VarFiles, ","); !slices.Contains(strings.Split(v.VarFile, ","), files) {
+					v.VarFile += "," + files
+				}
+			} else {
+				envs[env] = len(merged.Environments)
+				merged.Environments = append(merged.Environments, findings.EnvironmentVerdict{Name: env, VarFile: strings.Join(c.meta.VarFiles, ","), ExitCode: meta.ExitCode})
+			}
+		}
+		// A workload's figures are listed once; where they differ between clusters (a
+		// Fargate profile in one of them) once per set of equal figures.
+		for _, w := range clusterWorkloads {
+			if multi {
+				w.Clusters = []string{name}
+			}
+			key := w.ID + "\x00" + fmt.Sprint(w.Numbers, w.Hidden, w.Unbounded)
+			if k, ok := workloads[key]; ok {
+				m := &merged.Workloads[k]
+				m.Clusters = append(m.Clusters, name)
+				m.NodeGroups = appendNew(m.NodeGroups, w.NodeGroups)
+				continue
+			}
+			workloads[key] = len(merged.Workloads)
+			merged.Workloads = append(merged.Workloads, w)
+		}
+		for _, f := range clusterFindings {
+			key := fmt.Sprintf("%s|%v|%s|%v", f.Rule, f.Location, f.Message, f.Suppressed != nil)
+			if k, ok := byKey[key]; ok {
+				m := &merged.Findings[k]
+				if multi {
+					m.Clusters = append(m.Clusters, name)
+				}
+				if env := c.meta.Environment; env != "" && !slices.Contains(m.Environments, env) {
+					m.Environments = append(m.Environments, env)
+				}
+				continue
+			}
+			if multi {
+				f.Clusters = []string{name}
+			}
+			if env := c.meta.Environment; env != "" {
+				f.Environments = []string{env}
+			}
+			byKey[key] = len(merged.Findings)
+			merged.Findings = append(merged.Findings, f)
+		}
+	}
+	// An environment's counts are those of the findings that occur in it, each once.
+	for k := range merged.Environments {
+		v := &merged.Environments[k]
+		v.Summary = findings.Summary{LoadErrors: len(merged.Errors)}
+		for _, f := range merged.Findings {
+			if f.Suppressed != nil {
+				if slices.Contains(f.Environments, v.Name) {
+					v.Summary.Suppressed++
+				}
+				continue
+			}
+			if !slices.Contains(f.Environments, v.Name) {
+				continue
+			}
+			switch f.Severity {
+			case findings.Error:
+				v.Summary.Errors++
+			case findings.Warning:
+				v.Summary.Warnings++
+			case findings.Info:
+				v.Summary.Info++
+			}
+		}
+	}
+	merged.Inputs.Workloads, merged.Inputs.SecurityGroupPolicies, merged.Inputs.ServiceAccounts = len(counted["w"]), len(counted["sgp"]), len(counted["sa"])
+	merged.Inputs.NodeGroups = len(merged.NodeGroups)
+	if merged.Workloads == nil {
+		merged.Workloads = []findings.WorkloadNumbers{}
+	}
+	if merged.Findings == nil {
+		merged.Findings = []findings.Finding{}
+	}
+	return merged, nil
+}
+
+func appendNew[T comparable](have, more []T) []T {
+	for _, x := range more {
+		if !slices.Contains(have, x) {
+			have = append(have, x)
+		}
+	}
+	return have
+}
+
+func appendNewErrors(have, more []inventory.LoadError) []inventory.LoadError {
+	seen := map[string]bool{}
+	for _, e := range have {
+		seen[fmt.Sprint(e)] = true
+	}
+	for _, e := range more {
+		if !seen[fmt.Sprint(e)] {
+			seen[fmt.Sprint(e)] = true
+			have = append(have, e)
+		}
+	}
+	return have
+}

@@ -1,0 +1,2 @@
+environment = "prod"
+node_type   = "m5.large"

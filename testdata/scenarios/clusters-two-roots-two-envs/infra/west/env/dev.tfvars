@@ -1,0 +1,2 @@
+environment = "dev"
+node_type   = "m5.large"
