@@ -77,6 +77,9 @@ type Options struct {
 	Clusters []ClusterSpec
 	// ListManifests lists each cluster's manifest files in the report (eni-lint clusters).
 	ListManifests bool
+	// Discover stops before the policies: the report has the clusters, node groups and
+	// inputs, and no finding (eni-lint clusters).
+	Discover bool
 }
 
 // RuleOverride is one rule's config.
@@ -136,7 +139,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	}
 	for _, c := range opts.Clusters {
 		if len(c.VarFiles) > 0 {
-			tf.Environments = append(tf.Environments, terraform.Environment{Name: c.Name, VarFiles: c.VarFiles, Under: c.Infrastructure})
+			tf.Environments = append(tf.Environments, terraform.Environment{VarFiles: c.VarFiles, Under: c.Infrastructure, Cluster: c.Name})
 		}
 	}
 	frags, stats := loaders.Load(ctx, opts.Paths, loaders.Options{
@@ -251,7 +254,9 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 	// still goes out, with what was read and the reason there is no verdict, as exit 2.
 	var stopped string
 	res := &rules.Result{}
-	if ctx.Err() != nil {
+	if opts.Discover {
+		// Nothing to evaluate: eni-lint clusters shows what would be.
+	} else if ctx.Err() != nil {
 		stopped = "the run took longer than --timeout while reading the inputs: the policies were not evaluated, so there is no verdict; the files not read are listed"
 	} else if r, err := engine.Evaluate(evalCtx, inv); err != nil {
 		switch {

@@ -74,7 +74,8 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 		return c
 	}
 	for _, s := range specs {
-		c := get("config\x00"+s.Name, findings.Cluster{Name: s.Name, Kind: clusterConfig, VarFiles: s.VarFiles, Sources: []inventory.Position{s.Location}})
+		c := get("config\x00"+s.Name, findings.Cluster{Name: s.Name, Kind: clusterConfig, VarFiles: s.VarFiles, Sources: []inventory.Position{s.Location},
+			Infrastructure: slashed(s.Infrastructure), ManifestPaths: slashed(s.Manifests)})
 		c.nodeGroups = append(c.nodeGroups, s.NodeGroups...)
 	}
 	if len(flagGroups) > 0 {
@@ -85,8 +86,8 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 		}
 	}
 	// configFor is the config cluster that names path as infrastructure; in a Terraform
-	// environment, the one the environment is named after first.
-	configFor := func(path, env string) *cluster {
+	// environment a config cluster declared, that one.
+	configFor := func(path, declaredFor string) *cluster {
 		var first *cluster
 		for _, s := range specs {
 			for _, p := range s.Infrastructure {
@@ -94,7 +95,7 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 					continue
 				}
 				c := byKey["config\x00"+s.Name]
-				if env == "" || s.Name == env {
+				if declaredFor == "" || s.Name == declaredFor {
 					return c
 				}
 				if first == nil {
@@ -108,7 +109,10 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 	// the others (a NodePool manifest).
 	infraOf := func(f inventory.Fragment, file string, ref inventory.ClusterRef) *cluster {
 		if f.TerraformRoot != "" {
-			if c := configFor(f.TerraformRoot, f.Environment); c != nil {
+			if c := configFor(f.TerraformRoot, f.ConfigCluster); c != nil {
+				if c.meta.Environment == "" {
+					c.meta.Environment = f.Environment
+				}
 				return c
 			}
 			return get(terraformKey(f), findings.Cluster{Name: terraformName(f.TerraformRoot, f.Environment), Kind: clusterTerraform,
@@ -226,7 +230,7 @@ func objectTargets(f inventory.Fragment, specs []ClusterSpec, byKey map[string]*
 	}
 	for _, s := range specs {
 		for _, p := range s.Infrastructure {
-			if within(f.TerraformRoot, p) && (f.Environment == "" || f.Environment == s.Name) {
+			if within(f.TerraformRoot, p) && (f.ConfigCluster == "" || f.ConfigCluster == s.Name) {
 				targets[byKey["config\x00"+s.Name]] = true
 			}
 		}
@@ -400,7 +404,7 @@ func checkClusters(ctx context.Context, engine *rules.Engine, opts Options, tabl
 		}
 		for j := range rep.NodeGroups {
 			g := &rep.NodeGroups[j]
-			g.Cluster, g.Environment = name, c.meta.Environment
+			g.Cluster = name
 			meta.NodeGroups = append(meta.NodeGroups, g.ID)
 		}
 		for j := range rep.InstanceTypes {
@@ -540,4 +544,12 @@ func appendNewErrors(have, more []inventory.LoadError) []inventory.LoadError {
 		}
 	}
 	return have
+}
+
+func slashed(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		out = append(out, filepath.ToSlash(filepath.Clean(p)))
+	}
+	return out
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/report"
 	"github.com/eni-lint/eni-lint/pkg/suppress"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 type checkFlags struct {
@@ -56,6 +57,8 @@ type checkFlags struct {
 	maxFileSize   string
 	maxDocuments  int
 	maxMemory     string
+	// clustersOnly makes the run `eni-lint clusters`: discovery without evaluation.
+	clustersOnly bool
 }
 
 func newCheck(stdio IO) *cobra.Command {
@@ -81,38 +84,43 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.config, "config", "", "config file (default: "+config.FileName+" in the current folder or above)")
-	fl.StringArrayVar(&f.nodeGroups, "node-group", nil, "node group NAME=TYPE[,TYPE...][;labels=…][;taints=…][;maxPods=N] (repeatable; replaces the config's node groups)")
-	fl.StringVar(&f.eniRelease, "eni-release", "", "release model: onDelete (default, worst case) or onCompletion")
-	fl.DurationVar(&f.cooldown, "cooldown", 0, "branch-ENI cool-down for onCompletion (default 60s, minimum 30s)")
-	fl.StringVar(&f.namespace, "namespace", "", "namespace of manifests without metadata.namespace (default \"default\")")
+	inputFlags(fl, &f)
 	fl.StringVar(&f.format, "format", "text", fmt.Sprintf("format of standard output %v", report.Formats()))
 	fl.StringArrayVar(&f.outputs, "output", nil, "also write FORMAT=FILE, e.g. sarif=eni-lint.sarif (repeatable)")
 	fl.StringVar(&f.failOn, "fail-on", "", "lowest severity that makes the exit code 1: info, warning, error (default) or none")
 	fl.BoolVar(&f.noColor, "no-color", false, "no colors in text output (the same as --color never)")
 	fl.StringVar(&f.color, "color", "auto", "colors in text output: always, never, or auto (a terminal, unless NO_COLOR is set or TERM=dumb)")
-	fl.IntVar(&f.workers, "workers", 0, "files parsed at once (default: one per CPU)")
 	fl.StringVar(&f.baseline, "baseline", "", "report only findings not recorded in this baseline file (and list stale entries)")
 	fl.StringVar(&f.writeBaseline, "write-baseline", "", "record the current findings in this baseline file")
 	fl.StringVar(&f.changedSince, "changed-since", "", "report only findings related to files changed since this git ref (the whole tree is still read)")
 	fl.StringArrayVar(&f.policies, "policy", nil, "folder of custom Rego rules to evaluate too (repeatable)")
-	fl.StringArrayVar(&f.varFiles, "var-file", nil, "Terraform variable file for root modules, after terraform.tfvars and *.auto.tfvars (repeatable, in order)")
-	fl.StringArrayVar(&f.helmCharts, "helm-chart", nil, "render this Helm chart in-process (no cluster access) and check its objects: DIR[:VALUES[,VALUES...]], its own values files, later ones winning (repeatable)")
-	fl.BoolVar(&f.renderCharts, "render-charts", true, "render the Helm charts found in the scanned folders with their own values.yaml (false: skip their templates/)")
-	fl.StringArrayVar(&f.helmSet, "set", nil, "set a value of the only --helm-chart, as helm template --set does: KEY=VALUE[,KEY=VALUE...] (repeatable; after its values files); with several charts, use charts: in .eni-lint.yaml")
-	fl.StringArrayVar(&f.helmValues, "values", nil, "values file for the only --helm-chart (repeatable; later files win); with several charts, give each its values as DIR:VALUES")
-	fl.StringVar(&f.eachVarFile, "each-var-file", "", "evaluate Terraform once per var file matching this glob (envs/*.tfvars); each finding names its environments, the worst decides the exit code")
-	fl.StringArrayVar(&f.vars, "var", nil, "Terraform variable NAME=VALUE for root modules, after the var files (repeatable, in order)")
 	fl.DurationVar(&f.policyTimeout, "policy-timeout", 5*time.Minute, "give up when policy evaluation takes longer (exit 2)")
 	fl.BoolVar(&f.github, "github", false, "GitHub Actions mode: annotations, job summary and a sticky pull request comment (reads GITHUB_* variables)")
 	fl.BoolVar(&f.comment, "comment", true, "with --github: keep one pull request comment up to date")
 	fl.BoolVar(&f.review, "review", false, "with --github: add review comments on changed lines that have findings")
 	fl.BoolVar(&f.timings, "timings", false, "print how long loading, evaluation and reporting took to stderr")
+	return cmd
+}
+
+// inputFlags are the flags that say what a run reads and how: check and clusters share them.
+func inputFlags(fl *pflag.FlagSet, f *checkFlags) {
+	fl.StringVar(&f.config, "config", "", "config file (default: "+config.FileName+" in the current folder or above)")
+	fl.StringArrayVar(&f.nodeGroups, "node-group", nil, "node group NAME=TYPE[,TYPE...][;labels=…][;taints=…][;maxPods=N] (repeatable; replaces the config's node groups)")
+	fl.StringVar(&f.eniRelease, "eni-release", "", "release model: onDelete (default, worst case) or onCompletion")
+	fl.DurationVar(&f.cooldown, "cooldown", 0, "branch-ENI cool-down for onCompletion (default 60s, minimum 30s)")
+	fl.StringVar(&f.namespace, "namespace", "", "namespace of manifests without metadata.namespace (default \"default\")")
+	fl.IntVar(&f.workers, "workers", 0, "files parsed at once (default: one per CPU)")
+	fl.StringArrayVar(&f.varFiles, "var-file", nil, "Terraform variable file for root modules, after terraform.tfvars and *.auto.tfvars (repeatable, in order)")
+	fl.StringArrayVar(&f.helmCharts, "helm-chart", nil, "render this Helm chart in-process (no cluster access) and check its objects: DIR[:VALUES[,VALUES...]], its own values files, later ones winning (repeatable)")
+	fl.BoolVar(&f.renderCharts, "render-charts", true, "render the Helm charts found in the scanned folders with their own values.yaml (false: skip their templates/)")
+	fl.StringArrayVar(&f.helmSet, "set", nil, "set a value of the only --helm-chart, as helm template --set does: KEY=VALUE[,KEY=VALUE...] (repeatable; after its values files); with several charts, use charts: in .eni-lint.yaml")
+	fl.StringArrayVar(&f.helmValues, "values", nil, "values file for the only --helm-chart (repeatable; later files win); with several charts, give each its values as DIR:VALUES")
+	fl.StringVar(&f.eachVarFile, "each-var-file", "", "one Terraform environment per var file matching this glob (infra/env/*.tfvars): each applies to the root module that holds it (to every root when none does), and each root in each environment is a cluster judged on its own")
+	fl.StringArrayVar(&f.vars, "var", nil, "Terraform variable NAME=VALUE for root modules, after the var files (repeatable, in order)")
 	fl.DurationVar(&f.timeout, "timeout", DefaultTimeout, "end the run with exit 2 when it takes longer (0: no limit)")
 	fl.StringVar(&f.maxFileSize, "max-file-size", "10MiB", "size budget of one input file; a larger one is a located error")
 	fl.IntVar(&f.maxDocuments, "max-documents", 10000, "YAML documents one file may hold; the rest is a located error")
 	fl.StringVar(&f.maxMemory, "max-memory", "4GiB", "end the run with exit 2 when its heap grows past this (0: no limit)")
-	return cmd
 }
 
 func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
@@ -226,12 +234,22 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		}
 		opts.Baseline, opts.BaselineFile = &b, eff.Baseline
 	}
+	if glob := firstNonEmpty(f.eachVarFile, eff.EachVarFile); glob != "" {
+		envFiles, err := filepath.Glob(glob)
+		if err != nil || len(envFiles) == 0 {
+			return usageError{fmt.Errorf("--each-var-file %q matches no file", glob)}
+		}
+		opts.EachVarFile = envFiles
+	}
 	if f.changedSince != "" {
 		changed, err := changedFiles(ctx, f.changedSince)
 		if err != nil {
 			return usageError{err}
 		}
 		opts.ChangedFiles, opts.ChangedSince = changed, f.changedSince
+	}
+	if f.clustersOnly {
+		return runClusters(ctx, stdio, f, opts)
 	}
 	switch f.color {
 	case "always", "never", "auto":
@@ -276,14 +294,6 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 	if f.timings {
 		opts.Timings = stdio.Err
 	}
-	var envFiles []string
-	if glob := firstNonEmpty(f.eachVarFile, eff.EachVarFile); glob != "" {
-		envFiles, err = filepath.Glob(glob)
-		if err != nil || len(envFiles) == 0 {
-			return usageError{fmt.Errorf("--each-var-file %q matches no file", glob)}
-		}
-	}
-	opts.EachVarFile = envFiles
 	rep, err := analysis.Check(ctx, eng, opts)
 	if err != nil {
 		return err

@@ -423,6 +423,9 @@ type Cluster struct {
 	VarFiles    []string `json:"varFiles,omitempty"`
 	// Sources are where the cluster is declared.
 	Sources []inventory.Position `json:"sources"`
+	// Infrastructure and ManifestPaths are what a config cluster names.
+	Infrastructure []string `json:"infrastructure,omitempty"`
+	ManifestPaths  []string `json:"manifestPaths,omitempty"`
 	// NodeGroups are the ids of its node groups (nodeGroups[].id).
 	NodeGroups []string `json:"nodeGroups"`
 	// Manifests counts the files whose objects the cluster got; ManifestFiles lists them for

@@ -64,6 +64,8 @@ type Fragment struct {
 	TerraformRoot string
 	Environment   string
 	VarFiles      []string
+	// ConfigCluster is the config cluster whose var files the environment is.
+	ConfigCluster string
 }
 
 // Append adds everything another fragment read to this one. Loaders that read one file

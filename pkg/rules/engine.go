@@ -264,8 +264,13 @@ func readRules(modules map[string]*ast.Module, builtin map[string]bool) ([]Rule,
 	return out, nil
 }
 
-// Rules lists the rules in ID order.
-func (e *Engine) Rules() []Rule { return e.rules }
+// Rules lists the rules in ID order; none without an engine (a run that only discovers).
+func (e *Engine) Rules() []Rule {
+	if e == nil {
+		return nil
+	}
+	return e.rules
+}
 
 // Rule finds one rule by ID (case-insensitive).
 func (e *Engine) Rule(id string) (Rule, bool) {

@@ -54,6 +54,8 @@ type Environment struct {
 	// Under are the folders whose root modules the environment applies to. When empty it
 	// applies to the root modules that hold its first var file, or, when none does, to all.
 	Under []string
+	// Cluster is the config cluster the environment is declared for, if any.
+	Cluster string
 }
 
 type loader struct {
@@ -156,6 +158,7 @@ func Load(dirs []string, opts Options) []inventory.Fragment {
 			frag.TerraformRoot = filepath.Clean(dir)
 			frag.Environment = env.Name
 			frag.VarFiles = env.VarFiles
+			frag.ConfigCluster = env.Cluster
 			out = append(out, frag)
 		}
 	}

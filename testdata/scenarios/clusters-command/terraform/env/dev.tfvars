@@ -1,0 +1,1 @@
+node_type = "m5.large"
