@@ -149,7 +149,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		Reading: opts.Reading,
 	})
 	step("load")
-	clusters := planClusters(frags, opts.NodeGroups, opts.Clusters)
+	clusters := planClusters(frags, opts.NodeGroups, opts.Clusters, opts.Paths)
 	progress("evaluating the policies")
 	var report *findings.Report
 	if len(clusters) == 0 {

@@ -61,8 +61,16 @@ const (
 // infrastructure and manifests they name. Objects go to every cluster, except those under a
 // config cluster's manifests (that cluster only) and those a Terraform root declares (its own
 // cluster, or the clusters of the same environment when the root has no node groups).
-func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSpec, specs []ClusterSpec) []*cluster {
+func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSpec, specs []ClusterSpec, scanned []string) []*cluster {
 	byKey := map[string]*cluster{}
+	// rootClusters are the clusters each Terraform root's evaluations went to.
+	rootClusters := map[string][]*cluster{}
+	addRoot := func(root string, c *cluster) {
+		root = filepath.Clean(root)
+		if !slices.Contains(rootClusters[root], c) {
+			rootClusters[root] = append(rootClusters[root], c)
+		}
+	}
 	var order []*cluster
 	get := func(key string, meta findings.Cluster) *cluster {
 		if c, ok := byKey[key]; ok {
@@ -113,11 +121,14 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 				if c.meta.Environment == "" {
 					c.meta.Environment = f.Environment
 				}
+				addRoot(f.TerraformRoot, c)
 				return c
 			}
-			return get(terraformKey(f), findings.Cluster{Name: terraformName(f.TerraformRoot, f.Environment), Kind: clusterTerraform,
+			c := get(terraformKey(f), findings.Cluster{Name: terraformName(f.TerraformRoot, f.Environment), Kind: clusterTerraform,
 				Root: filepath.ToSlash(f.TerraformRoot), Environment: f.Environment, VarFiles: f.VarFiles,
 				Sources: []inventory.Position{{File: filepath.ToSlash(f.TerraformRoot)}}})
+			addRoot(f.TerraformRoot, c)
+			return c
 		}
 		if c := configFor(file, ""); c != nil {
 			return c
@@ -135,27 +146,70 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 	}
 	var waiting []pending
 	groups := make([][]*cluster, len(frags))
-	pools := make([][]*cluster, len(frags))
+	pools := make([][][]*cluster, len(frags))
+	rootFrags := map[string][]int{}
 	for i, f := range frags {
 		groups[i] = make([]*cluster, len(f.NodeGroups))
-		pools[i] = make([]*cluster, len(f.NodePools))
+		pools[i] = make([][]*cluster, len(f.NodePools))
 		for j, g := range f.NodeGroups {
 			groups[i][j] = infraOf(f, g.Location.File, g.Cluster)
 		}
 		for j, p := range f.NodePools {
-			if pools[i][j] = infraOf(f, p.Location.File, p.Cluster); pools[i][j] == nil {
-				pools[i][j] = manifestsCluster(specs, byKey, p.Location.File)
+			c := infraOf(f, p.Location.File, p.Cluster)
+			if c == nil {
+				c = manifestsCluster(specs, byKey, p.Location.File)
 			}
-			if pools[i][j] == nil {
+			if c == nil {
 				waiting = append(waiting, pending{i, j})
+			} else {
+				pools[i][j] = []*cluster{c}
+			}
+		}
+		if f.TerraformRoot != "" {
+			rootFrags[filepath.Clean(f.TerraformRoot)] = append(rootFrags[filepath.Clean(f.TerraformRoot)], i)
+			if len(f.FargateProfiles) > 0 {
+				// Fargate only (the Karpenter controller on Fargate): still an EKS cluster.
+				infraOf(f, f.TerraformRoot, inventory.ClusterRef{})
 			}
 		}
 	}
-	// NodePool manifests no infrastructure claims: the only cluster's, else their folder's.
-	only := len(order) == 1
+	// holder is the Terraform root whose folder holds a file, when that root is not a folder
+	// the run was asked to scan (which holds everything): a pattern folder with main.tf and
+	// the manifests and NodePools applied to its cluster.
+	var roots []string
+	for r := range rootFrags {
+		roots = append(roots, r)
+	}
+	sort.Strings(roots)
+	holder := func(file string) string {
+		best := ""
+		for _, r := range roots {
+			if r == "." || slices.ContainsFunc(scanned, func(p string) bool { return filepath.Clean(p) == r }) {
+				continue
+			}
+			if within(file, r) && len(r) > len(best) {
+				best = r
+			}
+		}
+		return best
+	}
+	// NodePool manifests no infrastructure claims: the clusters of the Terraform root that
+	// holds them, else the only cluster's, else their folder's.
+	var unplaced []pending
 	for _, w := range waiting {
+		file := frags[w.frag].NodePools[w.pool].Location.File
+		if h := holder(file); h != "" {
+			for _, i := range rootFrags[h] {
+				pools[w.frag][w.pool] = appendNew(pools[w.frag][w.pool], []*cluster{infraOf(frags[i], file, inventory.ClusterRef{})})
+			}
+			continue
+		}
+		unplaced = append(unplaced, w)
+	}
+	only := len(order) == 1
+	for _, w := range unplaced {
 		if only {
-			pools[w.frag][w.pool] = order[0]
+			pools[w.frag][w.pool] = []*cluster{order[0]}
 			continue
 		}
 		dir := filepath.ToSlash(filepath.Dir(frags[w.frag].NodePools[w.pool].Location.File))
@@ -163,13 +217,21 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 		if name == "." {
 			name = clusterKarpenter
 		}
-		pools[w.frag][w.pool] = get("karpenter\x00"+dir, findings.Cluster{Name: name, Kind: clusterKarpenter, Root: dir, Sources: []inventory.Position{{File: dir}}})
+		pools[w.frag][w.pool] = []*cluster{get("karpenter\x00"+dir, findings.Cluster{Name: name, Kind: clusterKarpenter, Root: dir, Sources: []inventory.Position{{File: dir}}})}
 	}
 	uniqueNames(order)
 
 	// Objects: where each fragment's go.
 	for i, f := range frags {
 		targets := objectTargets(f, specs, byKey, order)
+		if targets == nil && f.TerraformRoot == "" {
+			if h := holder(f.File); h != "" && len(rootClusters[h]) > 0 {
+				targets = map[*cluster]bool{}
+				for _, c := range rootClusters[h] {
+					targets[c] = true
+				}
+			}
+		}
 		for _, c := range order {
 			part := f
 			part.NodeGroups, part.NodePools, part.FargateProfiles = nil, nil, nil
@@ -186,7 +248,7 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 				}
 			}
 			for j, p := range f.NodePools {
-				if pools[i][j] == c {
+				if slices.Contains(pools[i][j], c) {
 					part.NodePools = append(part.NodePools, p)
 				}
 			}

@@ -127,6 +127,19 @@ func TestPlanClusters(t *testing.T) {
 			want: "A=pool:p|a-only,shared B=pool:p|shared",
 		},
 		{
+			name: "pattern folders: the NodePools and manifests a root's folder holds are its cluster's",
+			frags: []inventory.Fragment{
+				tf("patterns/karpenter", "", nil),
+				{File: "patterns/karpenter/*.tf", TerraformRoot: "patterns/karpenter", FargateProfiles: []inventory.FargateProfile{{Name: "karpenter"}}},
+				{File: "patterns/karpenter/karpenter.yaml", NodePools: []inventory.NodePool{pool("default", "patterns/karpenter/karpenter.yaml")}},
+				{File: "patterns/karpenter/example.yaml", Workloads: []inventory.Workload{workload("inflate", "patterns/karpenter/example.yaml")}},
+				tf("patterns/mng", "", []inventory.NodeGroupSpec{group("mng", "patterns/mng/eks.tf")}),
+				{File: "patterns/mng/example.yaml", Workloads: []inventory.Workload{workload("app", "patterns/mng/example.yaml")}},
+				manifest,
+			},
+			want: "patterns/karpenter=pool:default|inflate,shared patterns/mng=mng|app,shared",
+		},
+		{
 			name: "same name, different kinds: told apart by kind",
 			frags: []inventory.Fragment{
 				{File: "prod.yaml", NodeGroups: []inventory.NodeGroupSpec{eksctl("prod", group("g", "prod.yaml"))}},
@@ -137,7 +150,7 @@ func TestPlanClusters(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := describe(planClusters(tc.frags, tc.flags, tc.specs)); got != tc.want {
+			if got := describe(planClusters(tc.frags, tc.flags, tc.specs, []string{"."})); got != tc.want {
 				t.Errorf("clusters:\n got %s\nwant %s", got, tc.want)
 			}
 		})

@@ -144,6 +144,7 @@ var hostileCases = []hostileCase{
 	{name: "config-outside", exit: 2, want: []string{".eni-lint.yaml:1", "outside the config file's folder"}, noGood: true},
 	{name: "kustomize-helm-outside", exit: 2, want: []string{"kustomization.yaml:6:5", "leads outside", "kustomization.yaml:7:5", "/etc/passwd"}},
 	{name: "config-chart-outside", exit: 2, want: []string{".eni-lint.yaml:1", "charts", "outside the config file's folder"}, noGood: true},
+	{name: "config-cluster-outside", exit: 2, want: []string{".eni-lint.yaml:1", "clusters", "outside the config file's folder"}, noGood: true},
 	{name: "changed-since-option", args: []string{"--changed-since=--output=x.txt"}, exit: 2, want: []string{"is not a git revision"}, noGood: true},
 	// The file name is made here, not committed: ':' is not allowed in a module zip (the Go
 	// proxy would refuse the module) nor in a Windows checkout.

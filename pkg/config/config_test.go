@@ -138,6 +138,7 @@ func TestParseNodeGroupFlag(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("nodeGroups:\n  - name: a\n    instanceTypes: [m5.large]\n"))
 	f.Add([]byte("limits: {x: {branchInterfaces: 3}}\n"))
+	f.Add([]byte("clusters:\n  - name: prod\n    infrastructure: [infra]\n    varFiles: [infra/prod.tfvars]\n    nodeGroups: [{name: g, instanceTypes: [m5.large]}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := Parse("fuzz.yaml", data)
 		if err != nil {
@@ -149,6 +150,14 @@ func FuzzParse(f *testing.F) {
 		}
 		for _, ng := range cfg.NodeGroups {
 			ng.Spec()
+		}
+		for _, c := range cfg.Clusters {
+			if c.Name == "" || c.Location().File != "fuzz.yaml" {
+				t.Fatalf("cluster without a name or position: %+v", c)
+			}
+			for _, ng := range c.NodeGroups {
+				ng.Spec()
+			}
 		}
 	})
 }

@@ -85,7 +85,7 @@ func ClustersText(w io.Writer, r *findings.Report) error {
 			b.WriteString(table.String())
 		}
 		fmt.Fprintf(&b, "  %s: %s, %s, %s\n", count(c.Manifests, "manifest file"), count(c.Workloads, "workload"),
-			count(c.SecurityGroupPolicies, "SecurityGroupPolicy"), count(c.ServiceAccounts, "ServiceAccount"))
+			policies(c.SecurityGroupPolicies), count(c.ServiceAccounts, "ServiceAccount"))
 		for j, f := range c.ManifestFiles {
 			if j == maxListedManifests {
 				fmt.Fprintf(&b, "    … and %d more (--format json lists them all)\n", len(c.ManifestFiles)-j)
@@ -215,4 +215,11 @@ func yamlList(items []string) string {
 func yamlString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+func policies(n int) string {
+	if n == 1 {
+		return "1 SecurityGroupPolicy"
+	}
+	return fmt.Sprintf("%d SecurityGroupPolicies", n)
 }

@@ -94,6 +94,9 @@ func Render(fsys *confine.FS, c Chart, namespace string, lim Limits, load func(f
 			frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: t.Name}, Message: "rendered YAML: " + se.Error()})
 		}
 		locator.Relocate(&frag, t.Name)
+		// The fragment is the template file, as the objects' positions say: a path from
+		// the current folder, not from the chart's parent (clusters map files by folder).
+		frag.File = filepath.Join(filepath.Dir(filepath.Clean(c.Dir)), filepath.FromSlash(t.Name))
 		out = append(out, frag)
 	}
 	return out
