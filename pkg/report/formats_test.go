@@ -211,3 +211,31 @@ func TestEveryFormatListsEveryFix(t *testing.T) {
 		}
 	}
 }
+
+// A finding of some clusters only names them in every format, so a reader of a SARIF alert or
+// a pull request comment knows which cluster it is about.
+func TestEveryFormatNamesTheCluster(t *testing.T) {
+	r := withRules()
+	r.Clusters = []findings.Cluster{{Name: "infra:env/prod", Kind: "terraform"}, {Name: "infra:env/dev", Kind: "terraform"}}
+	for i := range r.Findings {
+		if f := &r.Findings[i]; f.Rule == "ENI001" {
+			f.Clusters = []string{"infra:env/prod"}
+		}
+	}
+	for i := range r.InstanceTypes {
+		r.InstanceTypes[i].Cluster = "infra:env/prod"
+	}
+	for _, format := range Formats() {
+		rep, err := New(format, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := rep.Write(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "infra:env/prod") {
+			t.Errorf("%s does not name the cluster:\n%s", format, b.String())
+		}
+	}
+}
