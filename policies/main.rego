@@ -34,7 +34,7 @@ workloads := [entry |
 		"numbers": n,
 		"hidden": model.hidden_of(n),
 		"unbounded": [r.reason | some r in model.unbounded_reasons(w)],
-		"nodeGroups": sort({p.group.name | some p in model.placements[w.id]}),
+		"nodeGroups": model.facts_of(w).groupNames,
 		"scaledBy": object.get(w, "scaledBy", null),
 	}
 ]

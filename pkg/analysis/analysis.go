@@ -38,6 +38,9 @@ type Options struct {
 	Workers          int
 	// Timings, when set, receives how long each step took (--timings).
 	Timings io.Writer
+	// ProfilePolicies, when set, receives OPA's profile of the evaluation: the expressions
+	// that took the most time (--profile-policies).
+	ProfilePolicies io.Writer
 	// Exclude are path globs of files not to read.
 	Exclude []string
 	// Terraform holds --var-file and --var for Terraform root modules.
@@ -258,7 +261,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 		// Nothing to evaluate: eni-lint clusters shows what would be.
 	} else if ctx.Err() != nil {
 		stopped = "the run took longer than --timeout while reading the inputs: the policies were not evaluated, so there is no verdict; the files not read are listed"
-	} else if r, err := engine.Evaluate(evalCtx, inv); err != nil {
+	} else if r, err := evaluate(evalCtx, engine, inv, opts.ProfilePolicies); err != nil {
 		switch {
 		case ctx.Err() != nil:
 			stopped = "the run took longer than --timeout while evaluating the policies: there is no verdict"
@@ -336,6 +339,14 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 	report.Sort()
 	report.Count()
 	return report, inv, nil
+}
+
+// evaluate runs the prepared query, under OPA's profiler when a profile is asked for.
+func evaluate(ctx context.Context, engine *rules.Engine, inv *inventory.Inventory, profile io.Writer) (*rules.Result, error) {
+	if profile != nil {
+		return engine.EvaluateProfiled(ctx, inv, profile, 400)
+	}
+	return engine.Evaluate(ctx, inv)
 }
 
 // ModelDescription is the one line every report prints about the release model.

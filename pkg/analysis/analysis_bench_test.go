@@ -50,6 +50,16 @@ func benchmarkCheckGroups(b *testing.B, docs int, groups []inventory.NodeGroupSp
 func BenchmarkCheck1k(b *testing.B)  { benchmarkCheck(b, 1000) }
 func BenchmarkCheck10k(b *testing.B) { benchmarkCheck(b, 10000) }
 
+// BenchmarkCheck10kGroups10: the monorepo shape at a tenth of its size, ten node
+// groups of two types each.
+func BenchmarkCheck10kGroups10(b *testing.B) {
+	var groups []inventory.NodeGroupSpec
+	for i := 0; i < 10; i++ {
+		groups = append(groups, inventory.NodeGroupSpec{Name: fmt.Sprintf("g%02d", i), InstanceTypes: []string{"m5.large", "m5.xlarge"}})
+	}
+	benchmarkCheckGroups(b, 10000, groups)
+}
+
 // BenchmarkCheck5kRows120: 40 node groups of 3 types, every workload placed on all of them,
 // so the per-instance-type table has 120 rows. Karpenter pools split into label classes reach
 // such row counts; the cost must follow placements, not rows × placements.

@@ -37,6 +37,7 @@ type checkFlags struct {
 	color         string
 	workers       int
 	timings       bool
+	profile       bool
 	outputs       []string
 	baseline      string
 	writeBaseline string
@@ -99,6 +100,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 	fl.BoolVar(&f.comment, "comment", true, "with --github: keep one pull request comment up to date")
 	fl.BoolVar(&f.review, "review", false, "with --github: add review comments on changed lines that have findings")
 	fl.BoolVar(&f.timings, "timings", false, "print how long loading, evaluation and reporting took to stderr")
+	fl.BoolVar(&f.profile, "profile-policies", false, "print the Rego expressions that took the most evaluation time to stderr (OPA's profiler; slows the run)")
 	return cmd
 }
 
@@ -293,6 +295,9 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 	}
 	if f.timings {
 		opts.Timings = stdio.Err
+	}
+	if f.profile {
+		opts.ProfilePolicies = stdio.Err
 	}
 	rep, err := analysis.Check(ctx, eng, opts)
 	if err != nil {

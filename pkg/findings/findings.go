@@ -138,8 +138,12 @@ type InstanceTypeRow struct {
 	// AtLeast is true when a contributor has no bound and its lower bound was used.
 	AtLeast bool `json:"atLeast"`
 	// Verdict is fits, exceeds, unbounded, no-trunking or unknown-type.
-	Verdict      string        `json:"verdict"`
-	Contributors []Contributor `json:"contributors"`
+	Verdict string `json:"verdict"`
+	// Contributors are the workloads that hold the most here (terminated pods, then running
+	// ones), at most 20; OtherContributors counts the rest. Every workload's figures are in
+	// the report's workloads.
+	Contributors      []Contributor `json:"contributors"`
+	OtherContributors int           `json:"otherContributors"`
 }
 
 // TypeLabel is the instance type as reports show it: with its variant, if any.

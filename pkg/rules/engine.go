@@ -9,17 +9,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/policies"
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/profiler"
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
@@ -332,11 +335,36 @@ func InputValue(inv *inventory.Inventory) (ast.Value, error) {
 
 // Evaluate runs the prepared report query over the whole inventory, once.
 func (e *Engine) Evaluate(ctx context.Context, inv *inventory.Inventory) (*Result, error) {
+	return e.evaluate(ctx, inv)
+}
+
+// EvaluateProfiled is Evaluate with OPA's profiler on: it also writes the expressions that
+// took the most time, with their file:line and how often they ran (--profile-policies).
+// Profiling slows the evaluation several times; the ranking, not the figures, is the point.
+func (e *Engine) EvaluateProfiled(ctx context.Context, inv *inventory.Inventory, w io.Writer, top int) (*Result, error) {
+	p := profiler.New()
+	res, err := e.evaluate(ctx, inv, rego.EvalQueryTracer(p))
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(w, "eni-lint: policy profile, the %d expressions that took the most time\n", top)
+	fmt.Fprintf(w, "  %12s %10s %10s  %s\n", "TIME", "EVALS", "REDO", "LOCATION")
+	for _, st := range p.ReportTopNResults(top, []string{"total_time_ns", "num_eval", "num_redo", "file", "line"}) {
+		loc := "?"
+		if st.Location != nil {
+			loc = fmt.Sprintf("%s:%d", st.Location.File, st.Location.Row)
+		}
+		fmt.Fprintf(w, "  %12v %10d %10d  %s\n", time.Duration(st.ExprTimeNs), st.NumEval, st.NumRedo, loc)
+	}
+	return res, nil
+}
+
+func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, extra ...rego.EvalOption) (*Result, error) {
 	input, err := InputValue(inv)
 	if err != nil {
 		return nil, fmt.Errorf("building policy input: %w", err)
 	}
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input))
+	rs, err := e.query.Eval(ctx, append([]rego.EvalOption{rego.EvalParsedInput(input)}, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluating policies: %w", err)
 	}

@@ -63,12 +63,16 @@ selection := {id: result | some [id, result] in selection_entries}
 selection_entries contains [w.id, result] if {
 	some w in input.workloads
 	ns := w.namespace
-	candidates := [s | some s in matchable_sgps; s.namespace == ns]
-	count(candidates) > 0
-
-	# First the pod's own labels, which need nothing else; the ServiceAccount is looked up
-	# only for the policies that pass.
 	labels := w.pod.labels
+
+	# The policies that can select these labels: those anchored on one of the pod's labels
+	# (a matchLabels entry, looked up directly) and those that need a full evaluation, in
+	# the order they were read. The pod's own labels need nothing else; the ServiceAccount is
+	# looked up only for the policies that pass.
+	anchored := [[i, s] | some lk, lv in labels; some [i, s] in sgp_index[[ns, lk, lv]]]
+	others := [[i, s] | some [sns, i, s] in unanchored_sgps; sns == ns]
+	candidates := [s | some [_, s] in sort(array.concat(anchored, others))]
+	count(candidates) > 0
 	pod_ok := [s | some s in candidates; pod_selector_admits(s, labels)]
 	count(pod_ok) > 0
 	sa_name := w.pod.serviceAccountName
@@ -80,6 +84,33 @@ selection_entries contains [w.id, result] if {
 		"matched": [s | some [s, st] in states; st == "match"],
 		"unknownSA": [s | some [s, st] in states; st == "unknown-sa"],
 	}
+}
+
+# A policy whose podSelector has matchLabels selects only pods that carry its first entry
+# (matchLabels are ANDed): it is indexed by namespace and that label, so a workload looks up
+# the policies of its own labels instead of testing every policy of its namespace. Policies
+# without matchLabels are tested one by one. Each entry keeps the policy's position, so that
+# the matched policies stay in the order they were read.
+sgp_anchor(s) := [k, s.podSelector.matchLabels[k]] if {
+	s.podSelector != null
+	keys := [k | some k, _ in object.get(s.podSelector, "matchLabels", {})]
+	count(keys) > 0
+	k := keys[0]
+}
+
+anchored_sgps := [[[s.namespace, a[0], a[1]], i, s] |
+	some i, s in matchable_sgps
+	a := sgp_anchor(s)
+]
+
+unanchored_sgps := [[s.namespace, i, s] |
+	some i, s in matchable_sgps
+	not sgp_anchor(s)
+]
+
+sgp_index := {key: entries |
+	some [key, _, _] in anchored_sgps
+	entries := [[i, s] | some [k, i, s] in anchored_sgps; k == key]
 }
 
 # The ServiceAccount a workload's pods run as: its labels, or unknown. The `default`
@@ -450,14 +481,54 @@ capacity(g, t) := min([t.branchInterfaces, g.maxPods]) if {
 	t.trunking
 } else := t.branchInterfaces
 
-# Every (node group, instance type) a workload may land on.
-placements := {w.id: workload_placements(w) | some w in eni_workloads}
+# Where a workload may land depends only on its placement key: the pod template fields the
+# scheduler matches against nodes. Workloads that share a key land on the same (node group,
+# type) entries, so placement is evaluated once per key, and a row sums keys, not workloads:
+# the cost follows keys x entries, not workloads x entries (docs/architecture.md).
+placement_key(w) := [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations]
 
-workload_placements(w) := [{"group": g, "type": t} |
+placement_key_of := {w.id: placement_key(w) | some w in eni_workloads}
+
+placement_keys := {k | some _, k in placement_key_of}
+
+key_placements := {k: key_placements_of(k) | some k in placement_keys}
+
+key_placements_of(k) := [{"group": g, "type": t} |
+	pod := {"nodeSelector": k[0], "requiredNodeAffinity": k[1], "tolerations": k[2]}
 	some g in input.nodeGroups
 	some t in g.instanceTypes
-	selectors.admits(w.pod, t.nodeLabels, g.taints)
+	selectors.admits(pod, t.nodeLabels, g.taints)
 ]
+
+# Every (node group, instance type) a workload may land on.
+placements := {id: key_placements[k] | some id, k in placement_key_of}
+
+# What the rules ask about where a key lands, computed once per key: the node group names,
+# the known types, and the capacities of the trunking ones in increasing order.
+key_facts := {k: facts |
+	some k, ps in key_placements
+	known := [p | some p in ps; p.type.known]
+	facts := {
+		"groupNames": sort({p.group.name | some p in ps}),
+		"groupIds": {p.group.id | some p in ps},
+		"count": count(ps),
+		"known": known,
+		"unknown": count(ps) - count(known),
+		"trunking": count([p | some p in known; p.type.trunking]),
+		"capacities": sort([[b, p.group.name, p.type.name] |
+			some p in known
+			p.type.trunking
+			b := capacity(p.group, p.type)
+		]),
+	}
+}
+
+facts_of(w) := key_facts[placement_key_of[w.id]]
+
+# The ENI workloads of each key, by id.
+key_ids := {k: ids | some k in placement_keys; ids := [id | some [kk, id] in keyed_ids; kk == k]}
+
+keyed_ids := [[k, id] | some id, k in placement_key_of]
 
 # What each ENI workload adds to a row, computed once per workload.
 contributions := {w.id: contribution(w) | some w in eni_workloads}
@@ -487,32 +558,71 @@ ranks_above(a, b) if {
 
 weight(w) := contributions[w.id].hidden + contributions[w.id].active
 
-# Every (row key, contribution) pair. A row is keyed by its node group's id and its type
-# entry's key: two groups may share a name (an eksctl group and a Karpenter pool both called
-# "default"), and a Karpenter type may appear once per launch-time label variant.
-placed := [[p.group.id, p.type.key, w.id] |
-	some w in counted_workloads
-	some p in placements[w.id]
+# How many contributors a row and ENI001 list; the others are counted (otherContributors),
+# and every workload's figures are in the report's workloads once.
+top_contributors := 20
+
+# The counted contributions of each key, and their sums: what a row adds per key.
+key_members := {k: members |
+	some k in placement_keys
+	members := [contributions[id] | some [kk, id] in counted_keyed; kk == k]
+}
+
+counted_keyed := [[placement_key_of[w.id], w.id] | some w in counted_workloads]
+
+key_totals := {k: totals |
+	some k, members in key_members
+	hiddens := [c.hidden | some c in members]
+	totals := {
+		"hidden": sum(hiddens),
+		"active": sum([c.active | some c in members]),
+		"unbounded": count([c | some c in members; not c.bounded]),
+		"count": count(members),
+		"nonZero": count([c | some c in members; c.hidden + c.active > 0]),
+		"maxHidden": max(array.concat([0], hiddens)),
+		"top": ranked(members),
+	}
+}
+
+# The contributors that hold the most first (hidden, then active, then id), at most
+# top_contributors of them.
+ranked(contributors) := [contributions[x[2]] |
+	order := sort([[0 - c.hidden, 0 - c.active, c.id] | some c in contributors])
+	some x in array.slice(order, 0, top_contributors)
 ]
 
-# The per-instance-type table (§6): one row per type entry of every node group. The lookup
-# of a row's contributors compares a variable bound in this body (key), so OPA indexes the
-# comprehension once instead of scanning every placement for every row.
-rows := [row |
+# Every (row key, placement key) pair. A row is keyed by its node group's id and its type
+# entry's key: two groups may share a name (an eksctl group and a Karpenter pool both called
+# "default"), and a Karpenter type may appear once per launch-time label variant.
+key_on := [[p.group.id, p.type.key, k] |
+	some k in placement_keys
+	some p in key_placements[k]
+]
+
+# The placement keys that land on each row, looked up with a variable bound in the rule body
+# so that OPA indexes the comprehension.
+row_keys := {[gid, tkey]: ks |
 	some g in input.nodeGroups
 	some t in g.instanceTypes
 	gid := g.id
 	tkey := t.key
-	contributors := [contributions[id] | some [pg, pt, id] in placed; pg == gid; pt == tkey]
-	row := type_row(g, t, contributors)
+	ks := [k | some [pg, pt, k] in key_on; pg == gid; pt == tkey]
+}
+
+# The per-instance-type table (§6): one row per type entry of every node group.
+rows := [row |
+	some g in input.nodeGroups
+	some t in g.instanceTypes
+	row := type_row(g, t, row_keys[[g.id, t.key]])
 ]
 
-type_row(g, t, contributors) := row if {
+type_row(g, t, ks) := row if {
 	b := capacity(g, t)
-	hidden := sum([c.hidden | some c in contributors])
-	active := sum([c.active | some c in contributors])
+	hidden := sum([key_totals[k].hidden | some k in ks])
+	active := sum([key_totals[k].active | some k in ks])
 	demand := hidden + min([active, b])
-	unbounded := [c.id | some c in contributors; not c.bounded]
+	unbounded := sum([key_totals[k].unbounded | some k in ks])
+	contributors := ranked([c | some k in ks; some c in key_totals[k].top])
 	row := {
 		"nodeGroup": g.name,
 		"nodeGroupId": g.id,
@@ -526,11 +636,24 @@ type_row(g, t, contributors) := row if {
 		"hidden": hidden,
 		"active": active,
 		"demand": demand,
-		"atLeast": count(unbounded) > 0,
+		"atLeast": unbounded > 0,
 		"verdict": verdict(t, demand, b, unbounded),
 		"contributors": contributors,
+		"otherContributors": sum([key_totals[k].count | some k in ks]) - count(contributors),
+		"nonZeroContributors": sum([key_totals[k].nonZero | some k in ks]),
+		"typeKey": t.key,
 	}
 }
+
+# The contributors of a row that hold at least n terminated pods: only they can free enough
+# with one change of their own (ENI001's fixes). Keys whose largest share is smaller are not
+# scanned.
+row_contributors_holding(row, n) := [c |
+	some k in row_keys[[row.nodeGroupId, row.typeKey]]
+	key_totals[k].maxHidden >= n
+	some c in key_members[k]
+	c.hidden >= n
+]
 
 # What kind of provisioner a row's group is: "" for node groups with fixed types,
 # "karpenter", "auto-mode", or "auto-mode-built-in" (EKS manages those: they cannot be changed).
@@ -556,7 +679,7 @@ verdict(t, demand, b, unbounded) := "unknown-type" if {
 } else := "exceeds" if {
 	demand > b
 } else := "unbounded" if {
-	count(unbounded) > 0
+	unbounded > 0
 } else := "fits"
 
 contribution(w) := c if {

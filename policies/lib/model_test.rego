@@ -315,3 +315,37 @@ test_spark_executors_kept if {
 	n.active == 4
 	not n.bounded
 }
+
+# --- Rows that scale: keys, the top contributors, and fixes from every contributor ---
+
+# Workloads that share a placement key share one placement; another key lands elsewhere.
+test_placement_keys_share_placements if {
+	a := fx.job("a", {})
+	b := fx.job("b", {})
+	pinned := fx.with_pod(fx.job("pinned", {}), {"nodeSelector": {"node.kubernetes.io/instance-type": "m5.xlarge"}})
+	inv := fx.inventory([a, b, pinned], [fx.sgp_all], [fx.node_group("g", ["m5.large", "m5.xlarge"])])
+	count(model.placement_keys) == 2 with input as inv
+	rows := model.rows with input as inv
+	[r.hidden | some r in rows; r.instanceType == "m5.large"] == [14]
+	[r.hidden | some r in rows; r.instanceType == "m5.xlarge"] == [21]
+}
+
+# 25 standalone Jobs of T = 1 on a group of capacity 24 (maxPods): demand 25, excess 1. The
+# row lists the 20 that hold the most and counts the other 5, and each of the 25 alone is a
+# fix (its TTL frees 1), those outside the top 20 too.
+test_rows_list_the_top_contributors_and_fixes_see_all if {
+	slots := [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+	jobs := [fx.job(sprintf("j%02d", [i]), {"backoffLimit": 0}) | some i, _ in slots]
+	g := object.union(fx.node_group("g", ["m5.2xlarge"]), {"maxPods": 24})
+	inv := fx.inventory(jobs, [fx.sgp_all], [g])
+	rows := model.rows with input as inv
+	count(rows[0].contributors) == 20
+	rows[0].otherContributors == 5
+	rows[0].demand == 25
+	fs := data.eni.rules.eni001.finding with input as inv
+	count(fs) == 1
+	some f in fs
+	count(f.details.contributors) == 20
+	f.details.otherContributors == 5
+	count([x | some x in f.details.fixes; x.workload]) == 25
+}

@@ -52,6 +52,7 @@ finding contains f if {
 	w := model.workload_by_id[top]
 	fixes := fix_options(row)
 	others := [model.type_label(r) | some r in exceeding; model.type_label(r) != model.type_label(row)]
+	shown := [c | some c in row.contributors; c.hidden + c.active > 0]
 
 	f := model.finding(
 		"ENI001", "",
@@ -67,7 +68,8 @@ finding contains f if {
 			"demand": row.demand,
 			"atLeast": row.atLeast,
 			"alsoExceeding": others,
-			"contributors": [c | some c in row.contributors; c.hidden + c.active > 0],
+			"contributors": shown,
+			"otherContributors": row.nonZeroContributors - count(shown),
 			"fixes": fixes,
 		}),
 	)
@@ -131,7 +133,7 @@ fix_options(row) := array.concat(
 # maxReplicaCount of them are kept (model.scaled_job_kept).
 scaled_job_ttl_fixes(row) := [fix |
 	model.on_delete
-	some c in row.contributors
+	some c in candidates(row)
 	w := model.workload_by_id[c.id]
 	model.is_scaled_job(w)
 	w.job.ttlSecondsAfterFinished == null
@@ -148,9 +150,14 @@ scaled_job_ttl_fixes(row) := [fix |
 
 excess(row) := row.demand - row.branchInterfaces
 
+# Only a contributor that holds at least the excess can free enough with a change of its own:
+# a TTL frees what it holds, fewer kept Jobs or a lower backoffLimit free part of it. So the
+# fixes look at those, however many contributors the row has.
+candidates(row) := model.row_contributors_holding(row, excess(row))
+
 ttl_fixes(row) := [fix |
 	model.on_delete
-	some c in row.contributors
+	some c in candidates(row)
 	w := model.workload_by_id[c.id]
 	standalone_run(w)
 	w.job.ttlSecondsAfterFinished == null
@@ -164,7 +171,7 @@ ttl_fixes(row) := [fix |
 
 history_fixes(row) := [fix |
 	model.on_delete
-	some c in row.contributors
+	some c in candidates(row)
 	w := model.workload_by_id[c.id]
 	w.kind == "CronJob"
 	n := model.numbers[c.id]
@@ -188,7 +195,7 @@ backoff_weight(w, n) := n.K + n.A if {
 } else := 1
 
 backoff_fixes(row) := [fix |
-	some c in row.contributors
+	some c in candidates(row)
 	c.hidden > 0
 	w := model.workload_by_id[c.id]
 	w.job != null

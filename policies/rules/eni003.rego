@@ -26,15 +26,12 @@ finding contains f if {
 	some w in model.eni_workloads
 	w.job != null
 	n := model.numbers[w.id]
-	targets := [[p.group.name, p.type.name, b] |
-		some p in model.placements[w.id]
-		p.type.known
-		p.type.trunking
-		b := model.capacity(p.group, p.type)
-	]
+
+	# The trunking types it may land on, smallest first: it starves where T exceeds one.
+	targets := model.facts_of(w).capacities
 	count(targets) > 0
-	starving := [[g, t, b] | some [g, t, b] in targets; n.T > b]
-	count(starving) > 0
+	n.T > targets[0][0]
+	starving := [[g, t, b] | some [b, g, t] in targets; n.T > b]
 	everywhere := count(starving) == count(targets)
 	f := model.finding(
 		"ENI003", severity(everywhere),

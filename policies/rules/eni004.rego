@@ -31,6 +31,18 @@ groups_with_non_trunking := {g |
 	not t.trunking
 }
 
+# For each mixed group and placement key that lands on both kinds of its types: the names of
+# each kind, computed once per key instead of once per workload.
+mixed_on := {[g.id, k]: [without, trunked] |
+	some g in mixed_candidates
+	some k, ps in model.key_placements
+	here := [p.type | some p in ps; p.group.id == g.id; p.type.known]
+	without := sort({t.name | some t in here; not t.trunking})
+	trunked := sort({t.name | some t in here; t.trunking})
+	count(without) > 0
+	count(trunked) > 0
+}
+
 # Karpenter launches only trunking types for pods that request vpc.amazonaws.com/pod-eni, so
 # a pool's types without trunking are no waste for them: only other groups count as mixed.
 mixed_candidates := {g | some g in groups_with_non_trunking; not g.picksTrunkingTypes}
@@ -38,11 +50,11 @@ mixed_candidates := {g | some g in groups_with_non_trunking; not g.picksTrunking
 finding contains f if {
 	count(groups_with_non_trunking) > 0
 	some w in model.eni_workloads
-	known := [p | some p in model.placements[w.id]; p.type.known]
-	count(known) > 0
-	count([p | some p in known; p.type.trunking]) == 0
-	count([p | some p in model.placements[w.id]; not p.type.known]) == 0
-	types := sort({p.type.name | some p in known})
+	facts := model.facts_of(w)
+	count(facts.known) > 0
+	facts.trunking == 0
+	facts.unknown == 0
+	types := sort({p.type.name | some p in facts.known})
 	f := model.finding(
 		"ENI004", "",
 		sprintf("%s may only land on instance types without ENI trunking (%s): its pods stay Pending with Insufficient vpc.amazonaws.com/pod-eni", [
@@ -56,11 +68,8 @@ finding contains f if {
 finding contains f if {
 	some g in mixed_candidates
 	some w in model.eni_workloads
-	here := [p.type | some p in model.placements[w.id]; p.group.id == g.id; p.type.known]
-	without := sort({t.name | some t in here; not t.trunking})
-	trunked := sort({t.name | some t in here; t.trunking})
-	count(without) > 0
-	count(trunked) > 0
+	g.id in model.facts_of(w).groupIds
+	[without, trunked] := mixed_on[[g.id, model.placement_key_of[w.id]]]
 	f := model.finding(
 		"ENI004", "warning",
 		sprintf("node group %q mixes instance types without ENI trunking (%s) with trunking ones (%s): nodes of the first kind add no capacity for %s", [

@@ -136,7 +136,7 @@ finding contains f if {
 finding contains f if {
 	count(input.nodeGroups) > 0
 	some w in model.eni_workloads
-	count(model.placements[w.id]) == 0
+	model.facts_of(w).count == 0
 	f := model.finding(
 		"ENI006", "",
 		sprintf("%s may land on none of the declared node groups (%s): its nodeSelector, affinity or tolerations match none of them, so its branch ENIs are not counted anywhere. Declare the node group it runs on", [

@@ -31,11 +31,9 @@ finding contains f if {
 	some g in input.nodeGroups
 	g.autoMode
 	count(g.instanceTypes) > 0
-	here := sort({w.id |
-		some w in model.eni_workloads
-		some p in model.placements[w.id]
-		p.group.id == g.id
-	})
+	gid := g.id
+	keys := [k | some [pg, _, k] in model.key_on; pg == gid]
+	here := sort({id | some k in keys; some id in model.key_ids[k]})
 	count(here) > 0
 	first := model.workload_by_id[here[0]]
 	types := sort({t.name | some t in g.instanceTypes; t.known; t.trunking})
