@@ -75,15 +75,30 @@ selection_entries contains [w.id, result] if {
 	count(candidates) > 0
 	pod_ok := [s | some s in candidates; pod_selector_admits(s, labels)]
 	count(pod_ok) > 0
-	sa_name := w.pod.serviceAccountName
-	in_namespace := [sa | some sa in input.serviceAccounts; sa.namespace == ns]
-	found := [sa.labels | some sa in in_namespace; sa.name == sa_name]
-	sa := service_account(found, sa_name)
+	result := service_account_selection(ns, w.pod.serviceAccountName, pod_ok)
+}
+
+# Which of the policies whose podSelector admits a pod also admit its ServiceAccount. Most
+# namespaces have no policy with a serviceAccountSelector: there, nothing is looked up.
+service_account_selection(ns, sa_name, pod_ok) := {"matched": pod_ok, "unknownSA": []} if {
+	not ns in namespaces_with_sa_selectors
+} else := result if {
+	sa := service_account(object.get(object.get(service_account_labels, ns, {}), sa_name, []), sa_name)
 	states := [[s, st] | some s in pod_ok; st := service_account_state(s, sa)]
 	result := {
 		"matched": [s | some [s, st] in states; st == "match"],
 		"unknownSA": [s | some [s, st] in states; st == "unknown-sa"],
 	}
+}
+
+namespaces_with_sa_selectors := {s.namespace | some s in matchable_sgps; s.serviceAccountSelector != null}
+
+# The labels of the ServiceAccounts of each namespace, by name (a list: a repository may
+# declare one twice).
+service_account_labels := {ns: by_name |
+	some ns in {sa.namespace | some sa in input.serviceAccounts}
+	in_namespace := [sa | some sa in input.serviceAccounts; sa.namespace == ns]
+	by_name := {name: [sa.labels | some sa in in_namespace; sa.name == name] | some name in {sa.name | some sa in in_namespace}}
 }
 
 # A policy whose podSelector has matchLabels selects only pods that carry its first entry
