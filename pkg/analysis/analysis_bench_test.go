@@ -13,7 +13,7 @@ import (
 
 // Benchmarks of a whole check over a synthetic monorepo (internal/synth). The engine is built
 // once outside the loop, as a run builds it once: each iteration loads, evaluates the one
-// prepared query, and sorts the report. scripts/bench.sh runs the 100,000-document case.
+// prepared query, and sorts the report. scripts/bench.sh measures the monorepo table with the real binary.
 
 func benchmarkCheck(b *testing.B, docs int) {
 	benchmarkCheckGroups(b, docs, []inventory.NodeGroupSpec{{Name: "default", InstanceTypes: []string{"m5.large", "m5.xlarge"}}})
