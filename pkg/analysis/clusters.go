@@ -244,6 +244,9 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 			for j, g := range f.NodeGroups {
 				if groups[i][j] == c {
 					g.Environment = f.Environment
+					if f.TerraformRoot != "" && !within(g.Location.File, f.TerraformRoot) {
+						g.Root = filepath.ToSlash(filepath.Clean(f.TerraformRoot))
+					}
 					part.NodeGroups = append(part.NodeGroups, g)
 				}
 			}

@@ -53,6 +53,10 @@ type NodeGroupSpec struct {
 	// Environment is the Terraform environment the group was evaluated in: the same block
 	// read with two var files is two node groups, told apart by their ids.
 	Environment string
+	// Root is the Terraform root module that evaluated the group when the group is declared
+	// outside it (a shared local module that two roots call): two node groups, told apart by
+	// their ids.
+	Root string
 }
 
 // ClusterRef names the cluster infrastructure code declares a node group in.
@@ -84,8 +88,15 @@ const (
 // each type carries.
 func BuildNodeGroup(spec NodeGroupSpec, table *limits.Table) NodeGroup {
 	id := fmt.Sprintf("NodeGroup/%s@%s:%d", spec.Name, spec.Location.File, spec.Location.Line)
+	var instance []string
+	if spec.Root != "" {
+		instance = append(instance, "root "+spec.Root)
+	}
 	if spec.Environment != "" {
-		id += "[" + spec.Environment + "]"
+		instance = append(instance, spec.Environment)
+	}
+	if len(instance) > 0 {
+		id += "[" + strings.Join(instance, " ") + "]"
 	}
 	g := NodeGroup{
 		ID:          id,

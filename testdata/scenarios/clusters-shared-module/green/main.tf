@@ -1,0 +1,4 @@
+module "cluster" {
+  source    = "../modules/cluster"
+  node_type = "m5.xlarge"
+}
