@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/limits"
@@ -391,15 +392,8 @@ func appendPosition(ps []inventory.Position, p inventory.Position) []inventory.P
 	return append(ps, p)
 }
 
-// within says whether path p is dir or inside it; relative paths are from the current folder.
-func within(p, dir string) bool {
-	ap, err1 := filepath.Abs(p)
-	ad, err2 := filepath.Abs(dir)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	return ap == ad || strings.HasPrefix(ap, strings.TrimSuffix(ad, string(filepath.Separator))+string(filepath.Separator))
-}
+// within says whether path p is dir or inside it (confine.Under).
+func within(p, dir string) bool { return confine.Under(p, dir) }
 
 // manifestList is a cluster's manifest files, sorted.
 func manifestList(c *cluster) []string {

@@ -7,29 +7,14 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/eni-lint/eni-lint/internal/testtool"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Every scenario's JSON report validates against docs/report.schema.json, and its clusters
 // refer to node groups and rows that exist: the schema and the reports cannot drift apart.
 func TestScenarioReportsMatchTheSchema(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "docs", "report.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("report.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile("report.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := testtool.CompileSchema(t, filepath.Join("..", "..", "docs", "report.schema.json"))
 	paths, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "scenarios", "*", "expected.json"))
 	checked := 0
 	for _, p := range paths {

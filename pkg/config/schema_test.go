@@ -9,30 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eni-lint/eni-lint/internal/testtool"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
 
 func compileSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "docs", "config.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("config.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("config.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return testtool.CompileSchema(t, filepath.Join("..", "..", "docs", "config.schema.json"))
 }
 
 // yamlToJSONValue turns YAML into the values the schema validator expects.

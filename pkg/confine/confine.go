@@ -130,6 +130,14 @@ func Within(dir, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
+// Under says whether path p is folder dir or inside it, both as the command line or a walk
+// gives them: relative ones are taken from the current folder. It reads nothing.
+func Under(p, dir string) bool {
+	ap, err1 := filepath.Abs(p)
+	ad, err2 := filepath.Abs(dir)
+	return err1 == nil && err2 == nil && Within(ad, ap)
+}
+
 // AddRoot adds a folder everything below which may be read. A folder inside the working folder
 // is opened through it, so that a link that leads out is refused; a folder outside it was named
 // by whoever runs eni-lint and is taken as it is.

@@ -230,3 +230,23 @@ func FuzzReadFile(f *testing.F) {
 		fsys.ReadDir(filepath.Join(root, p))
 	})
 }
+
+func TestUnder(t *testing.T) {
+	tests := []struct {
+		p, dir string
+		want   bool
+	}{
+		{"infra/env/prod.tfvars", "infra", true},
+		{"infra", "infra", true},
+		{"infra2/main.tf", "infra", false},
+		{"../infra/main.tf", "infra", false},
+		{"infra/../k8s/a.yaml", "infra", false},
+		{"k8s/a.yaml", ".", true},
+		{"/etc/passwd", ".", false},
+	}
+	for _, tc := range tests {
+		if got := Under(tc.p, tc.dir); got != tc.want {
+			t.Errorf("Under(%q, %q) = %v, want %v", tc.p, tc.dir, got, tc.want)
+		}
+	}
+}

@@ -191,16 +191,7 @@ func TestEveryFormatListsEveryFix(t *testing.T) {
 			return strings.NewReplacer(`\(`, "(", `\)`, ")").Replace(s)
 		},
 	}
-	for _, format := range Formats() {
-		rep, err := New(format, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b strings.Builder
-		if err := rep.Write(&b, r); err != nil {
-			t.Fatal(err)
-		}
-		out := b.String()
+	for format, out := range everyFormat(t, r) {
 		if d := decode[format]; d != nil {
 			out = d(out)
 		}
@@ -225,6 +216,17 @@ func TestEveryFormatNamesTheCluster(t *testing.T) {
 	for i := range r.InstanceTypes {
 		r.InstanceTypes[i].Cluster = "infra:env/prod"
 	}
+	for format, out := range everyFormat(t, r) {
+		if !strings.Contains(out, "infra:env/prod") {
+			t.Errorf("%s does not name the cluster:\n%s", format, out)
+		}
+	}
+}
+
+// everyFormat renders a report in every format, by format name.
+func everyFormat(t *testing.T, r *findings.Report) map[string]string {
+	t.Helper()
+	out := map[string]string{}
 	for _, format := range Formats() {
 		rep, err := New(format, Options{})
 		if err != nil {
@@ -234,8 +236,7 @@ func TestEveryFormatNamesTheCluster(t *testing.T) {
 		if err := rep.Write(&b, r); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(b.String(), "infra:env/prod") {
-			t.Errorf("%s does not name the cluster:\n%s", format, b.String())
-		}
+		out[format] = b.String()
 	}
+	return out
 }

@@ -237,16 +237,8 @@ func EnvironmentName(root, varFile string) string {
 	return p
 }
 
-// within says whether path p is folder dir or inside it; relative paths are taken from the
-// current folder, as the walk and the command line give them.
-func within(p, dir string) bool {
-	ap, err1 := filepath.Abs(p)
-	ad, err2 := filepath.Abs(dir)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	return ap == ad || strings.HasPrefix(ap, strings.TrimSuffix(ad, string(filepath.Separator))+string(filepath.Separator))
-}
+// within says whether path p is dir or inside it (confine.Under).
+func within(p, dir string) bool { return confine.Under(p, dir) }
 
 func (l *loader) module(dir string) *module {
 	dir = filepath.Clean(dir)
