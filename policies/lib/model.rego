@@ -222,7 +222,14 @@ job_running(job) := 0 if {
 } else := job.parallelism
 
 # Reasons a workload's retention has no bound from its manifest (§5), each with its field.
-unbounded_reasons(w) := [r | some r in ((unbounded_candidates(w) | controller_unbounded(w)) | loader_unbounded(w))]
+unbounded_reasons(w) := reasons if {
+	reasons := unbounded_of[w.id]
+} else := unbounded_reasons_of(w)
+
+# Computed once per ENI workload: numbers, ENI005 and the workloads table all ask.
+unbounded_of := {w.id: unbounded_reasons_of(w) | some w in eni_workloads}
+
+unbounded_reasons_of(w) := [r | some r in ((unbounded_candidates(w) | controller_unbounded(w)) | loader_unbounded(w))]
 
 # Reasons the loader found in the manifest (Argo: withParam, templateRef, retries without a
 # limit, recursion).
