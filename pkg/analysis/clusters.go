@@ -54,14 +54,17 @@ const (
 	clusterConfig         = "config"
 )
 
-// planClusters splits what was read into clusters. Discovery, without config: each Terraform
-// root module, in each environment, that declares node groups or pools; each eksctl
+// planClusters splits what was read into clusters (docs/model.md, "Clusters"). Discovery,
+// without config: each Terraform root module, in each environment, that declares node groups,
+// pools or Fargate profiles, or whose folder holds NodePool manifests; each eksctl
 // ClusterConfig (by metadata.name); each CloudFormation template with node groups; the
-// --node-group flags and the config's nodeGroups ("default"). Karpenter NodePools written as
-// manifests join the only cluster, else form a cluster per folder. Config clusters take the
-// infrastructure and manifests they name. Objects go to every cluster, except those under a
-// config cluster's manifests (that cluster only) and those a Terraform root declares (its own
-// cluster, or the clusters of the same environment when the root has no node groups).
+// --node-group flags and the config's nodeGroups ("default"). Other NodePool manifests join the
+// only cluster, else form a cluster per folder. Config clusters take the infrastructure and
+// manifests they name. Objects go to every cluster, except those under a config cluster's
+// manifests (that cluster only), those a Terraform root declares (its own cluster, or the
+// clusters of the same environment when the root has no node groups) and those in a Terraform
+// root's folder (that root's clusters). scanned are the paths the run was given: a root that is
+// one of them holds everything, so its folder decides nothing.
 func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSpec, specs []ClusterSpec, scanned []string) []*cluster {
 	byKey := map[string]*cluster{}
 	// rootClusters are the clusters each Terraform root's evaluations went to.
@@ -177,19 +180,26 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 	// holder is the Terraform root whose folder holds a file, when that root is not a folder
 	// the run was asked to scan (which holds everything): a pattern folder with main.tf and
 	// the manifests and NodePools applied to its cluster.
-	var roots []string
+	type root struct{ dir, abs string }
+	var roots []root
 	for r := range rootFrags {
-		roots = append(roots, r)
+		if r == "." || slices.ContainsFunc(scanned, func(p string) bool { return filepath.Clean(p) == r }) {
+			continue
+		}
+		if abs, err := filepath.Abs(r); err == nil {
+			roots = append(roots, root{r, abs})
+		}
 	}
-	sort.Strings(roots)
+	sort.Slice(roots, func(i, j int) bool { return roots[i].dir < roots[j].dir })
 	holder := func(file string) string {
+		abs, err := filepath.Abs(file)
+		if err != nil || len(roots) == 0 {
+			return ""
+		}
 		best := ""
 		for _, r := range roots {
-			if r == "." || slices.ContainsFunc(scanned, func(p string) bool { return filepath.Clean(p) == r }) {
-				continue
-			}
-			if within(file, r) && len(r) > len(best) {
-				best = r
+			if confine.Within(r.abs, abs) && len(r.dir) > len(best) {
+				best = r.dir
 			}
 		}
 		return best
