@@ -13,6 +13,7 @@ report := {
 	"workloads": workloads,
 	"ignores": model.active_ignores,
 	"configIgnores": model.active_config_ignores,
+	"placementGroups": [model.key_facts[k].groupNames | some k in model.placement_key_list],
 }
 
 # Every package under eni.rules contributes its `finding` set.
@@ -34,7 +35,7 @@ workloads := [entry |
 		"numbers": n,
 		"hidden": model.hidden_of(n),
 		"unbounded": [r.reason | some r in model.unbounded_reasons(w)],
-		"nodeGroups": model.facts_of(w).groupNames,
+		"placementKey": model.placement_key_index[model.placement_key_of[w.id]],
 		"scaledBy": object.get(w, "scaledBy", null),
 	}
 ]

@@ -529,7 +529,8 @@ func checkClusters(ctx context.Context, engine *rules.Engine, opts Options, tabl
 			if k, ok := workloads[key]; ok {
 				m := &merged.Workloads[k]
 				m.Clusters = append(m.Clusters, name)
-				m.NodeGroups = appendNew(m.NodeGroups, w.NodeGroups)
+				// A copy: the list is shared by the workloads of one placement key.
+				m.NodeGroups = appendNew(slices.Clone(m.NodeGroups), w.NodeGroups)
 				continue
 			}
 			workloads[key] = len(merged.Workloads)

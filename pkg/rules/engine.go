@@ -309,9 +309,18 @@ type policyFinding struct {
 type policyReport struct {
 	Findings      []policyFinding            `json:"findings"`
 	InstanceTypes []findings.InstanceTypeRow `json:"rows"`
-	Workloads     []findings.WorkloadNumbers `json:"workloads"`
+	Workloads     []policyWorkload           `json:"workloads"`
 	Ignores       []ActiveIgnore             `json:"ignores"`
 	ConfigIgnores []int                      `json:"configIgnores"`
+	// PlacementGroups are the node group names of each placement key, which workloads refer
+	// to by index: with many groups, listing them per workload would be most of the output.
+	PlacementGroups [][]string `json:"placementGroups"`
+}
+
+// policyWorkload is a workload's figures as the policies return them.
+type policyWorkload struct {
+	findings.WorkloadNumbers
+	PlacementKey int `json:"placementKey"`
 }
 
 // ActiveIgnore is an ignore entry the policies accepted: it suppresses the findings of its
@@ -386,7 +395,14 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, extra .
 		}
 		return inventory.Position{}
 	}
-	res := &Result{InstanceTypes: out.InstanceTypes, Workloads: out.Workloads, Ignores: out.Ignores, ConfigIgnores: out.ConfigIgnores}
+	res := &Result{InstanceTypes: out.InstanceTypes, Ignores: out.Ignores, ConfigIgnores: out.ConfigIgnores}
+	for _, w := range out.Workloads {
+		if w.PlacementKey < 0 || w.PlacementKey >= len(out.PlacementGroups) {
+			return nil, fmt.Errorf("evaluating policies: workload %s names placement key %d of %d", w.ID, w.PlacementKey, len(out.PlacementGroups))
+		}
+		w.NodeGroups = out.PlacementGroups[w.PlacementKey] // shared by the workloads of one key
+		res.Workloads = append(res.Workloads, w.WorkloadNumbers)
+	}
 	for _, pf := range out.Findings {
 		rule, ok := e.byID[pf.Rule]
 		if !ok {

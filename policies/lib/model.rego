@@ -513,6 +513,12 @@ placement_key_of := {w.id: placement_key(w) | some w in eni_workloads}
 
 placement_keys := {k | some _, k in placement_key_of}
 
+# The keys in a fixed order, and each key's position in it: the report names a workload's
+# node groups by the position of its key.
+placement_key_list := [k | some k in placement_keys]
+
+placement_key_index := {k: i | some i, k in placement_key_list}
+
 key_placements := {k: key_placements_of(k) | some k in placement_keys}
 
 key_placements_of(k) := [{"group": g, "type": t} |
