@@ -73,7 +73,7 @@ selection_entries contains [w.id, result] if {
 	others := [[i, s] | some [sns, i, s] in unanchored_sgps; sns == ns]
 	candidates := [s | some [_, s] in sort(array.concat(anchored, others))]
 	count(candidates) > 0
-	pod_ok := [s | some s in candidates; pod_selector_admits(s, labels)]
+	pod_ok := [s | some s in candidates; admitted_by_pod_selector(s, labels)]
 	count(pod_ok) > 0
 	result := service_account_selection(ns, w.pod.serviceAccountName, pod_ok)
 }
@@ -122,6 +122,22 @@ unanchored_sgps := [[s.namespace, i, s] |
 	some i, s in matchable_sgps
 	not sgp_anchor(s)
 ]
+
+# A policy that selects on one label and nothing else admits every pod its index entry found:
+# the lookup was the whole test.
+only_anchor := {s.id |
+	some s in matchable_sgps
+	s.podSelector != null
+	count(object.get(s.podSelector, "matchLabels", {})) == 1
+	count(object.get(s.podSelector, "matchExpressions", [])) == 0
+}
+
+admitted_by_pod_selector(s, _) if s.id in only_anchor
+
+admitted_by_pod_selector(s, labels) if {
+	not s.id in only_anchor
+	pod_selector_admits(s, labels)
+}
 
 sgp_index := {key: entries |
 	some [key, _, _] in anchored_sgps

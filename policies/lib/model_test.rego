@@ -349,3 +349,14 @@ test_rows_list_the_top_contributors_and_fixes_see_all if {
 	f.details.otherContributors == 5
 	count([x | some x in f.details.fixes; x.workload]) == 25
 }
+
+# A policy found through its first matchLabels entry is still tested on the rest of its
+# selector: here an expression the pod does not meet.
+test_indexed_policy_still_tests_its_expressions if {
+	sel := {"matchLabels": {"sgp": "yes"}, "matchExpressions": [{"key": "env", "operator": "In", "values": ["prod"]}]}
+	p := fx.sgp("prod-only", sel)
+	dev := fx.with_pod(fx.job("dev", {}), {"labels": {"sgp": "yes", "env": "dev"}})
+	prod := fx.with_pod(fx.job("prod", {}), {"labels": {"sgp": "yes", "env": "prod"}})
+	inv := fx.inventory([dev, prod], [p], [])
+	[w.name | some w in model.eni_workloads] == ["prod"] with input as inv
+}
