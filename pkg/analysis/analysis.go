@@ -344,7 +344,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 // evaluate runs the prepared query, under OPA's profiler when a profile is asked for.
 func evaluate(ctx context.Context, engine *rules.Engine, inv *inventory.Inventory, profile io.Writer) (*rules.Result, error) {
 	if profile != nil {
-		return engine.EvaluateProfiled(ctx, inv, profile, 400)
+		return engine.EvaluateProfiled(ctx, inv, profile, 30)
 	}
 	return engine.Evaluate(ctx, inv)
 }

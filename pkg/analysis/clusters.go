@@ -46,12 +46,10 @@ type cluster struct {
 
 // Cluster kinds, as reports name them.
 const (
-	clusterTerraform      = "terraform"
-	clusterEksctl         = "eksctl"
-	clusterCloudFormation = "cloudformation"
-	clusterKarpenter      = "karpenter"
-	clusterFlags          = "flags"
-	clusterConfig         = "config"
+	clusterTerraform = "terraform"
+	clusterKarpenter = "karpenter"
+	clusterFlags     = "flags"
+	clusterConfig    = "config"
 )
 
 // planClusters splits what was read into clusters (docs/model.md, "Clusters"). Discovery,
@@ -452,7 +450,8 @@ func checkClusters(ctx context.Context, engine *rules.Engine, opts Options, tabl
 	var merged *findings.Report
 	byKey := map[string]int{}
 	workloads := map[string]int{}
-	counted := map[string]map[string]bool{"w": {}, "sgp": {}, "sa": {}}
+	// The objects any cluster got, each once, for the run's input counts.
+	workloadIDs, policyIDs, accountIDs := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	envs := map[string]int{}
 	for i, c := range clusters {
 		if err := results[i].err; err != nil {
@@ -483,13 +482,13 @@ func checkClusters(ctx context.Context, engine *rules.Engine, opts Options, tabl
 			rep.InstanceTypes[j].Environment = c.meta.Environment
 		}
 		for _, w := range inv.Workloads {
-			counted["w"][w.ID] = true
+			workloadIDs[w.ID] = true
 		}
 		for _, p := range inv.SecurityGroupPolicies {
-			counted["sgp"][p.ID] = true
+			policyIDs[p.ID] = true
 		}
 		for _, a := range inv.ServiceAccounts {
-			counted["sa"][a.ID] = true
+			accountIDs[a.ID] = true
 		}
 		clusterFindings, clusterWorkloads := rep.Findings, rep.Workloads
 		if merged == nil {
@@ -582,7 +581,7 @@ func checkClusters(ctx context.Context, engine *rules.Engine, opts Options, tabl
 			}
 		}
 	}
-	merged.Inputs.Workloads, merged.Inputs.SecurityGroupPolicies, merged.Inputs.ServiceAccounts = len(counted["w"]), len(counted["sgp"]), len(counted["sa"])
+	merged.Inputs.Workloads, merged.Inputs.SecurityGroupPolicies, merged.Inputs.ServiceAccounts = len(workloadIDs), len(policyIDs), len(accountIDs)
 	merged.Inputs.NodeGroups = len(merged.NodeGroups)
 	if merged.Workloads == nil {
 		merged.Workloads = []findings.WorkloadNumbers{}

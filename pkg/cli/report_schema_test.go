@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -15,19 +14,9 @@ import (
 // refer to node groups and rows that exist: the schema and the reports cannot drift apart.
 func TestScenarioReportsMatchTheSchema(t *testing.T) {
 	schema := testtool.CompileSchema(t, filepath.Join("..", "..", "docs", "report.schema.json"))
-	paths, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "scenarios", "*", "expected.json"))
 	checked := 0
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var scenario struct {
-			Report json.RawMessage `json:"report"`
-		}
-		if err := json.Unmarshal(b, &scenario); err != nil {
-			t.Fatal(err)
-		}
+	for _, sc := range testtool.ScenarioReports(t, filepath.Join("..", "..")) {
+		p := sc.Path
 		var head struct {
 			SchemaVersion string `json:"schemaVersion"`
 			Clusters      []struct {
@@ -43,11 +32,11 @@ func TestScenarioReportsMatchTheSchema(t *testing.T) {
 				NodeGroupID string `json:"nodeGroupId"`
 			} `json:"instanceTypes"`
 		}
-		if len(scenario.Report) == 0 || json.Unmarshal(scenario.Report, &head) != nil || head.SchemaVersion != "eni-lint.report/v2" {
+		if len(sc.Raw) == 0 || json.Unmarshal(sc.Raw, &head) != nil || head.SchemaVersion != "eni-lint.report/v2" {
 			continue // text output, another command's JSON
 		}
 		checked++
-		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(scenario.Report))
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(sc.Raw))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -33,7 +34,7 @@ type clustersOutput struct {
 // ClustersJSON writes what discovery found as JSON.
 func ClustersJSON(w io.Writer, r *findings.Report) error {
 	out := clustersOutput{
-		SchemaVersion: ClustersSchemaVersion, Clusters: r.Clusters, NodeGroups: r.NodeGroups,
+		SchemaVersion: ClustersSchemaVersion, Clusters: slices.Clone(r.Clusters), NodeGroups: r.NodeGroups,
 		Environments: []findings.EnvironmentVerdict{}, Errors: r.Errors, Config: ClustersConfig(r), Inputs: r.Inputs,
 	}
 	for _, e := range r.Environments {
