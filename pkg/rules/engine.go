@@ -5,7 +5,6 @@
 package rules
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -330,16 +329,6 @@ type ActiveIgnore struct {
 	Rules   []string `json:"rules"`
 	Reason  string   `json:"reason"`
 	Expires string   `json:"expires"`
-}
-
-// InputValue converts an inventory to the Rego input value. It goes through JSON so that the
-// policies see exactly the documented input schema (the json tags of package inventory).
-func InputValue(inv *inventory.Inventory) (ast.Value, error) {
-	b, err := json.Marshal(inv)
-	if err != nil {
-		return nil, err
-	}
-	return ast.ValueFromReader(bytes.NewReader(b))
 }
 
 // Evaluate runs the prepared report query over the whole inventory, once.

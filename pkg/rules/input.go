@@ -1,0 +1,275 @@
+package rules
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// InputValue builds the Rego input from an inventory. The policies see exactly the documented
+// input schema, the JSON form of package inventory (its json tags, omitempty included), but
+// the value is built directly, without writing JSON and parsing it back: on a monorepo that
+// round trip cost as much time as loading and held two more copies of the inventory.
+// TestInputValueIsTheJSONForm keeps the two forms equal.
+func InputValue(inv *inventory.Inventory) (ast.Value, error) {
+	return toValue(reflect.ValueOf(inv))
+}
+
+// toValue converts one Go value the way encoding/json would write it.
+func toValue(v reflect.Value) (ast.Value, error) {
+	return encoderOf(v.Type())(v)
+}
+
+type encoder func(reflect.Value) (ast.Value, error)
+
+var encoders sync.Map // reflect.Type → encoder
+
+var (
+	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+func encoderOf(t reflect.Type) encoder {
+	if e, ok := encoders.Load(t); ok {
+		return e.(encoder)
+	}
+	// A recursive type finds its own encoder through this indirection while it is built.
+	var (
+		wg sync.WaitGroup
+		e  encoder
+	)
+	wg.Add(1)
+	actual, loaded := encoders.LoadOrStore(t, encoder(func(v reflect.Value) (ast.Value, error) {
+		wg.Wait()
+		return e(v)
+	}))
+	if loaded {
+		return actual.(encoder)
+	}
+	e = newEncoder(t)
+	wg.Done()
+	encoders.Store(t, e)
+	return e
+}
+
+func newEncoder(t reflect.Type) encoder {
+	// Types with their own JSON form are written by it: none in the inventory today, but a new
+	// one must not silently change what the policies see.
+	if t.Implements(jsonMarshaler) || t.Implements(textMarshaler) ||
+		(t.Kind() != reflect.Pointer && (reflect.PointerTo(t).Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(textMarshaler))) {
+		return viaJSON
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return func(v reflect.Value) (ast.Value, error) { return ast.Boolean(v.Bool()), nil }
+	case reflect.String:
+		return func(v reflect.Value) (ast.Value, error) { return ast.String(v.String()), nil }
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return func(v reflect.Value) (ast.Value, error) { return ast.Number(strconv.FormatInt(v.Int(), 10)), nil }
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return func(v reflect.Value) (ast.Value, error) { return ast.Number(strconv.FormatUint(v.Uint(), 10)), nil }
+	case reflect.Float32, reflect.Float64:
+		// encoding/json's float format (shortest form, exponent for the very large or small).
+		return viaJSON
+	case reflect.Pointer, reflect.Interface:
+		return func(v reflect.Value) (ast.Value, error) {
+			if v.IsNil() {
+				return ast.Null{}, nil
+			}
+			return toValue(v.Elem())
+		}
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return viaJSON // base64, as encoding/json writes []byte
+		}
+		fallthrough
+	case reflect.Array:
+		elem := encoderOf(t.Elem())
+		return func(v reflect.Value) (ast.Value, error) {
+			if v.Kind() == reflect.Slice && v.IsNil() {
+				return ast.Null{}, nil
+			}
+			terms := make([]*ast.Term, v.Len())
+			for i := range terms {
+				x, err := elem(v.Index(i))
+				if err != nil {
+					return nil, err
+				}
+				terms[i] = ast.NewTerm(x)
+			}
+			return ast.NewArray(terms...), nil
+		}
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return viaJSON
+		}
+		elem := encoderOf(t.Elem())
+		return func(v reflect.Value) (ast.Value, error) {
+			if v.IsNil() {
+				return ast.Null{}, nil
+			}
+			pairs := make([][2]*ast.Term, 0, v.Len())
+			it := v.MapRange()
+			for it.Next() {
+				x, err := elem(it.Value())
+				if err != nil {
+					return nil, err
+				}
+				pairs = append(pairs, [2]*ast.Term{ast.StringTerm(it.Key().String()), ast.NewTerm(x)})
+			}
+			return ast.NewObject(pairs...), nil
+		}
+	case reflect.Struct:
+		return structEncoder(t)
+	}
+	return func(reflect.Value) (ast.Value, error) {
+		return nil, fmt.Errorf("policy input: %s has no JSON form", t)
+	}
+}
+
+// viaJSON writes a value with encoding/json and reads it back: for the few kinds whose JSON
+// form is not worth rewriting here (floats, custom marshalers).
+func viaJSON(v reflect.Value) (ast.Value, error) {
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		return nil, err
+	}
+	return ast.ValueFromReader(strings.NewReader(string(b)))
+}
+
+// field is one JSON member of a struct: where it is (an index path through embedded structs),
+// its name, and whether an empty value is left out.
+type field struct {
+	index     []int
+	name      string
+	omitEmpty bool
+	encode    encoder
+}
+
+func structEncoder(t reflect.Type) encoder {
+	fields := jsonFields(t)
+	return func(v reflect.Value) (ast.Value, error) {
+		pairs := make([][2]*ast.Term, 0, len(fields))
+		for _, f := range fields {
+			fv, ok := fieldByIndex(v, f.index)
+			if !ok || (f.omitEmpty && isEmpty(fv)) {
+				continue
+			}
+			x, err := f.encode(fv)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", f.name, err)
+			}
+			pairs = append(pairs, [2]*ast.Term{ast.StringTerm(f.name), ast.NewTerm(x)})
+		}
+		return ast.NewObject(pairs...), nil
+	}
+}
+
+// jsonFields lists a struct's JSON members as encoding/json does: exported fields, renamed by
+// their tag, "-" left out, the fields of untagged embedded structs promoted, and a name at a
+// shallower depth hiding the same name deeper down.
+func jsonFields(t reflect.Type) []field {
+	type found struct {
+		field
+		depth int
+	}
+	var all []found
+	var walk func(t reflect.Type, index []int, depth int)
+	walk = func(t reflect.Type, index []int, depth int) {
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			tag := sf.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			idx := append(append([]int{}, index...), i)
+			if sf.Anonymous && name == "" {
+				et := sf.Type
+				if et.Kind() == reflect.Pointer {
+					et = et.Elem()
+				}
+				if et.Kind() == reflect.Struct {
+					walk(et, idx, depth+1)
+					continue
+				}
+			}
+			if !sf.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = sf.Name
+			}
+			all = append(all, found{field{index: idx, name: name, omitEmpty: hasOption(opts, "omitempty"), encode: encoderOf(sf.Type)}, depth})
+		}
+	}
+	walk(t, nil, 0)
+	shallowest := map[string]int{}
+	count := map[[2]any]int{}
+	for _, f := range all {
+		if d, ok := shallowest[f.name]; !ok || f.depth < d {
+			shallowest[f.name] = f.depth
+		}
+		count[[2]any{f.name, f.depth}]++
+	}
+	var out []field
+	for _, f := range all {
+		// Two fields of one name at the same depth cancel out, as in encoding/json.
+		if f.depth == shallowest[f.name] && count[[2]any{f.name, f.depth}] == 1 {
+			out = append(out, f.field)
+		}
+	}
+	return out
+}
+
+func hasOption(opts, want string) bool {
+	for _, o := range strings.Split(opts, ",") {
+		if o == want {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldByIndex follows an index path; false when it passes through a nil embedded pointer.
+func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		if v.Kind() == reflect.Pointer {
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
+}
+
+// isEmpty is encoding/json's omitempty test.
+func isEmpty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
+}

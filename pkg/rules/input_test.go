@@ -1,0 +1,150 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"reflect"
+	"testing"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// jsonForm is the input as the policies' schema defines it: the inventory's JSON, parsed.
+func jsonForm(t *testing.T, v any) ast.Value {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := ast.ValueFromReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// fill sets every field of v from rng: each pointer, slice and map is nil, empty or filled,
+// each scalar zero or not, so that omitempty, null and promoted fields all occur. Every field
+// of the inventory is reached, so a new field or type the direct encoder gets wrong fails here.
+func fill(v reflect.Value, rng *rand.Rand, depth int) {
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(rng.Intn(2) == 0)
+	case reflect.String:
+		v.SetString([]string{"", "a", "spec.template", "ünï \"q\"", "0"}[rng.Intn(5)])
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt([]int64{0, 1, -3, 1 << 40}[rng.Intn(4)])
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat([]float64{0, 0.5, 1e21, 1e-7, 3}[rng.Intn(5)])
+	case reflect.Pointer:
+		if depth > 6 || rng.Intn(3) == 0 {
+			return
+		}
+		p := reflect.New(v.Type().Elem())
+		fill(p.Elem(), rng, depth+1)
+		v.Set(p)
+	case reflect.Slice:
+		switch rng.Intn(3) {
+		case 0:
+			return
+		case 1:
+			v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+		default:
+			n := 1 + rng.Intn(3)
+			s := reflect.MakeSlice(v.Type(), n, n)
+			for i := 0; i < n; i++ {
+				fill(s.Index(i), rng, depth+1)
+			}
+			v.Set(s)
+		}
+	case reflect.Map:
+		switch rng.Intn(3) {
+		case 0:
+			return
+		case 1:
+			v.Set(reflect.MakeMap(v.Type()))
+		default:
+			m := reflect.MakeMap(v.Type())
+			for i := 0; i < 1+rng.Intn(3); i++ {
+				k := reflect.New(v.Type().Key()).Elem()
+				k.SetString(fmt.Sprintf("k%d", i))
+				e := reflect.New(v.Type().Elem()).Elem()
+				fill(e, rng, depth+1)
+				m.SetMapIndex(k, e)
+			}
+			v.Set(m)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i), rng, depth+1)
+			}
+		}
+	}
+}
+
+func TestInputValueIsTheJSONForm(t *testing.T) {
+	for seed := int64(0); seed < 200; seed++ {
+		var inv inventory.Inventory
+		fill(reflect.ValueOf(&inv).Elem(), rand.New(rand.NewSource(seed)), 0)
+		got, err := InputValue(&inv)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if want := jsonForm(t, &inv); ast.Compare(got, want) != 0 {
+			t.Fatalf("seed %d: the direct input differs from the JSON form\n got: %v\nwant: %v", seed, got, want)
+		}
+	}
+}
+
+func TestInputValueOfAnEmptyInventory(t *testing.T) {
+	got, err := InputValue(&inventory.Inventory{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := jsonForm(t, &inventory.Inventory{}); ast.Compare(got, want) != 0 {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+// Embedded structs follow encoding/json: untagged ones are promoted, a shallower name hides a
+// deeper one, two at one depth cancel out, and a nil embedded pointer contributes nothing.
+func TestInputValueEmbedding(t *testing.T) {
+	type inner struct {
+		A int `json:"a"`
+		B int `json:"b,omitempty"`
+	}
+	type other struct {
+		C int `json:"c"`
+	}
+	type clash struct {
+		C int `json:"c"`
+	}
+	type outer struct {
+		inner
+		*other
+		clash
+		A      string `json:"a"`
+		Tagged inner  `json:"tagged"`
+		Hidden string `json:"-"`
+		Dash   string `json:"-,"`
+		Plain  string
+		small  int
+	}
+	cases := []outer{
+		{inner: inner{A: 1, B: 2}, A: "x", Tagged: inner{A: 3}, Hidden: "h", Dash: "d", Plain: "p", small: 1},
+		{other: &other{C: 5}, clash: clash{C: 6}},
+	}
+	for i, c := range cases {
+		got, err := toValue(reflect.ValueOf(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := jsonForm(t, c); ast.Compare(got, want) != 0 {
+			t.Errorf("case %d: got %v, want %v", i, got, want)
+		}
+	}
+}
