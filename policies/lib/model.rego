@@ -56,15 +56,41 @@ sgp_selector_error(sgp) := ["podSelector", i, msg] if {
 }
 
 # Selection of every workload: the policies that select it and those that cannot be decided.
-# The lookups are comprehensions over plain variables bound in a rule body, so OPA indexes
-# them (comprehension indexing) and the whole selection stays linear in the inventory.
+# A selection depends only on the namespace, the pod labels that the namespace's policies
+# test, and the ServiceAccount when a policy there selects by it: selection_of is called with
+# exactly those, so workloads that agree on them (every replica of a chart, every workload of
+# a namespace without policies on their labels) share one evaluation through OPA's function
+# cache. The cost follows the distinct selections, not the workloads.
 selection := {id: result | some [id, result] in selection_entries}
 
 selection_entries contains [w.id, result] if {
 	some w in input.workloads
 	ns := w.namespace
-	labels := w.pod.labels
+	keys := selector_keys[ns]
+	labels := object.filter(w.pod.labels, keys)
+	result := selection_of(ns, labels, selection_account(ns, w.pod.serviceAccountName))
+}
 
+# The label keys the policies of each namespace test (matchLabels and matchExpressions of
+# their podSelectors): no other label can change which of them select a pod.
+selector_keys := {ns: keys |
+	some ns in {s.namespace | some s in matchable_sgps}
+	keys := {k |
+		some s in matchable_sgps
+		s.namespace == ns
+		s.podSelector != null
+		some k in selector_label_keys(s.podSelector)
+	}
+}
+
+selector_label_keys(sel) := {k | some k, _ in object.get(sel, "matchLabels", {})} | {r.key | some r in object.get(sel, "matchExpressions", [])}
+
+# The ServiceAccount name matters only where a policy selects by ServiceAccount.
+selection_account(ns, name) := name if {
+	ns in namespaces_with_sa_selectors
+} else := ""
+
+selection_of(ns, labels, sa_name) := result if {
 	# The policies that can select these labels: those anchored on one of the pod's labels
 	# (a matchLabels entry, looked up directly) and those that need a full evaluation, in
 	# the order they were read. The pod's own labels need nothing else; the ServiceAccount is
@@ -75,7 +101,8 @@ selection_entries contains [w.id, result] if {
 	count(candidates) > 0
 	pod_ok := [s | some s in candidates; admitted_by_pod_selector(s, labels)]
 	count(pod_ok) > 0
-	result := service_account_selection(ns, w.pod.serviceAccountName, pod_ok)
+	sa := service_account_selection(ns, sa_name, pod_ok)
+	result := object.union(sa, {"names": sort([s.name | some s in sa.matched])})
 }
 
 # Which of the policies whose podSelector admits a pod also admit its ServiceAccount. Most
@@ -184,25 +211,25 @@ no_branch_eni_reason(w) := [sprintf("Fargate profile %q runs its pods, and Farga
 
 sgp_selected(w) if count(selection[w.id].matched) > 0
 
-hand_requested(w) if count(w.pod.podEniRequests) > 0
-
 # Workloads whose pods hold branch ENIs: selected by a policy (the webhook injects the
-# request) or requesting vpc.amazonaws.com/pod-eni themselves, and not exempt.
+# request) or requesting vpc.amazonaws.com/pod-eni themselves, and not exempt. The tests are
+# written inline, in the order of no_branch_eni_reason: a function call per workload costs
+# more than the rest of this pass (docs/architecture.md).
 eni_workloads := [w |
 	some w in input.workloads
-	consumes_branch_eni(w)
+	w.id in branch_eni_requesters
+	not w.fargate
+	not w.pod.hostNetwork
+	not "windows" in {object.get(w.pod, ["nodeSelector", "kubernetes.io/os"], ""), object.get(w.pod, ["nodeSelector", "beta.kubernetes.io/os"], "")}
+	not w.pod.labels["eks.amazonaws.com/fargate-profile"]
 ]
 
-consumes_branch_eni(w) if {
-	sgp_selected(w)
-	not no_branch_eni_reason(w)
-}
+eni_workload_ids := {w.id | some w in eni_workloads}
 
-consumes_branch_eni(w) if {
-	not sgp_selected(w)
-	hand_requested(w)
-	not no_branch_eni_reason(w)
-}
+# The workloads that ask for a branch ENI: a policy selects them, or they request it by hand.
+branch_eni_requesters := selected_ids | {w.id | some w in input.workloads; count(w.pod.podEniRequests) > 0}
+
+selected_ids := {id | some id, sel in selection; count(sel.matched) > 0}
 
 is_job_like(w) if w.job != null
 
@@ -240,10 +267,22 @@ job_running(job) := 0 if {
 # Reasons a workload's retention has no bound from its manifest (§5), each with its field.
 unbounded_reasons(w) := reasons if {
 	reasons := unbounded_of[w.id]
-} else := unbounded_reasons_of(w)
+} else := unbounded_reasons_of(numbers_view(w))
 
 # Computed once per ENI workload: numbers, ENI005 and the workloads table all ask.
-unbounded_of := {w.id: unbounded_reasons_of(w) | some w in eni_workloads}
+unbounded_of := {w.id: unbounded_reasons_of(numbers_view(w)) | some w in eni_workloads}
+
+# What a workload's numbers and unbounded reasons are made of: its kind, its controllers'
+# fields and the paths findings name, without its identity, labels or placement. The §5 and
+# §6 functions are called with this view, so workloads that share it (the CronJobs of one
+# chart, every Deployment with the same replicas) share one evaluation through OPA's function
+# cache: the cost follows the distinct shapes, not the workloads.
+numbers_view(w) := object.union(object.filter(w, numbers_fields), {"pod": {"restartPolicy": object.get(w.pod, "restartPolicy", "Always")}})
+
+numbers_fields := {
+	"kind", "job", "cronJob", "scaledJob", "spark", "replicas", "maxSurge", "unbounded",
+	"ttlPath", "jobSpecPath", "podPath", "argo",
+}
 
 unbounded_reasons_of(w) := [r | some r in ((unbounded_candidates(w) | controller_unbounded(w)) | loader_unbounded(w))]
 
@@ -256,7 +295,7 @@ loader_unbounded(w) := {r |
 
 # What controllers leave unbounded: a KEDA ScaledJob with the custom scaling strategy deducts
 # only a share of the running Jobs; Spark executors kept or without maxExecutors.
-controller_unbounded(w) := {r |
+controller_unbounded(w) := (({r |
 	spark_executors(w)
 	w.spark.keepsExecutors
 	r := {
@@ -270,7 +309,7 @@ controller_unbounded(w) := {r |
 		"reason": "dynamicAllocation is enabled without maxExecutors, which Spark defaults to infinity: the executors have no bound",
 		"paths": [sprintf("%s.dynamicAllocation", [split(w.podPath, ".executor")[0]]), "spec"],
 	}
-} | {r |
+}) | {r |
 	is_scaled_job(w)
 	w.scaledJob.scalingStrategy == "custom"
 	object.get(w.scaledJob, "runningJobPercentage", null) == null
@@ -278,7 +317,7 @@ controller_unbounded(w) := {r |
 		"reason": "scalingStrategy custom without customScalingRunningJobPercentage: KEDA starts up to maxReplicaCount Jobs per polling interval whatever already runs, so running Jobs have no bound",
 		"paths": ["spec.scalingStrategy"],
 	}
-} | {r |
+}) | {r |
 	is_scaled_job(w)
 	w.scaledJob.scalingStrategy == "custom"
 	w.scaledJob.runningJobPercentage < 1
@@ -359,7 +398,7 @@ needs_period(w) if w.job.ttlSecondsAfterFinished != null
 # §6 What each workload contributes on one node
 
 # numbers[id]: the per-workload figures every rule and report uses.
-numbers := {w.id: workload_numbers(w) | some w in eni_workloads}
+numbers := {w.id: workload_numbers(numbers_view(w)) | some w in eni_workloads}
 
 # Workloads that start runs of a Job template on their own: CronJobs and KEDA ScaledJobs.
 runs_jobs(w) if w.cronJob != null
@@ -384,7 +423,7 @@ workload_numbers(w) := n if {
 		"retained": retained_value((k * t) + (a * (t - pe))),
 		"churn": churn_value(a * t),
 		"active": a * pe,
-		"bounded": count(unbounded_reasons(w)) == 0,
+		"bounded": count(unbounded_reasons_of(w)) == 0,
 	}
 } else := n if {
 	w.cronJob != null
@@ -402,7 +441,7 @@ workload_numbers(w) := n if {
 		"retained": retained_value((k * t) + (a * (t - pe))),
 		"churn": churn_value(a * t),
 		"active": a * pe,
-		"bounded": count(unbounded_reasons(w)) == 0,
+		"bounded": count(unbounded_reasons_of(w)) == 0,
 	}
 } else := n if {
 	w.job != null
@@ -417,7 +456,7 @@ workload_numbers(w) := n if {
 		"retained": retained_value(finished),
 		"churn": churn_value(t),
 		"active": 0,
-		"bounded": count(unbounded_reasons(w)) == 0,
+		"bounded": count(unbounded_reasons_of(w)) == 0,
 	}
 } else := n if {
 	spark_executors(w)
@@ -426,7 +465,7 @@ workload_numbers(w) := n if {
 		"retained": retained_value(kept),
 		"churn": churn_value(kept),
 		"active": w.replicas,
-		"bounded": count(unbounded_reasons(w)) == 0,
+		"bounded": count(unbounded_reasons_of(w)) == 0,
 	}
 } else := n if {
 	terminating_pod(w)
@@ -522,10 +561,9 @@ capacity(g, t) := min([t.branchInterfaces, g.maxPods]) if {
 # Where a workload may land depends only on its placement key: the pod template fields the
 # scheduler matches against nodes. Workloads that share a key land on the same (node group,
 # type) entries, so placement is evaluated once per key, and a row sums keys, not workloads:
-# the cost follows keys x entries, not workloads x entries (docs/architecture.md).
-placement_key(w) := [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations]
-
-placement_key_of := {w.id: placement_key(w) | some w in eni_workloads}
+# the cost follows keys x entries, not workloads x entries (docs/architecture.md). A key is
+# [nodeSelector, requiredNodeAffinity, tolerations].
+placement_key_of := {w.id: [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations] | some w in eni_workloads}
 
 placement_keys := {k | some _, k in placement_key_of}
 
@@ -575,23 +613,42 @@ key_ids := {k: ids | some k in placement_keys; ids := [id | some [kk, id] in key
 keyed_ids := [[k, id] | some id, k in placement_key_of]
 
 # What each ENI workload adds to a row, computed once per workload.
-contributions := {w.id: contribution(w) | some w in eni_workloads}
+contributions := {w.id: c |
+	some w in eni_workloads
+	n := numbers[w.id]
+	c := {
+		"id": w.id,
+		"kind": w.kind,
+		"namespace": w.namespace,
+		"name": w.name,
+		"hidden": hidden_of(n),
+		"active": n.active,
+		"bounded": n.bounded,
+	}
+}
 
 # The same object (kind, namespace, name) defined more than once (two kustomize overlays, a
 # manifest and a rendered chart) exists once in a cluster: only its worst definition counts on a
 # node, the one that adds the most (then the first id). The others still get their own
 # findings about their own fields.
-counted_workloads := [w | some w in eni_workloads; not outranked(w)]
+counted_workloads := [w | some w in eni_workloads; not w.id in outranked]
 
-outranked(w) if {
-	count(object.get(w, "duplicates", [])) > 1
-	some other in eni_workloads
+# The definitions another definition of the same object outranks, compared only within
+# their object: duplicated definitions are grouped by (kind, namespace, name) first.
+outranked := {w.id |
+	some ws in duplicated_objects
+	some w in ws
+	some other in ws
 	other.id != w.id
-	other.kind == w.kind
-	other.namespace == w.namespace
-	other.name == w.name
 	ranks_above(other, w)
 }
+
+duplicated_objects := {[w.kind, w.namespace, w.name]: ws |
+	some w in duplicated_definitions
+	ws := [d | some d in duplicated_definitions; d.kind == w.kind; d.namespace == w.namespace; d.name == w.name]
+}
+
+duplicated_definitions := [w | some w in eni_workloads; count(object.get(w, "duplicates", [])) > 1]
 
 ranks_above(a, b) if weight(a) > weight(b)
 
@@ -725,19 +782,6 @@ verdict(t, demand, b, unbounded) := "unknown-type" if {
 } else := "unbounded" if {
 	unbounded > 0
 } else := "fits"
-
-contribution(w) := c if {
-	n := numbers[w.id]
-	c := {
-		"id": w.id,
-		"kind": w.kind,
-		"namespace": w.namespace,
-		"name": w.name,
-		"hidden": hidden_of(n),
-		"active": n.active,
-		"bounded": n.bounded,
-	}
-}
 
 # ---------------------------------------------------------------------------------------
 # Helpers the rules share

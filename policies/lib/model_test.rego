@@ -171,6 +171,30 @@ test_host_network_gets_no_eni if {
 	count(model.eni_workloads) == 0 with input as fx.inventory([w], [fx.sgp_all], [])
 }
 
+# Each exemption of no_branch_eni_reason keeps a selected workload out of eni_workloads, and
+# eni_workloads tests them inline: the two must agree.
+test_exemptions_agree_with_no_branch_eni_reason if {
+	plain := fx.job("plain", {})
+	exempt := [
+		fx.with_pod(fx.job("host", {}), {"hostNetwork": true}),
+		fx.with_pod(fx.job("win", {}), {"nodeSelector": {"kubernetes.io/os": "windows"}}),
+		fx.with_pod(fx.job("win-beta", {}), {"nodeSelector": {"beta.kubernetes.io/os": "windows"}}),
+		fx.with_pod(fx.job("fargate-label", {}), {"labels": object.union(fx.sgp_labels, {"eks.amazonaws.com/fargate-profile": "fp"})}),
+		object.union(fx.job("fargate", {}), {"fargate": {"profile": "fp"}}),
+	]
+	linux := fx.with_pod(fx.job("linux", {}), {"nodeSelector": {"kubernetes.io/os": "linux"}})
+	no_selector := fx.with_pod(fx.job("null-selector", {}), {"nodeSelector": null})
+	inv := fx.inventory(array.concat([plain, linux, no_selector], exempt), [fx.sgp_all], [])
+	ids := {w.id | some w in model.eni_workloads} with input as inv
+	ids == {plain.id, linux.id, no_selector.id}
+	every w in exempt {
+		model.no_branch_eni_reason(w) with input as inv
+	}
+	every w in [plain, linux, no_selector] {
+		not model.no_branch_eni_reason(w) with input as inv
+	}
+}
+
 # --- Placement (§4) ---
 
 test_node_selector_limits_placement if {
@@ -288,8 +312,10 @@ test_bare_pod_that_ends_is_retained if {
 # --- Spark executors: running pods, unbounded without maxExecutors ---
 
 test_spark_executors if {
-	e := {"id": "SparkApplication/default/a#executors", "kind": "SparkApplication", "name": "a (executors)", "namespace": "default",
-		"replicas": 6, "pod": fx.pod(fx.sgp_labels), "podPath": "spec.executor", "spark": {"role": "executor"}}
+	e := {
+		"id": "SparkApplication/default/a#executors", "kind": "SparkApplication", "name": "a (executors)", "namespace": "default",
+		"replicas": 6, "pod": fx.pod(fx.sgp_labels), "podPath": "spec.executor", "spark": {"role": "executor"},
+	}
 	n := model.numbers[e.id] with input as fx.inventory([e], [fx.sgp_all], [])
 	n.active == 6
 	n.retained == 0
@@ -307,9 +333,11 @@ test_loader_reasons_are_unbounded if {
 }
 
 test_spark_executors_kept if {
-	e := {"id": "SparkApplication/default/a#executors", "kind": "SparkApplication", "name": "a (executors)", "namespace": "default",
+	e := {
+		"id": "SparkApplication/default/a#executors", "kind": "SparkApplication", "name": "a (executors)", "namespace": "default",
 		"replicas": 4, "pod": fx.pod(fx.sgp_labels), "podPath": "spec.executor", "ttlPath": "spec.sparkConf",
-		"spark": {"role": "executor", "keepsExecutors": true}}
+		"spark": {"role": "executor", "keepsExecutors": true},
+	}
 	n := model.numbers[e.id] with input as fx.inventory([e], [fx.sgp_all], [])
 	n.retained == 4
 	n.active == 4

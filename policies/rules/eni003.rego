@@ -23,14 +23,16 @@ package eni.rules.eni003
 import data.eni.model
 
 finding contains f if {
-	some w in model.eni_workloads
-	w.job != null
-	n := model.numbers[w.id]
-
-	# The trunking types it may land on, smallest first: it starves where T exceeds one.
-	targets := model.facts_of(w).capacities
+	# The trunking types a placement key may land on, smallest first: a run starves where
+	# its T exceeds one. Only the workloads whose T exceeds the smallest are looked at.
+	some k, facts in model.key_facts
+	targets := facts.capacities
 	count(targets) > 0
+	some id in model.key_ids[k]
+	n := model.numbers[id]
 	n.T > targets[0][0]
+	w := model.workload_by_id[id]
+	w.job != null
 	starving := [[g, t, b] | some [b, g, t] in targets; n.T > b]
 	everywhere := count(starving) == count(targets)
 	f := model.finding(

@@ -49,11 +49,12 @@ mixed_candidates := {g | some g in groups_with_non_trunking; not g.picksTrunking
 
 finding contains f if {
 	count(groups_with_non_trunking) > 0
-	some w in model.eni_workloads
-	facts := model.facts_of(w)
+	some k, facts in model.key_facts
 	count(facts.known) > 0
 	facts.trunking == 0
 	facts.unknown == 0
+	some id in model.key_ids[k]
+	w := model.workload_by_id[id]
 	types := sort({p.type.name | some p in facts.known})
 	f := model.finding(
 		"ENI004", "",

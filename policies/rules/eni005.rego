@@ -29,8 +29,9 @@ package eni.rules.eni005
 import data.eni.model
 
 finding contains f if {
-	some w in model.eni_workloads
-	some r in model.unbounded_reasons(w)
+	some id, reasons in model.unbounded_of
+	some r in reasons
+	w := model.workload_by_id[id]
 	f := model.finding(
 		"ENI005", "",
 		sprintf("%s: %s; eni-lint counts it as a lower bound", [model.describe(w), r.reason]),

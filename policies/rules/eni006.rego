@@ -92,10 +92,10 @@ type_location(g, t) := t.location if {
 
 # A serviceAccountSelector that needs the labels of a ServiceAccount nobody scanned.
 finding contains f if {
-	some w in input.workloads
-	sel := model.selection[w.id]
+	some id, sel in model.selection
 	count(sel.matched) == 0
 	some sgp in sel.unknownSA
+	w := model.workload_by_id[id]
 	f := model.finding(
 		"ENI006", "",
 		sprintf("whether SecurityGroupPolicy %s/%s selects %s depends on the labels of ServiceAccount %s/%s, which is not in the scanned files; it is not counted. Scan the ServiceAccount's manifest to decide", [
@@ -123,6 +123,7 @@ finding contains f if {
 # A schedule eni-lint cannot parse, when the CronJob's numbers depend on its period.
 finding contains f if {
 	some w in model.eni_workloads
+	w.cronJob.periodSeconds == 0
 	model.period_needed_but_unknown(w)
 	f := model.finding(
 		"ENI006", "",
@@ -135,8 +136,10 @@ finding contains f if {
 # An SGP workload that none of the declared node groups admits.
 finding contains f if {
 	count(input.nodeGroups) > 0
-	some w in model.eni_workloads
-	model.facts_of(w).count == 0
+	some k, facts in model.key_facts
+	facts.count == 0
+	some id in model.key_ids[k]
+	w := model.workload_by_id[id]
 	f := model.finding(
 		"ENI006", "",
 		sprintf("%s may land on none of the declared node groups (%s): its nodeSelector, affinity or tolerations match none of them, so its branch ENIs are not counted anywhere. Declare the node group it runs on", [

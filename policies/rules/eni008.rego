@@ -22,8 +22,9 @@ package eni.rules.eni008
 import data.eni.model
 
 finding contains f if {
-	some w in input.workloads
-	model.sgp_selected(w)
+	some id in model.selected_ids
+	not id in model.eni_workload_ids
+	w := model.workload_by_id[id]
 	[reason, path] := model.no_branch_eni_reason(w)
 	not w.pod.labels["eks.amazonaws.com/fargate-profile"]
 	not w.fargate
