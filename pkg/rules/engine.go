@@ -6,12 +6,12 @@ package rules
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -362,19 +362,22 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, extra .
 	if err != nil {
 		return nil, fmt.Errorf("building policy input: %w", err)
 	}
-	rs, err := e.query.Eval(ctx, append([]rego.EvalOption{rego.EvalParsedInput(input)}, extra...)...)
+	// The result comes back as the evaluator's own term: fromValue stores it in Go values
+	// directly instead of converting it to JSON-shaped Go values first.
+	raw := rego.EvalGenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (any, error) { return t, nil })
+	rs, err := e.query.Eval(ctx, append([]rego.EvalOption{rego.EvalParsedInput(input), raw}, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluating policies: %w", err)
 	}
 	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
 		return nil, fmt.Errorf("evaluating policies: %s is undefined", ReportQuery)
 	}
-	b, err := json.Marshal(rs[0].Expressions[0].Value)
-	if err != nil {
-		return nil, err
+	term, ok := rs[0].Expressions[0].Value.(*ast.Term)
+	if !ok {
+		return nil, fmt.Errorf("evaluating policies: %s returned %T", ReportQuery, rs[0].Expressions[0].Value)
 	}
 	var out policyReport
-	if err := json.Unmarshal(b, &out); err != nil {
+	if err := fromValue(term.Value, reflect.ValueOf(&out).Elem()); err != nil {
 		return nil, fmt.Errorf("reading the report: %w", err)
 	}
 	objects := inv.Objects()

@@ -77,6 +77,36 @@ func fill(v reflect.Value, rng *rand.Rand, depth int) {
 			}
 			v.Set(m)
 		}
+	case reflect.Interface:
+		// What a policy's details hold: JSON values of every kind.
+		if v.NumMethod() == 0 && depth < 6 {
+			switch rng.Intn(6) {
+			case 0:
+				return
+			case 1:
+				v.Set(reflect.ValueOf(float64(rng.Intn(100)) / 4))
+			case 2:
+				v.Set(reflect.ValueOf("s"))
+			case 3:
+				v.Set(reflect.ValueOf(rng.Intn(2) == 0))
+			case 4:
+				m := map[string]any{}
+				for i := 0; i < rng.Intn(3); i++ {
+					var x any
+					fill(reflect.ValueOf(&x).Elem(), rng, depth+1)
+					m[fmt.Sprintf("k%d", i)] = x
+				}
+				v.Set(reflect.ValueOf(m))
+			default:
+				var a []any
+				for i := 0; i < rng.Intn(3); i++ {
+					var x any
+					fill(reflect.ValueOf(&x).Elem(), rng, depth+1)
+					a = append(a, x)
+				}
+				v.Set(reflect.ValueOf(a))
+			}
+		}
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
 			if v.Type().Field(i).IsExported() {
@@ -146,5 +176,55 @@ func TestInputValueEmbedding(t *testing.T) {
 		if want := jsonForm(t, c); ast.Compare(got, want) != 0 {
 			t.Errorf("case %d: got %v, want %v", i, got, want)
 		}
+	}
+}
+
+// The report a policy returns is read straight from its term (fromValue); it must be what
+// unmarshalling the term's JSON form gives, for every shape the report types have.
+func TestFromValueIsJSONUnmarshal(t *testing.T) {
+	for seed := int64(0); seed < 200; seed++ {
+		var in policyReport
+		fill(reflect.ValueOf(&in).Elem(), rand.New(rand.NewSource(seed)), 0)
+		v, err := toValue(reflect.ValueOf(&in))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		var got, want policyReport
+		if err := fromValue(v, reflect.ValueOf(&got).Elem()); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		plain, err := ast.JSON(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(plain)
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("seed %d: fromValue differs from json.Unmarshal\n got: %+v\nwant: %+v", seed, got, want)
+		}
+	}
+}
+
+func TestFromValueRejectsWhatJSONCannotHold(t *testing.T) {
+	var out policyReport
+	for _, src := range []string{
+		`{"findings": [{"rule": 1}]}`,
+		`{"rows": [{"hidden": 1.5}]}`,
+		`{"findings": [{"details": {"x": {1: 2}}}]}`,
+		`{"configIgnores": "no"}`,
+	} {
+		if err := fromValue(ast.MustParseTerm(src).Value, reflect.ValueOf(&out).Elem()); err == nil {
+			t.Errorf("%s: no error", src)
+		}
+	}
+	// A set (a custom rule may return one in its details) is read as its sorted members.
+	var f policyFinding
+	if err := fromValue(ast.MustParseTerm(`{"details": {"s": {"b", "a"}}}`).Value, reflect.ValueOf(&f).Elem()); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Details["s"]; !reflect.DeepEqual(got, []any{"a", "b"}) {
+		t.Errorf("set read as %v", got)
 	}
 }
