@@ -220,7 +220,8 @@ eni_workloads := [w |
 	w.id in branch_eni_requesters
 	not w.fargate
 	not w.pod.hostNetwork
-	not "windows" in {object.get(w.pod, ["nodeSelector", "kubernetes.io/os"], ""), object.get(w.pod, ["nodeSelector", "beta.kubernetes.io/os"], "")}
+	not w.pod.nodeSelector["kubernetes.io/os"] == "windows"
+	not w.pod.nodeSelector["beta.kubernetes.io/os"] == "windows"
 	not w.pod.labels["eks.amazonaws.com/fargate-profile"]
 ]
 
@@ -230,6 +231,10 @@ eni_workload_ids := {w.id | some w in eni_workloads}
 branch_eni_requesters := selected_ids | {w.id | some w in input.workloads; count(w.pod.podEniRequests) > 0}
 
 selected_ids := {id | some id, sel in selection; count(sel.matched) > 0}
+
+# The distinct selections: many workloads share one (selection_of), and what is asked of all
+# selections together (which policies select anything) is asked once per distinct one.
+distinct_selections := {sel | some sel in selection}
 
 is_job_like(w) if w.job != null
 
@@ -270,7 +275,10 @@ unbounded_reasons(w) := reasons if {
 } else := unbounded_reasons_of(numbers_view(w))
 
 # Computed once per ENI workload: numbers, ENI005 and the workloads table all ask.
-unbounded_of := {w.id: unbounded_reasons_of(numbers_view(w)) | some w in eni_workloads}
+unbounded_of := {id: unbounded_reasons_of(v) | some id, v in numbers_views}
+
+# Each ENI workload's view, built once: numbers and unbounded_of both call with it.
+numbers_views := {w.id: numbers_view(w) | some w in eni_workloads}
 
 # What a workload's numbers and unbounded reasons are made of: its kind, its controllers'
 # fields and the paths findings name, without its identity, labels or placement. The §5 and
@@ -398,7 +406,7 @@ needs_period(w) if w.job.ttlSecondsAfterFinished != null
 # §6 What each workload contributes on one node
 
 # numbers[id]: the per-workload figures every rule and report uses.
-numbers := {w.id: workload_numbers(numbers_view(w)) | some w in eni_workloads}
+numbers := {id: workload_numbers(v) | some id, v in numbers_views}
 
 # Workloads that start runs of a Job template on their own: CronJobs and KEDA ScaledJobs.
 runs_jobs(w) if w.cronJob != null

@@ -93,8 +93,8 @@ type_location(g, t) := t.location if {
 # A serviceAccountSelector that needs the labels of a ServiceAccount nobody scanned.
 finding contains f if {
 	some id, sel in model.selection
-	count(sel.matched) == 0
 	some sgp in sel.unknownSA
+	count(sel.matched) == 0
 	w := model.workload_by_id[id]
 	f := model.finding(
 		"ENI006", "",

@@ -30,7 +30,7 @@ finding contains f if {
 }
 
 used := {s.id |
-	some sel in model.selection
+	some sel in model.distinct_selections
 	some s in array.concat(sel.matched, sel.unknownSA)
 }
 

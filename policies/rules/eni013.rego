@@ -20,8 +20,8 @@ package eni.rules.eni013
 import data.eni.model
 
 finding contains f if {
-	some w in model.counted_workloads
-	count(object.get(w, "duplicates", [])) > 1
+	some w in model.duplicated_definitions
+	not w.id in model.outranked
 	where := [place(d) | some d in w.duplicates]
 	f := model.finding(
 		"ENI013", "",
