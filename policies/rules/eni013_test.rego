@@ -26,3 +26,14 @@ test_fires_and_counts_once if {
 test_quiet_without_duplicates if {
 	count(eni013.finding) == 0 with input as fx.inventory([fx.cronjob("seed", {}, {})], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
 }
+
+# Three definitions, two of them tied on what they add: the first id of the tied largest is the
+# one counted, the other two are outranked, whatever order they were read in.
+test_ties_go_to_the_first_id if {
+	small := dup(fx.cronjob("seed", {}, {"backoffLimit": 1}), "a/cronjob.yaml", 1)
+	big_b := dup(fx.cronjob("seed", {}, {}), "c/cronjob.yaml", 1)
+	big_a := dup(fx.cronjob("seed", {}, {}), "b/cronjob.yaml", 1)
+	inv := fx.inventory([small, big_b, big_a], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
+	model.outranked == {small.id, big_b.id} with input as inv
+	[w.id | some w in model.counted_workloads] == [big_a.id] with input as inv
+}
