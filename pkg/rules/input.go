@@ -247,9 +247,6 @@ func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
 			}
 			v = v.Elem()
 		}
-		if v.Kind() == reflect.Pointer {
-			v = v.Elem()
-		}
 		v = v.Field(x)
 	}
 	return v, true

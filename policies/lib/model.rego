@@ -209,8 +209,6 @@ no_branch_eni_reason(w) := [sprintf("Fargate profile %q runs its pods, and Farga
 	w.pod.labels["eks.amazonaws.com/fargate-profile"]
 }
 
-sgp_selected(w) if count(selection[w.id].matched) > 0
-
 # Workloads whose pods hold branch ENIs: selected by a policy (the webhook injects the
 # request) or requesting vpc.amazonaws.com/pod-eni themselves, and not exempt. The tests are
 # written inline, in the order of no_branch_eni_reason: a function call per workload costs
