@@ -72,14 +72,14 @@ func TestAudit(t *testing.T) {
 		},
 		{
 			name: "model check: observed 9 within the static bound", args: []string{"audit", exhausted, "--", manifests}, code: 1,
-			stdout: []string{"node ip-10-0-1-10.ec2.internal (m5.large)  9         38"},
+			stdout: []string{"node ip-10-0-1-10.ec2.internal (m5.large)  9         44"},
 			check: func(t *testing.T, r audit.Report) {
 				mc := r.ModelCheck
-				if mc == nil || len(mc.Nodes) != 1 || mc.Nodes[0].Observed != 9 || mc.Nodes[0].Bound != 38 || len(mc.AboveBound) != 0 {
+				if mc == nil || len(mc.Nodes) != 1 || mc.Nodes[0].Observed != 9 || mc.Nodes[0].Bound != 44 || len(mc.AboveBound) != 0 {
 					t.Fatalf("model check %+v", mc)
 				}
 				for _, w := range mc.Workloads {
-					if w.Name == "db-report" && (w.Observed != 7 || w.Bound != 34) {
+					if w.Name == "db-report" && (w.Observed != 7 || w.Bound != 41) {
 						t.Errorf("CronJob %+v", w)
 					}
 				}

@@ -109,7 +109,9 @@ type Contributor struct {
 	Location  inventory.Position `json:"location"`
 	Hidden    int                `json:"hidden"`
 	Active    int                `json:"active"`
-	Bounded   bool               `json:"bounded"`
+	// Held is the workload's peak (docs/model.md §5a).
+	Held    int  `json:"held"`
+	Bounded bool `json:"bounded"`
 }
 
 // InstanceTypeRow is one line of the per-instance-type table.
@@ -134,7 +136,9 @@ type InstanceTypeRow struct {
 	BranchInterfaces int    `json:"branchInterfaces"`
 	Hidden           int    `json:"hidden"`
 	Active           int    `json:"active"`
-	Demand           int    `json:"demand"`
+	// Held is the sum of the workloads' peaks (docs/model.md §5a): demand never exceeds it.
+	Held   int `json:"held"`
+	Demand int `json:"demand"`
 	// AtLeast is true when a contributor has no bound and its lower bound was used.
 	AtLeast bool `json:"atLeast"`
 	// Verdict is fits, exceeds, unbounded, no-trunking or unknown-type.
@@ -187,7 +191,7 @@ type WorkloadNumbers struct {
 	SelectedBy    []string           `json:"selectedBy"`
 	HandRequested bool               `json:"handRequested"`
 	// Numbers: T, running, A, K, retainedFinished, retainedInFlight, retained, churn, active,
-	// bounded (docs/json-report.md).
+	// held, countHeld, heldBy, bounded (docs/json-report.md).
 	Numbers    map[string]any `json:"numbers"`
 	Hidden     int            `json:"hidden"`
 	Unbounded  []string       `json:"unbounded"`

@@ -64,7 +64,7 @@ sgp(name, pod_selector) := {
 
 sgp_all := sgp("all", {"matchLabels": {"sgp": "yes"}, "matchExpressions": []})
 
-branch := {"m5.large": 9, "m5.xlarge": 18, "m5.2xlarge": 38, "t3.medium": 0, "m4.large": 0}
+branch := {"m5.large": 9, "m5.xlarge": 18, "m5.2xlarge": 38, "m5.4xlarge": 54, "t3.medium": 0, "m4.large": 0}
 
 arch := "amd64"
 

@@ -404,7 +404,9 @@ needs_period(w) if w.job.ttlSecondsAfterFinished != null
 # §6 What each workload contributes on one node
 
 # numbers[id]: the per-workload figures every rule and report uses.
-numbers := {id: workload_numbers(v) | some id, v in numbers_views}
+numbers := {id: numbers_of(v) | some id, v in numbers_views}
+
+numbers_of(v) := with_time(v, workload_numbers(v))
 
 # Workloads that start runs of a Job template on their own: CronJobs and KEDA ScaledJobs.
 runs_jobs(w) if w.cronJob != null
@@ -629,6 +631,7 @@ contributions := {w.id: c |
 		"name": w.name,
 		"hidden": hidden_of(n),
 		"active": n.active,
+		"held": n.held,
 		"bounded": n.bounded,
 	}
 }
@@ -677,6 +680,7 @@ key_totals := {k: totals |
 	totals := {
 		"hidden": sum(hiddens),
 		"active": sum([c.active | some c in members]),
+		"held": sum([c.held | some c in members]),
 		"unbounded": count([c | some c in members; not c.bounded]),
 		"count": count(members),
 		"nonZero": count([c | some c in members; c.hidden + c.active > 0]),
@@ -721,7 +725,11 @@ type_row(g, t, ks) := row if {
 	b := capacity(g, t)
 	hidden := sum([key_totals[k].hidden | some k in ks])
 	active := sum([key_totals[k].active | some k in ks])
-	demand := hidden + min([active, b])
+
+	# Terminated pods plus at most b running ones, and never more than the workloads' peaks
+	# added up: the peaks already include their running pods.
+	held := sum([key_totals[k].held | some k in ks])
+	demand := min([held, hidden + min([active, b])])
 	unbounded := sum([key_totals[k].unbounded | some k in ks])
 	contributors := ranked([c | some k in ks; some c in key_totals[k].top])
 	row := {
@@ -736,6 +744,7 @@ type_row(g, t, ks) := row if {
 		"branchInterfaces": b,
 		"hidden": hidden,
 		"active": active,
+		"held": held,
 		"demand": demand,
 		"atLeast": unbounded > 0,
 		"verdict": verdict(t, demand, b, unbounded),

@@ -60,22 +60,24 @@ test_seed_numbers if {
 	n.K == 4
 	n.retainedFinished == 28 # the model doc's "retained"
 	n.retainedInFlight == 6 # the running Job's own failed pods, which the doc leaves out
-	n.retained == 34
+	n.countHeld == 35 # the count of §5 alone
+	n.held == 41 # (S + F + 1) x 7 + 6 created inside one 90 s window: §5a
+	n.retained == 41
 	n.active == 1
 }
 
 test_seed_row_exceeds if {
 	w := fx.cronjob("seed", {}, {})
 	rows := model.rows with input as fx.inventory([w], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
-	rows[0].hidden == 34
-	rows[0].demand == 35
+	rows[0].hidden == 41
+	rows[0].demand == 41
 	rows[0].verdict == "exceeds"
 }
 
 test_seed_ttl_backoff_fits if {
 	w := fx.cronjob("seed", {}, {"ttlSecondsAfterFinished": 60, "backoffLimit": 2})
 	rows := model.rows with input as fx.inventory([w], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
-	rows[0].hidden == 8 # K=2 x T=3, plus 2 in flight
+	rows[0].hidden == 9 # T=3 of the oldest run, plus 6 packed in its 150 s tail (§5a)
 	rows[0].demand == 9
 	rows[0].verdict == "fits"
 }
@@ -103,8 +105,8 @@ test_on_completion_churn if {
 	w := fx.cronjob("seed", {}, {})
 	inv := fx.on_completion(fx.inventory([w], [fx.sgp_all], [fx.node_group("default", ["m5.large"])]))
 	rows := model.rows with input as inv
-	rows[0].hidden == 7 # A x T
-	rows[0].demand == 8
+	rows[0].hidden == 9 # three chains inside one 90 s window (§5a)
+	rows[0].demand == 9
 	rows[0].verdict == "fits"
 }
 
@@ -235,7 +237,7 @@ test_replication_controller_runs_its_replicas if {
 # --- Rows are keyed by node group id and type entry, not by name ---
 
 # An eksctl group and a Karpenter pool both called "default": each row counts the CronJob
-# once (demand 35), not once per group of that name (70).
+# once (demand 41), not once per group of that name (82).
 test_same_name_groups_count_once if {
 	w := fx.cronjob("seed", {}, {})
 	a := fx.node_group("default", ["m5.large"])
@@ -243,7 +245,7 @@ test_same_name_groups_count_once if {
 	rows := model.rows with input as fx.inventory([w], [fx.sgp_all], [a, b])
 	count(rows) == 2
 	every r in rows {
-		r.demand == 35
+		r.demand == 41
 	}
 }
 
@@ -255,7 +257,7 @@ test_variants_are_separate_rows if {
 	pool := object.union(fx.node_group("pool", []), {"instanceTypes": [od, spot]})
 	pinned := fx.with_pod(fx.cronjob("pinned", {}, {}), {"nodeSelector": {"karpenter.sh/capacity-type": "on-demand"}})
 	rows := model.rows with input as fx.inventory([pinned], [fx.sgp_all], [pool])
-	[r.demand | some r in rows; r.variant == "karpenter.sh/capacity-type=on-demand"] == [35]
+	[r.demand | some r in rows; r.variant == "karpenter.sh/capacity-type=on-demand"] == [41]
 	[r.demand | some r in rows; r.variant == "karpenter.sh/capacity-type=spot"] == [0]
 	model.type_label(rows[0]) == "m5.large [karpenter.sh/capacity-type=on-demand]"
 }
@@ -358,18 +360,18 @@ test_placement_keys_share_placements if {
 	[r.hidden | some r in rows; r.instanceType == "m5.xlarge"] == [21]
 }
 
-# 25 standalone Jobs of T = 1 on a group of capacity 24 (maxPods): demand 25, excess 1. The
+# 25 standalone Jobs of T = 2 on a group of capacity 49 (maxPods): demand 50, excess 1. The
 # row lists the 20 that hold the most and counts the other 5, and each of the 25 alone is a
-# fix (its TTL frees 1), those outside the top 20 too.
+# fix (backoffLimit 0 frees 1), those outside the top 20 too.
 test_rows_list_the_top_contributors_and_fixes_see_all if {
 	slots := [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-	jobs := [fx.job(sprintf("j%02d", [i]), {"backoffLimit": 0}) | some i, _ in slots]
-	g := object.union(fx.node_group("g", ["m5.2xlarge"]), {"maxPods": 24})
+	jobs := [fx.job(sprintf("j%02d", [i]), {"backoffLimit": 1}) | some i, _ in slots]
+	g := object.union(fx.node_group("g", ["m5.4xlarge"]), {"maxPods": 49})
 	inv := fx.inventory(jobs, [fx.sgp_all], [g])
 	rows := model.rows with input as inv
 	count(rows[0].contributors) == 20
 	rows[0].otherContributors == 5
-	rows[0].demand == 25
+	rows[0].demand == 50
 	fs := data.eni.rules.eni001.finding with input as inv
 	count(fs) == 1
 	some f in fs

@@ -19,23 +19,29 @@
 #   severity: error
 #   numbers: |
 #     B: branch interfaces of the binding instance type (the smallest trunking type of the node
-#     group), limited by the group's maxPods when set. hidden: the sum of retained (onDelete)
-#     or churn (onCompletion) over the workloads that may land there: Jobs, CronJobs, KEDA
-#     ScaledJobs (up to maxReplicaCount runs, their history limits), Spark drivers, bare Pods
-#     that end. active: non-terminal SGP pods in steady state (CronJob and ScaledJob A x
-#     running, Deployment replicas + maxSurge with replicas raised to an HPA's or KEDA
-#     ScaledObject's maximum, Spark executors, …). demand = hidden + min(active, B).
+#     group), limited by the group's maxPods when set. held: for Jobs and CronJobs, the most of
+#     their pods that can hold ENIs at one moment given the pod-failure back-off, the schedule,
+#     TTL, history limits and the release window W (docs/model.md §5a); for the others, their
+#     counts: KEDA ScaledJobs (up to maxReplicaCount runs, their history limits), Spark drivers,
+#     bare Pods that end, running pods. hidden: the terminated share (for Jobs and CronJobs all
+#     of held: at the peak every one of them can be terminated). active: non-terminal SGP pods
+#     in steady state (CronJob A x running, Deployment replicas + maxSurge with replicas raised
+#     to an HPA's or KEDA ScaledObject's maximum, Spark executors, …). demand = min(held,
+#     hidden + min(active, B)).
 #   remediation: |
-#     Lower what terminated pods hold: give Jobs a ttlSecondsAfterFinished (onDelete), keep fewer
-#     finished Jobs per CronJob (successfulJobsHistoryLimit + failedJobsHistoryLimit), lower
-#     backoffLimit so a run leaves fewer failed pods, or use an instance type with more branch
-#     interfaces. The finding lists the changes that each alone would make the node fit,
-#     smallest first.
+#     Lower what terminated pods hold: lower backoffLimit so a run leaves fewer failed pods, give
+#     a CronJob's Jobs a ttlSecondsAfterFinished short enough that finished runs are gone before
+#     the next ones pile up (onDelete), keep fewer finished Jobs (successfulJobsHistoryLimit +
+#     failedJobsHistoryLimit), or use an instance type with more branch interfaces. A TTL does
+#     not lower a standalone Job's peak: all of its pods exist when it finishes. The finding
+#     lists the changes that each alone would make the node fit, each the largest value that
+#     fits (the model evaluated again with the change).
 #   otherModel: |
-#     Under onDelete, hidden counts every finished pod a Job or CronJob keeps (finished Jobs x
-#     T, plus the failed pods of runs in flight); a TTL removes a standalone Job's share. Under
-#     onCompletion, hidden counts only pods that can end inside one cool-down window (a run's T
-#     per concurrent run); TTL and history limits do not matter, fewer pods per run do.
+#     Under onDelete, a pod holds its ENI from its creation until W after it is deleted: a
+#     CronJob's finished Jobs hold until their TTL or the history limits delete them, plus W.
+#     Under onCompletion, only until W after it ends: a CronJob holds what its runs can create
+#     within one window (three runs at most for schedules at least W apart, when a skipped run
+#     catches up); TTL and history limits do not matter, fewer pods per run and the back-off do.
 package eni.rules.eni001
 
 import data.eni.model
@@ -125,7 +131,7 @@ fix_sentence(fixes) := "" if {
 # Every single change that alone makes the row fit, in the order a platform engineer would
 # try them: retention first, then retries, then a larger instance type.
 fix_options(row) := array.concat(
-	array.concat(array.concat(ttl_fixes(row), scaled_job_ttl_fixes(row)), history_fixes(row)),
+	array.concat(array.concat(array.concat(ttl_fixes(row), counted_ttl_fixes(row)), scaled_job_ttl_fixes(row)), history_fixes(row)),
 	array.concat(backoff_fixes(row), type_fixes(row)),
 )
 
@@ -155,11 +161,135 @@ excess(row) := row.demand - row.branchInterfaces
 # fixes look at those, however many contributors the row has.
 candidates(row) := model.row_contributors_holding(row, excess(row))
 
+# What a workload would hold at once with a change applied: the model evaluated again on the
+# changed fields, so a fix is offered only when the node then fits, with the numbers it frees.
+held_with(w, patch) := model.numbers_of(object.union(model.numbers_view(w), patch)).held
+
+frees(c, w, patch) := c.held - held_with(w, patch)
+
+# The largest value of a lever (ttl, history, backoff) in [lo, hi) for which the row fits,
+# given that lo fits and hi does not, and that the figures only grow with the value: a
+# bisection unrolled to 31 steps, enough for any int32 field, without builders of unbounded
+# size (the policies may not use numbers.range).
+largest_fitting(lever, row, c, w, lo, hi) := s31[0] if {
+	s0 := [lo, hi]
+	s1 := bisect_step(lever, row, c, w, s0)
+	s2 := bisect_step(lever, row, c, w, s1)
+	s3 := bisect_step(lever, row, c, w, s2)
+	s4 := bisect_step(lever, row, c, w, s3)
+	s5 := bisect_step(lever, row, c, w, s4)
+	s6 := bisect_step(lever, row, c, w, s5)
+	s7 := bisect_step(lever, row, c, w, s6)
+	s8 := bisect_step(lever, row, c, w, s7)
+	s9 := bisect_step(lever, row, c, w, s8)
+	s10 := bisect_step(lever, row, c, w, s9)
+	s11 := bisect_step(lever, row, c, w, s10)
+	s12 := bisect_step(lever, row, c, w, s11)
+	s13 := bisect_step(lever, row, c, w, s12)
+	s14 := bisect_step(lever, row, c, w, s13)
+	s15 := bisect_step(lever, row, c, w, s14)
+	s16 := bisect_step(lever, row, c, w, s15)
+	s17 := bisect_step(lever, row, c, w, s16)
+	s18 := bisect_step(lever, row, c, w, s17)
+	s19 := bisect_step(lever, row, c, w, s18)
+	s20 := bisect_step(lever, row, c, w, s19)
+	s21 := bisect_step(lever, row, c, w, s20)
+	s22 := bisect_step(lever, row, c, w, s21)
+	s23 := bisect_step(lever, row, c, w, s22)
+	s24 := bisect_step(lever, row, c, w, s23)
+	s25 := bisect_step(lever, row, c, w, s24)
+	s26 := bisect_step(lever, row, c, w, s25)
+	s27 := bisect_step(lever, row, c, w, s26)
+	s28 := bisect_step(lever, row, c, w, s27)
+	s29 := bisect_step(lever, row, c, w, s28)
+	s30 := bisect_step(lever, row, c, w, s29)
+	s31 := bisect_step(lever, row, c, w, s30)
+}
+
+bisect_step(lever, row, c, w, [lo, hi]) := [lo, hi] if {
+	hi - lo <= 1
+} else := [mid, hi] if {
+	mid := floor((lo + hi) / 2)
+	lever_fits(lever, row, c, w, mid)
+} else := [lo, floor((lo + hi) / 2)]
+
+lever_fits(lever, row, c, w, v) if frees(c, w, lever_patch(lever, w, v)) >= excess(row)
+
+lever_patch("ttl", w, v) := {"job": object.union(w.job, {"ttlSecondsAfterFinished": v})}
+
+lever_patch("backoff", w, v) := {"job": object.union(w.job, {"backoffLimit": v})}
+
+lever_patch("history", w, v) := {"cronJob": object.union(w.cronJob, {
+	"successfulJobsHistoryLimit": v - min([v, w.cronJob.failedJobsHistoryLimit]),
+	"failedJobsHistoryLimit": min([v, w.cronJob.failedJobsHistoryLimit]),
+})}
+
+# TTL: the largest ttlSecondsAfterFinished (up to a day, or below the one set) after which the
+# row fits. Under onDelete a TTL frees a CronJob's finished Jobs sooner; a standalone run's
+# pods all exist when it finishes, so a TTL does not lower its peak.
 ttl_fixes(row) := [fix |
 	model.on_delete
 	some c in candidates(row)
 	w := model.workload_by_id[c.id]
+	w.kind == "CronJob"
+	model.time_aware(w)
+	hi := ttl_ceiling(w)
+	lever_fits("ttl", row, c, w, 0)
+	ttl := largest_fitting("ttl", row, c, w, 0, hi)
+	fix := {
+		"workload": c.id,
+		"change": sprintf("set %s to %d or less on %s (frees %d)", [model.ttl_path(w), ttl, model.describe(w), frees(c, w, lever_patch("ttl", w, ttl))]),
+		"field": model.ttl_path(w),
+	}
+]
+
+ttl_ceiling(w) := w.job.ttlSecondsAfterFinished if {
+	w.job.ttlSecondsAfterFinished != null
+} else := 86401
+
+# History: the most finished Jobs the CronJob may keep (successfulJobsHistoryLimit +
+# failedJobsHistoryLimit) for the row to fit.
+history_fixes(row) := [fix |
+	model.on_delete
+	some c in candidates(row)
+	w := model.workload_by_id[c.id]
+	w.kind == "CronJob"
+	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
+	kept > 0
+	lever_fits("history", row, c, w, 0)
+	k := largest_fitting("history", row, c, w, 0, kept)
+	fix := {
+		"workload": c.id,
+		"change": sprintf("keep at most %d finished Jobs of %s (successfulJobsHistoryLimit + failedJobsHistoryLimit = %d, now %d; frees %d)", [k, model.describe(w), k, kept, frees(c, w, lever_patch("history", w, k))]),
+		"field": "spec.successfulJobsHistoryLimit",
+	}
+]
+
+# backoffLimit: the largest value below the current one for which the row fits.
+backoff_fixes(row) := [fix |
+	some c in candidates(row)
+	c.hidden > 0
+	w := model.workload_by_id[c.id]
+	w.job != null
+	w.job.backoffLimitPerIndex == null
+	current := w.job.backoffLimit
+	current > 0
+	lever_fits("backoff", row, c, w, 0)
+	b := largest_fitting("backoff", row, c, w, 0, current)
+	fix := {
+		"workload": c.id,
+		"change": sprintf("lower backoffLimit of %s from %d to %d (frees %d)", [model.describe(w), current, b, frees(c, w, lever_patch("backoff", w, b))]),
+		"field": model.job_field(w, "backoffLimit"),
+	}
+]
+
+# A Spark driver or an Argo workflow run once (the count model: a TTL frees all it keeps).
+counted_ttl_fixes(row) := [fix |
+	model.on_delete
+	some c in candidates(row)
+	w := model.workload_by_id[c.id]
 	standalone_run(w)
+	not model.time_aware(w)
 	w.job.ttlSecondsAfterFinished == null
 	c.hidden >= excess(row)
 	fix := {
@@ -169,52 +299,11 @@ ttl_fixes(row) := [fix |
 	}
 ]
 
-history_fixes(row) := [fix |
-	model.on_delete
-	some c in candidates(row)
-	w := model.workload_by_id[c.id]
-	w.kind == "CronJob"
-	n := model.numbers[c.id]
-	n.T > 0
-	fewer := ceil(excess(row) / n.T)
-	fewer <= n.K
-	fix := {
-		"workload": c.id,
-		"change": sprintf("keep at most %d finished Jobs of %s (successfulJobsHistoryLimit + failedJobsHistoryLimit = %d, now %d kept)", [n.K - fewer, model.describe(w), n.K - fewer, n.K]),
-		"field": "spec.successfulJobsHistoryLimit",
-	}
-]
-
-# Each unit of backoffLimit adds one pod to T, so it adds (K + A) to a CronJob's retained
-# pods, 1 to a Job's, and A to a CronJob's churn.
-backoff_weight(w, n) := n.K + n.A if {
-	model.on_delete
-	model.runs_jobs(w)
-} else := n.A if {
-	model.runs_jobs(w)
-} else := 1
-
-backoff_fixes(row) := [fix |
-	some c in candidates(row)
-	c.hidden > 0
-	w := model.workload_by_id[c.id]
-	w.job != null
-	w.job.backoffLimitPerIndex == null
-	n := model.numbers[c.id]
-	lower := ceil(excess(row) / backoff_weight(w, n))
-	lower <= w.job.backoffLimit
-	fix := {
-		"workload": c.id,
-		"change": sprintf("lower backoffLimit of %s from %d to %d", [model.describe(w), w.job.backoffLimit, w.job.backoffLimit - lower]),
-		"field": model.job_field(w, "backoffLimit"),
-	}
-]
-
 type_fixes(row) := [fix |
 	family := split(row.instanceType, ".")[0]
 	bigger := [s |
 		some s in object.get(input.instanceFamilies, family, [])
-		s.branchInterfaces >= row.hidden + row.active
+		s.branchInterfaces >= min([row.held, row.hidden + row.active])
 		s.branchInterfaces > row.branchInterfaces
 	]
 	count(bigger) > 0

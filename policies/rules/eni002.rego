@@ -4,7 +4,9 @@
 #   A Job's finished pods stay until the Job is deleted. Without ttlSecondsAfterFinished a
 #   standalone Job is never deleted automatically, so all of its terminated pods keep holding
 #   branch ENIs when ENIs are released only on pod deletion. A CronJob's finished Jobs are
-#   bounded by its history limits, but a TTL in the job template lets them go sooner.
+#   bounded by its history limits, but a TTL in the job template lets them go sooner. A TTL
+#   does not lower a Job's peak (all its pods exist when it finishes, docs/model.md §5a): it
+#   ends how long they hold ENIs after that.
 # custom:
 #   id: ENI002
 #   severity: warning

@@ -15,7 +15,7 @@ test_fires_cronjob_without_ttl if {
 	fs := eni002.finding with input as fx.inventory([fx.cronjob("c", {}, {})], [fx.sgp_all], [])
 	some f in fs
 	f.paths == ["spec.jobTemplate.spec.ttlSecondsAfterFinished", "spec.jobTemplate.spec"]
-	f.details.retained == 34
+	f.details.retained == 41
 }
 
 test_fires_as_info_on_completion if {

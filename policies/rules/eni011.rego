@@ -28,7 +28,7 @@ finding contains f if {
 	first := sort([w.id | some w in workloads])[0]
 	some w in workloads
 	w.id == first
-	demand := max([d | some n in model.numbers; d := model.hidden_of(n) + n.active])
+	demand := max([d | some n in model.numbers; d := n.held])
 	f := model.finding(
 		"ENI011", "",
 		sprintf("workloads that hold branch ENIs: %d (%s needs up to %d on one node), but no node group is known, so no capacity is checked: give them with --node-group NAME=TYPE, nodeGroups: in .eni-lint.yaml or the Action's node-groups input, or scan the Terraform, eksctl or Karpenter that declares them", [

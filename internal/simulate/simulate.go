@@ -1,0 +1,306 @@
+// Package simulate is the test oracle of the time-aware model (docs/model.md §5a): it plays
+// the Job, CronJob and TTL controllers, the pod-failure back-off and the two ENI release
+// models on a timeline in whole seconds, with an adversary that picks pod run times,
+// outcomes, status lags and controller latencies, and reports the most pods of one workload
+// holding a branch ENI at the same second. All its pods are on one node: the adversary's
+// best placement. Tests compare that peak with the bound the Rego model computes.
+package simulate
+
+import (
+	"math/rand/v2"
+	"sort"
+)
+
+// Workload is a Job or CronJob after Kubernetes defaults, in the terms of the model.
+type Workload struct {
+	CronJob bool
+	// Completions is 0 for a work-queue Job (completions unset); Parallelism is 1 in the
+	// shapes the simulator plays (one pod at a time).
+	Completions  int
+	BackoffLimit int
+	// TTL is ttlSecondsAfterFinished, -1 when unset.
+	TTL int
+	// Deadline is activeDeadlineSeconds, -1 when unset.
+	Deadline int
+	// Period is the shortest gap between schedule times; Policy Forbid, Replace or Allow.
+	Period            int
+	Policy            string
+	SuccessfulHistory int
+	FailedHistory     int
+}
+
+// Model is the release model and its window W (cool-down plus one delete-queue tick).
+type Model struct {
+	OnDelete bool
+	Window   int
+}
+
+// Adversary bounds the choices: pod run times, status lags and controller latencies up to
+// these many seconds, and the share of pods that fail.
+type Adversary struct {
+	MaxRun, MaxLag, MaxLatency, Horizon int
+	FailShare                           float64
+}
+
+// Backoff is the Job controller's delay before re-creating pods after n consecutive failures
+// (pkg/controller/job/backoff_utils.go): 10 s doubling, capped. The cap here is the one the
+// model assumes (6 minutes); a longer cap only spaces pods further.
+func Backoff(n int) int {
+	d := 10
+	for i := 1; i < n; i++ {
+		d *= 2
+		if d >= 360 {
+			return 360
+		}
+	}
+	return d
+}
+
+type run struct {
+	start, finish int
+	failed, done  bool
+	pods          []*pod
+	deletedAt     int // -1 while the Job exists
+}
+
+type pod struct {
+	created, ended int // ended: the pod is terminal (or gone); -1 while running
+	release        int // the second after which the ENI is free; -1 while held
+}
+
+// Peak plays one trajectory and returns the most pods holding ENIs at one second.
+func Peak(w Workload, m Model, a Adversary, rng *rand.Rand) int {
+	s := &sim{w: w, m: m, a: a, rng: rng}
+	s.play()
+	return s.peak()
+}
+
+type sim struct {
+	w    Workload
+	m    Model
+	a    Adversary
+	rng  *rand.Rand
+	runs []*run
+}
+
+func (s *sim) pick(max int) int {
+	if max <= 0 {
+		return 0
+	}
+	// Extremes matter most to an adversary: 0 and the maximum half the time.
+	switch s.rng.IntN(4) {
+	case 0:
+		return 0
+	case 1:
+		return max
+	}
+	return s.rng.IntN(max + 1)
+}
+
+// play runs the controllers. A run is played to its end when it starts, since runs of a
+// Forbid or Replace CronJob only interact through start times and deletions, and Allow runs
+// through deletions; deletions are applied afterwards in time order.
+func (s *sim) play() {
+	if !s.w.CronJob {
+		s.runs = append(s.runs, s.playRun(0, -1))
+		s.releaseAll()
+		return
+	}
+	// Schedule times at least Period apart.
+	var slots []int
+	for t := 0; t < s.a.Horizon; {
+		slots = append(slots, t)
+		t += s.w.Period + s.pick(s.w.Period/2)*s.rng.IntN(2)
+	}
+	lastScheduled := -1 // index of the last slot a run was created for
+	now := 0
+	for {
+		// The most recent unmet slot at or before now.
+		idx := sort.SearchInts(slots, now+1) - 1
+		if idx > lastScheduled && idx >= 0 {
+			var active *run
+			for _, r := range s.runs {
+				if r.deletedAt < 0 && r.finish > now {
+					active = r
+				}
+			}
+			switch {
+			case active != nil && s.w.Policy == "Forbid":
+				// Skipped; the slot stays unmet and starts when the active run finishes.
+				now = active.finish
+				continue
+			case active != nil && s.w.Policy == "Replace":
+				s.replace(active, now)
+			}
+			lastScheduled = idx
+			start := now + s.pick(s.a.MaxLatency)
+			s.runs = append(s.runs, s.playRun(start, -1))
+		}
+		if idx+1 >= len(slots) {
+			break
+		}
+		now = slots[idx+1]
+	}
+	s.history()
+	s.releaseAll()
+}
+
+// playRun plays one Job from start: pods one at a time, each failure delaying the next by the
+// back-off measured from the container's finish time, the status reported up to MaxLag later.
+func (s *sim) playRun(start, _ int) *run {
+	r := &run{start: start, deletedAt: -1}
+	succeeded, failures, consecutive := 0, 0, 0
+	want := s.w.Completions
+	if want == 0 {
+		want = 1 // a work queue is done at its first success
+	}
+	next := start
+	for {
+		p := &pod{created: next, release: -1}
+		r.pods = append(r.pods, p)
+		finished := next + s.pick(s.a.MaxRun)
+		ended := finished + s.pick(s.a.MaxLag)
+		fail := s.rng.Float64() < s.a.FailShare
+		if s.w.Deadline >= 0 && ended >= start+s.w.Deadline {
+			// The deadline fails the Job; its running pod is deleted and ends within the grace.
+			p.ended = start + s.w.Deadline + s.pick(30)
+			r.finish, r.failed = p.ended, true
+			return r
+		}
+		p.ended = ended
+		if fail {
+			failures++
+			consecutive++
+			if failures > s.w.BackoffLimit {
+				r.finish, r.failed = ended, true
+				return r
+			}
+			next = max(ended, finished+Backoff(consecutive)) + s.pick(s.a.MaxLatency)
+			continue
+		}
+		succeeded++
+		consecutive = 0
+		if succeeded >= want {
+			r.finish = ended
+			return r
+		}
+		next = ended + s.pick(s.a.MaxLatency)
+	}
+}
+
+// replace deletes the active run at a new start (Replace): its pods go, the running one within
+// the default 30 s grace.
+func (s *sim) replace(r *run, now int) {
+	r.deletedAt = now
+	kept := r.pods[:0]
+	for _, p := range r.pods {
+		if p.created <= now {
+			kept = append(kept, p)
+		}
+	}
+	r.pods = kept
+	for _, p := range r.pods {
+		if p.ended > now {
+			p.ended = now + s.pick(30)
+		}
+		s.free(p, max(now, min(p.ended, now+30)))
+	}
+	r.finish = now
+}
+
+// history applies the TTL controller and the CronJob's history limits in time order: after
+// each finish, the oldest finished Jobs beyond the limits are deleted.
+func (s *sim) history() {
+	finished := append([]*run(nil), s.runs...)
+	sort.SliceStable(finished, func(i, j int) bool { return finished[i].finish < finished[j].finish })
+	var done []*run
+	for _, r := range finished {
+		if r.deletedAt >= 0 && r.deletedAt <= r.finish {
+			continue // replaced
+		}
+		if s.w.TTL >= 0 {
+			s.deleteRun(r, r.finish+s.w.TTL)
+		}
+		done = append(done, r)
+		var ok, bad []*run
+		for _, d := range done {
+			if d.deletedAt >= 0 && d.deletedAt <= r.finish {
+				continue
+			}
+			if d.failed {
+				bad = append(bad, d)
+			} else {
+				ok = append(ok, d)
+			}
+		}
+		for _, set := range [][]*run{ok, bad} {
+			limit := s.w.SuccessfulHistory
+			if len(set) > 0 && set[0].failed {
+				limit = s.w.FailedHistory
+			}
+			sort.SliceStable(set, func(i, j int) bool { return set[i].start < set[j].start })
+			for i := 0; i < len(set)-limit; i++ {
+				s.deleteRun(set[i], r.finish)
+			}
+		}
+	}
+}
+
+// deleteRun deletes a finished Job at time t (or keeps the earlier deletion).
+func (s *sim) deleteRun(r *run, t int) {
+	if r.deletedAt >= 0 && r.deletedAt <= t {
+		return
+	}
+	for _, p := range r.pods {
+		s.free(p, max(t, p.ended))
+	}
+	r.deletedAt = t
+}
+
+// free records that a pod is deleted at t: under onDelete its ENI is held W more.
+func (s *sim) free(p *pod, t int) {
+	if !s.m.OnDelete {
+		return
+	}
+	if p.release < 0 || t+s.m.Window < p.release {
+		p.release = t + s.m.Window
+	}
+}
+
+// releaseAll sets the release of every pod: onCompletion W after it ends; onDelete W after it
+// is deleted, and never for pods nothing deletes.
+func (s *sim) releaseAll() {
+	for _, r := range s.runs {
+		for _, p := range r.pods {
+			switch {
+			case !s.m.OnDelete:
+				p.release = p.ended + s.m.Window
+			case p.release < 0:
+				p.release = 1 << 40
+			}
+		}
+	}
+}
+
+// peak is the most hold intervals [created, release] (closed) that share a second.
+func (s *sim) peak() int {
+	type ev struct{ t, d int }
+	var evs []ev
+	for _, r := range s.runs {
+		for _, p := range r.pods {
+			evs = append(evs, ev{p.created, 1}, ev{p.release + 1, -1})
+		}
+	}
+	sort.Slice(evs, func(i, j int) bool {
+		if evs[i].t != evs[j].t {
+			return evs[i].t < evs[j].t
+		}
+		return evs[i].d < evs[j].d
+	})
+	n, best := 0, 0
+	for _, e := range evs {
+		n += e.d
+		best = max(best, n)
+	}
+	return best
+}

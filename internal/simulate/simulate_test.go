@@ -1,0 +1,229 @@
+package simulate
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/eni-lint/eni-lint/pkg/rules"
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+)
+
+var long = flag.Bool("sim.long", false, "search longer: more workloads and more trajectories per workload")
+
+// bound evaluates the model's numbers for one workload: the Rego function the rows use.
+type bound struct{ q rego.PreparedEvalQuery }
+
+func newBound(t testing.TB) *bound {
+	modules, err := rules.Modules(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := []func(*rego.Rego){rego.Query("x := data.eni.model.numbers_of(input.w)"), rego.Capabilities(rules.Capabilities())}
+	for _, m := range modules {
+		opts = append(opts, rego.ParsedModule(m))
+	}
+	q, err := rego.New(opts...).PrepareForEval(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &bound{q}
+}
+
+func optional(v int) any {
+	if v < 0 {
+		return nil
+	}
+	return v
+}
+
+// view is the numbers view (policies/lib/model.rego numbers_view) of a workload.
+func view(w Workload) map[string]any {
+	var completions any = w.Completions
+	if w.Completions == 0 {
+		completions = nil
+	}
+	v := map[string]any{
+		"kind": "Job",
+		"job": map[string]any{
+			"parallelism": 1, "completions": completions, "backoffLimit": w.BackoffLimit,
+			"backoffLimitPerIndex": nil, "completionMode": "NonIndexed", "suspend": false,
+			"ttlSecondsAfterFinished": optional(w.TTL), "activeDeadlineSeconds": optional(w.Deadline),
+			"manualSelector": false, "managedBy": "kubernetes.io/job-controller",
+			"podFailurePolicyIgnore": false, "restartPolicy": "Never", "defaulted": []any{},
+		},
+		"cronJob": nil, "replicas": 0, "jobSpecPath": "spec", "podPath": "spec.template",
+		"pod": map[string]any{"restartPolicy": "Never"},
+	}
+	if w.CronJob {
+		v["kind"] = "CronJob"
+		v["jobSpecPath"] = "spec.jobTemplate.spec"
+		v["cronJob"] = map[string]any{
+			"schedule": "", "periodSeconds": w.Period, "concurrencyPolicy": w.Policy,
+			"successfulJobsHistoryLimit": w.SuccessfulHistory, "failedJobsHistoryLimit": w.FailedHistory,
+			"suspend": false, "defaulted": []any{},
+		}
+	}
+	return v
+}
+
+func (b *bound) held(t testing.TB, w Workload, m Model) int {
+	release := "onCompletion"
+	if m.OnDelete {
+		release = "onDelete"
+	}
+	input := map[string]any{
+		"settings": map[string]any{"eniRelease": release, "cooldownSeconds": m.Window - 30, "windowSeconds": m.Window},
+		"w":        view(w),
+	}
+	rs, err := b.q.Eval(context.Background(), rego.EvalParsedInput(mustValue(t, input)))
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("evaluating %+v: %v (%d results)", w, err, len(rs))
+	}
+	n := rs[0].Bindings["x"].(map[string]any)
+	h, err := n["held"].(interface{ Int64() (int64, error) }).Int64()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(h)
+}
+
+func mustValue(t testing.TB, v any) ast.Value {
+	val, err := ast.InterfaceToValue(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return val
+}
+
+// randomWorkload draws a Job or CronJob the simulator plays: one pod at a time, completions 1
+// (a chain), a work queue, or 2-3 completions (counted without the back-off).
+func randomWorkload(rng *rand.Rand) Workload {
+	w := Workload{
+		CronJob:      rng.IntN(4) != 0,
+		Completions:  []int{1, 1, 1, 0, 2, 3}[rng.IntN(6)],
+		BackoffLimit: rng.IntN(8),
+		TTL:          []int{-1, -1, 0, 10, 60, 100, 300, 900}[rng.IntN(8)],
+		Deadline:     -1,
+		Period:       []int{60, 120, 300, 600, 3600}[rng.IntN(5)],
+		Policy:       []string{"Forbid", "Forbid", "Replace", "Allow"}[rng.IntN(4)],
+	}
+	w.SuccessfulHistory, w.FailedHistory = rng.IntN(4), rng.IntN(3)
+	if w.Policy == "Allow" || rng.IntN(3) == 0 {
+		w.Deadline = []int{30, 100, 300, 900}[rng.IntN(4)]
+	}
+	return w
+}
+
+func randomAdversary(rng *rand.Rand, w Workload) Adversary {
+	scale := []int{0, 5, 30, 120, 2 * w.Period}[rng.IntN(5)]
+	return Adversary{
+		MaxRun: scale, MaxLag: []int{0, 0, 10, 60}[rng.IntN(4)], MaxLatency: []int{0, 0, 5, 60}[rng.IntN(4)],
+		Horizon: 12 * max(w.Period, 300), FailShare: []float64{0.5, 0.8, 0.95, 1}[rng.IntN(4)],
+	}
+}
+
+// TestBoundIsNeverBelowTheSimulation is the soundness property: for random workloads and
+// adversaries, no simulated trajectory holds more ENIs at once than the model's bound. Seeded,
+// so a failure reproduces; -sim.long searches longer.
+func TestBoundIsNeverBelowTheSimulation(t *testing.T) {
+	b := newBound(t)
+	workloads, trajectories := 1500, 40
+	if *long {
+		workloads, trajectories = 20000, 400
+	}
+	rng := rand.New(rand.NewPCG(14, 2026))
+	for i := range workloads {
+		w := randomWorkload(rng)
+		for _, m := range []Model{{OnDelete: true, Window: 90}, {OnDelete: false, Window: 90}, {OnDelete: true, Window: 60}, {OnDelete: false, Window: 60}} {
+			limit := b.held(t, w, m)
+			for range trajectories {
+				a := randomAdversary(rng, w)
+				if got := Peak(w, m, a, rng); got > limit {
+					t.Fatalf("workload %d %+v under %+v, adversary %+v: simulated %d pods holding at once, bound %d", i, w, m, a, got, limit)
+				}
+			}
+		}
+	}
+}
+
+// TestOnDeleteIsTheWorstCase: the onDelete bound is never below the onCompletion one.
+func TestOnDeleteIsTheWorstCase(t *testing.T) {
+	b := newBound(t)
+	rng := rand.New(rand.NewPCG(6, 1))
+	for range 3000 {
+		w := randomWorkload(rng)
+		del, comp := b.held(t, w, Model{OnDelete: true, Window: 90}), b.held(t, w, Model{Window: 90})
+		if del < comp {
+			t.Fatalf("%+v: onDelete %d < onCompletion %d", w, del, comp)
+		}
+	}
+}
+
+// TestSeedPeakIsReached: the seed CronJob with a 60 s TTL reaches the bound the report shows,
+// through the catch-up of a skipped schedule time (docs/model.md §5a).
+func TestSeedPeakIsReached(t *testing.T) {
+	seed := Workload{CronJob: true, Completions: 1, BackoffLimit: 6, TTL: 60, Deadline: -1, Period: 300, Policy: "Forbid", SuccessfulHistory: 3, FailedHistory: 1}
+	m := Model{OnDelete: true, Window: 90}
+	b := newBound(t)
+	if got := b.held(t, seed, m); got != 15 {
+		t.Fatalf("bound %d, want 15", got)
+	}
+	if got := seedTrajectory(); got != 15 {
+		t.Fatalf("the hand-built trajectory reaches %d, want 15", got)
+	}
+}
+
+// seedTrajectory builds the trajectory of docs/model.md §5a by hand: a 7-pod run ends at 599,
+// the run for the skipped 300 s time starts at once and fails 3 pods then succeeds (599-669),
+// the run for 600 starts at 669 and has 4 pods by 739; at 749 all 15 hold.
+func seedTrajectory() int {
+	s := &sim{w: Workload{CronJob: true, TTL: 60, SuccessfulHistory: 3, FailedHistory: 1}, m: Model{OnDelete: true, Window: 90}}
+	mk := func(start int, created []int, finish int, failed bool) *run {
+		r := &run{start: start, finish: finish, failed: failed, deletedAt: -1}
+		for _, c := range created {
+			r.pods = append(r.pods, &pod{created: c, ended: c, release: -1})
+		}
+		r.pods[len(r.pods)-1].ended = finish
+		return r
+	}
+	s.runs = []*run{
+		mk(-31, []int{-31, -21, -1, 39, 119, 279, 599}, 599, true),
+		mk(599, []int{599, 609, 629, 669}, 669, false),
+		mk(669, []int{669, 679, 699, 739}, 2000, false),
+	}
+	s.history()
+	s.releaseAll()
+	return s.peak()
+}
+
+// TestTightness prints, for the scenarios of the model's worked examples, the bound and the
+// best peak the search finds (run with -v; -sim.long searches longer).
+func TestTightness(t *testing.T) {
+	b := newBound(t)
+	scenarios := map[string]Workload{
+		"seed CronJob":                 {CronJob: true, Completions: 1, BackoffLimit: 6, TTL: -1, Deadline: -1, Period: 300, Policy: "Forbid", SuccessfulHistory: 3, FailedHistory: 1},
+		"seed CronJob, TTL 60":         {CronJob: true, Completions: 1, BackoffLimit: 6, TTL: 60, Deadline: -1, Period: 300, Policy: "Forbid", SuccessfulHistory: 3, FailedHistory: 1},
+		"seed CronJob, TTL 60, B 2":    {CronJob: true, Completions: 1, BackoffLimit: 2, TTL: 60, Deadline: -1, Period: 300, Policy: "Forbid", SuccessfulHistory: 3, FailedHistory: 1},
+		"Job, completions 3":           {Completions: 3, BackoffLimit: 6, TTL: -1, Deadline: -1},
+		"Job, completions 1, TTL 60":   {Completions: 1, BackoffLimit: 6, TTL: 60, Deadline: -1},
+		"hourly Allow, deadline 900 s": {CronJob: true, Completions: 1, BackoffLimit: 3, TTL: 300, Deadline: 900, Period: 3600, Policy: "Allow", SuccessfulHistory: 3, FailedHistory: 1},
+	}
+	tries := 3000
+	if *long {
+		tries = 100000
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for name, w := range scenarios {
+		for _, m := range []Model{{OnDelete: true, Window: 90}, {Window: 90}} {
+			best := 0
+			for range tries {
+				best = max(best, Peak(w, m, randomAdversary(rng, w), rng))
+			}
+			t.Log(fmt.Sprintf("%-30s onDelete=%-5v bound %3d, best simulated %3d", name, m.OnDelete, b.held(t, w, m), best))
+		}
+	}
+}

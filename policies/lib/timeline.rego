@@ -1,0 +1,253 @@
+# The time-aware worst case (docs/model.md §5a): the most pods of one Job or CronJob that can
+# hold branch ENIs at the same moment, given what the controllers guarantee about time: the
+# Job controller's pod-failure back-off, the CronJob schedule, the TTL controller and the
+# release window W after a pod ends (or, under onDelete, after it is deleted). Where nothing
+# bounds a time the count of §5 stays. The simulator in internal/simulate checks that these
+# figures are never below what it can reach.
+package eni.model
+
+# W: how long a branch ENI stays taken after the pod that had it ends (onCompletion) or is
+# deleted (onDelete): the cool-down plus one tick of the delete queue.
+release_window := settings.windowSeconds
+
+# The back-off before the i-th replacement after i consecutive failures is 10 s · 2^(i−1),
+# capped (pkg/controller/job/backoff_utils.go, getRemainingTimeForFailuresCount). The cap is
+# 10 minutes in current releases and 6 in the docs; the smaller one is the sound choice here
+# since a shorter delay packs more pods into a window. backoff_prefix[i] is the sum of the
+# first i delays, the earliest the (i+1)-th pod of a run can be created.
+backoff_delay := [0, 10, 20, 40, 80, 160, 320]
+
+backoff_prefix := [0, 10, 30, 70, 150, 310, 630]
+
+backoff_cap := 360
+
+delay_at(i) := backoff_delay[i] if i <= 6
+
+delay_at(i) := backoff_cap if i > 6
+
+prefix_at(i) := backoff_prefix[i] if i <= 6
+
+prefix_at(i) := 630 + (backoff_cap * (i - 6)) if i > 6
+
+# A run is a single chain when its pods follow each other and every pod but the last is a
+# failure: one pod at a time (parallelism 1, or completions 1) and one success ends it
+# (completions 1, or a work queue). Then its n-th pod exists no earlier than prefix_at(n−1)
+# after the run starts, because nothing but a success resets the back-off. Other shapes (more
+# completions, parallel pods, per-index back-off, OnFailure) keep the count.
+single_chain(job) if {
+	job_running(job) == 1
+	job.restartPolicy == "Never"
+	job.backoffLimitPerIndex == null
+	job.completions == 1
+}
+
+single_chain(job) if {
+	job_running(job) == 1
+	job.restartPolicy == "Never"
+	job.backoffLimitPerIndex == null
+	job.completions == null
+}
+
+chain_of(job) := true if {
+	single_chain(job)
+} else := false
+
+# The most pods k runs started inside a window of length l can create inside it, each run at
+# most t pods. For single chains each run's first pod is free and each further pod costs its
+# back-off delay; costs rise along a chain, so filling the cheapest delays across runs first
+# (full levels of k, then part of the next) is the best packing. Other runs: k · t.
+pack(k, l, t, chain) := 0 if {
+	k <= 0
+} else := 0 if {
+	t <= 0
+} else := k * t if {
+	not chain
+} else := (k * (levels + 1)) + partial if {
+	levels := min([full_levels(k, l), t - 1])
+	partial := partial_level(k, l, t, levels)
+}
+
+# The deepest level i such that k chains can all afford their first i delays within l.
+full_levels(k, l) := 6 + floor((l - (630 * k)) / (backoff_cap * k)) if {
+	(630 * k) <= l
+} else := max([i | some i in [0, 1, 2, 3, 4, 5, 6]; (k * backoff_prefix[i]) <= l])
+
+partial_level(k, l, t, levels) := 0 if {
+	levels >= t - 1
+} else := floor((l - (k * prefix_at(levels))) / delay_at(levels + 1))
+
+# Runs of a CronJob that can start inside a closed window of length l: each run has its own
+# schedule time, at most floor(l/p) + 1 of which fall in the window, and one more run can
+# start late for a time before the window: under Forbid a missed time is started as soon as
+# the run in the way finishes (syncCronJob does not advance lastScheduleTime when it skips).
+runs_in(l, p) := floor(l / p) + 2
+
+# Whether a workload gets the time-aware figure: Jobs and CronJobs the Job controller runs,
+# whose numbers the manifest bounds.
+time_aware(w) if {
+	w.kind in {"Job", "CronJob"}
+	job_t(w.job) > 0
+	not time_unknown(w)
+}
+
+time_unknown(w) if {
+	object.get(w, "cronJob", null) != null
+	w.cronJob.periodSeconds <= 0
+}
+
+time_unknown(w) if {
+	w.cronJob.concurrencyPolicy == "Allow"
+	w.job.activeDeadlineSeconds == null
+}
+
+# The peak, and the facts that set it.
+timeline(w) := {"held": held, "facts": facts} if {
+	object.get(w, "cronJob", null) == null
+	t := job_t(w.job)
+	on_delete
+
+	# Every pod of the run exists just before it finishes; a TTL only decides how long after.
+	held := t
+	facts := ["all pods of a run exist when it finishes; a TTL only decides how long after"]
+} else := {"held": held, "facts": facts} if {
+	object.get(w, "cronJob", null) == null
+	t := job_t(w.job)
+	chain := chain_of(w.job)
+
+	# onCompletion: a pod ended before the window plus what one run creates inside it.
+	held := min([t, mid_chain_pack(1, release_window, t, chain)])
+	facts := chain_facts(chain)
+} else := cron_timeline(w)
+
+chain_facts(true) := ["pod-failure back-off spaces the pods of a run"]
+
+chain_facts(false) := []
+
+# A CronJob. Sequential runs (Forbid; Replace with the default 30 s grace) hold, at a moment x,
+# the pods of the oldest run still holding (at most T) and of the runs started since, all
+# inside the window of length l before x in which that oldest run can still hold.
+cron_timeline(w) := {"held": held, "facts": facts} if {
+	w.cronJob.concurrencyPolicy in {"Forbid", "Replace"}
+	t := job_t(w.job)
+	p := w.cronJob.periodSeconds
+	chain := chain_of(w.job)
+	grace := replace_grace(w)
+	counted := cron_count_held(w, t, p)
+	windowed := sequential_held(w, t, p, chain, grace)
+	held := min([counted, windowed.held])
+	facts := held_facts(held, counted, windowed.facts)
+} else := {"held": held, "facts": facts} if {
+	# Allow with activeDeadlineSeconds D: every run holding at x started within D plus its tail.
+	t := job_t(w.job)
+	p := w.cronJob.periodSeconds
+	d := w.job.activeDeadlineSeconds
+	chain := chain_of(w.job)
+	counted := cron_count_held(w, t, p)
+	windowed := overlapping_held(w, t, p, d, chain)
+	held := min([counted, windowed])
+	facts := held_facts(held, counted, ["activeDeadlineSeconds and the schedule bound the runs that overlap"])
+}
+
+held_facts(held, counted, windowed) := windowed if {
+	held < counted
+} else := ["the history limits bound the finished Jobs"]
+
+replace_grace(w) := 30 if {
+	w.cronJob.concurrencyPolicy == "Replace"
+} else := 0
+
+# The count under history limits alone, which bounds both release models (a pod that holds
+# under onCompletion holds under onDelete too). At a moment x the ENIs are held by the S + F
+# finished Jobs the history keeps, the Jobs deleted within W before x (their cool-down), and the
+# runs in flight.
+#
+# Sequential runs (Forbid, Replace): the history deletes one Job per finish, and the runs that
+# finish within W, after the first of them, started inside the window together with the run in
+# flight; so the deleted ones are matched by kept ones whose pods, with the run in flight's,
+# were created inside the window: (S + F + 1)·T + pack(runs_in(W), W). A TTL deletes on its own
+# clock: at most the runs that finish within a window of length W, T each, on top.
+# Overlapping runs (Allow, deadline D): runs finishing within W started within W + D + grace;
+# (S + F + finishing + in flight)·T.
+cron_count_held(w, t, p) := ((kept + 1) * t) + pack(k, l, t, chain_of(w.job)) + ttl_deleted if {
+	w.cronJob.concurrencyPolicy in {"Forbid", "Replace"}
+	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
+	l := release_window + replace_grace(w)
+	k := runs_in(l, p)
+	ttl_deleted := ttl_deletions(w, k + 1, t)
+} else := (((kept + finishing) + in_flight) * t) + ttl_deletions(w, finishing, t) if {
+	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
+	finishing := runs_in((release_window + w.job.activeDeadlineSeconds) + 30, p)
+	in_flight := runs_in(w.job.activeDeadlineSeconds + 30, p)
+}
+
+ttl_deletions(w, runs, t) := runs * t if {
+	w.job.ttlSecondsAfterFinished != null
+} else := 0
+
+# How long after it ends (onCompletion) or finishes (onDelete) a run can still hold an ENI:
+# a replaced run's pods are deleted at once, the running one within its grace period; under
+# onDelete a run that finishes by itself stays until its TTL (without one, only the history
+# limits remove it, and the count stays).
+run_tail(w, grace) := max([grace, w.job.ttlSecondsAfterFinished]) + release_window if {
+	on_delete
+	w.job.ttlSecondsAfterFinished != null
+} else := grace + release_window if {
+	not on_delete
+}
+
+sequential_held(w, t, p, chain, grace) := {"held": held, "facts": facts} if {
+	l := run_tail(w, grace)
+	k := runs_in(l, p)
+	held := sequential_peak(t, k, l, chain)
+	facts := array.concat(tail_facts(w), chain_facts(chain))
+} else := {"held": 2147483647, "facts": []}
+
+# Under onDelete the oldest run keeps all its pods until its deletion: T of them. Under
+# onCompletion only its pods that ended within W before x still hold, and its pods follow one
+# another, so at most one of them was created before the window: the rest are packed with the
+# later runs.
+sequential_peak(t, k, l, chain) := t + pack(k, l, t, chain) if {
+	on_delete
+} else := min([t + pack(k, l, t, chain), mid_chain_pack(k + 1, l, t, chain)])
+
+# A pod of a run that ended just before the window, and that run's pods created inside it,
+# packed with k − 1 runs started inside it. The run's next pod can come as soon as the ended
+# one is seen (the back-off counts from the container's finish, which can be earlier), but its
+# later pods cost the next delays, 20 s, 40 s …: the same as a fresh chain with one extra 10 s
+# pod, which a budget 10 s larger buys and the count then drops. Under onCompletion a window
+# either holds the start of its oldest run (pack(k, l) ≤ this) or cuts one run in the middle.
+mid_chain_pack(k, l, t, chain) := pack(k, l + 10, t, chain) if {
+	chain
+} else := 1 + pack(k, l, t, chain)
+
+tail_facts(w) := ["ttlSecondsAfterFinished and the schedule bound the finished Jobs that still hold"] if {
+	on_delete
+	w.job.ttlSecondsAfterFinished != null
+} else := ["the schedule bounds the runs that end within one release window"]
+
+# A run stopped by its deadline ends when its running pod does, within the default 30 s grace.
+overlapping_held(w, t, p, d, chain) := runs_in((d + 30) + tail, p) * per_run if {
+	tail := run_tail(w, 0)
+	per_run := run_held(t, chain)
+} else := 2147483647
+
+# One run's pods holding at once: under onDelete all of them; under onCompletion a pod ended
+# before the window plus what the run creates inside it.
+run_held(t, _) := t if on_delete
+
+run_held(t, chain) := min([t, mid_chain_pack(1, release_window, t, chain)]) if not on_delete
+
+# The figures of §6 with the time-aware peak: held is the most pods of the workload holding
+# ENIs at one moment (terminated or running). For the workloads the timeline covers, all of
+# them can be terminated at that moment, so hidden is held too; countHeld is what the count
+# of §5 alone gives, heldBy the facts that set held.
+with_time(w, n) := object.union(n, {
+	"held": tl.held,
+	"retained": retained_value(tl.held),
+	"churn": churn_value(tl.held),
+	"countHeld": hidden_of(n) + n.active,
+	"heldBy": tl.facts,
+}) if {
+	time_aware(w)
+	tl := timeline(w)
+} else := object.union(n, {"held": hidden_of(n) + n.active})
