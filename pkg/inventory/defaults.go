@@ -26,9 +26,13 @@ type DeclaredJob struct {
 	ActiveDeadlineSeconds   *int
 	ManualSelector          *bool
 	ManagedBy               *string
-	// PodFailurePolicyIgnore is true when any podFailurePolicy rule has action Ignore.
+	// PodFailurePolicyIgnore is true when a podFailurePolicy rule has action Ignore on exit
+	// codes or on pod conditions other than DisruptionTarget.
 	PodFailurePolicyIgnore bool
-	RestartPolicy          *string
+	// PodFailurePolicyIgnoreDisruptions is true when an Ignore rule matches only the
+	// DisruptionTarget condition.
+	PodFailurePolicyIgnoreDisruptions bool
+	RestartPolicy                     *string
 }
 
 // JobDefaults applies batch/v1 Job defaults.
@@ -79,6 +83,7 @@ func JobDefaults(d DeclaredJob) JobSpec {
 		defaulted("managedBy")
 	}
 	s.PodFailurePolicyIgnore = d.PodFailurePolicyIgnore
+	s.PodFailurePolicyIgnoreDisruptions = d.PodFailurePolicyIgnoreDisruptions
 	s.RestartPolicy = "Never"
 	if d.RestartPolicy != nil {
 		s.RestartPolicy = *d.RestartPolicy

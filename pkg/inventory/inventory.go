@@ -214,18 +214,21 @@ type Workload struct {
 type JobSpec struct {
 	Parallelism int `json:"parallelism"`
 	// Completions is nil for a work-queue Job (parallelism set, completions unset).
-	Completions             *int     `json:"completions"`
-	BackoffLimit            int      `json:"backoffLimit"`
-	BackoffLimitPerIndex    *int     `json:"backoffLimitPerIndex"`
-	CompletionMode          string   `json:"completionMode"`
-	Suspend                 bool     `json:"suspend"`
-	TTLSecondsAfterFinished *int     `json:"ttlSecondsAfterFinished"`
-	ActiveDeadlineSeconds   *int     `json:"activeDeadlineSeconds"`
-	ManualSelector          bool     `json:"manualSelector"`
-	ManagedBy               string   `json:"managedBy"`
-	PodFailurePolicyIgnore  bool     `json:"podFailurePolicyIgnore"`
-	RestartPolicy           string   `json:"restartPolicy"`
-	Defaulted               []string `json:"defaulted"`
+	Completions             *int   `json:"completions"`
+	BackoffLimit            int    `json:"backoffLimit"`
+	BackoffLimitPerIndex    *int   `json:"backoffLimitPerIndex"`
+	CompletionMode          string `json:"completionMode"`
+	Suspend                 bool   `json:"suspend"`
+	TTLSecondsAfterFinished *int   `json:"ttlSecondsAfterFinished"`
+	ActiveDeadlineSeconds   *int   `json:"activeDeadlineSeconds"`
+	ManualSelector          bool   `json:"manualSelector"`
+	ManagedBy               string `json:"managedBy"`
+	PodFailurePolicyIgnore  bool   `json:"podFailurePolicyIgnore"`
+	// PodFailurePolicyIgnoreDisruptions: an Ignore rule on DisruptionTarget alone, whose
+	// replacements only disruptions cause (ENI005 as info).
+	PodFailurePolicyIgnoreDisruptions bool     `json:"podFailurePolicyIgnoreDisruptions,omitempty"`
+	RestartPolicy                     string   `json:"restartPolicy"`
+	Defaulted                         []string `json:"defaulted"`
 }
 
 // Definition is one place an object is defined: its file and position, and the kustomization

@@ -6,7 +6,10 @@
 #   do not count against backoffLimit, and their pods stay), manualSelector (the Job adopts any
 #   pod its selector matches), a managedBy other than the built-in Job controller, and a CronJob
 #   with concurrencyPolicy Allow and no activeDeadlineSeconds (runs can pile up). The figures in
-#   the report then use a lower bound and say "at least".
+#   the report then use a lower bound and say "at least". An Ignore rule on the DisruptionTarget
+#   condition alone (the Job docs' example, in most backup charts) is bounded in practice: only
+#   disruptions (preemption, eviction, a lost node) make it replace pods, so it is reported as
+#   info and the figures stay bounded.
 # custom:
 #   id: ENI005
 #   severity: warning
@@ -27,6 +30,19 @@
 package eni.rules.eni005
 
 import data.eni.model
+
+# Ignore on DisruptionTarget alone: how many pods disruptions replace is not in any manifest,
+# but the workload itself cannot make more, so the figure stays and the finding says why.
+finding contains f if {
+	some w in model.eni_workloads
+	object.get(object.get(w, "job", {}), "podFailurePolicyIgnoreDisruptions", false)
+	f := model.finding(
+		"ENI005", "info",
+		sprintf("%s: spec.podFailurePolicy ignores failures with the DisruptionTarget condition: pods that are preempted, evicted or on a lost node are replaced without counting against backoffLimit (a kubelet eviction leaves its Failed pod behind). That is bounded by disruptions, which no manifest states; eni-lint counts the workload as if there were none", [model.describe(w)]),
+		w, [model.job_field(w, "podFailurePolicy")],
+		{"reason": "podFailurePolicy Ignore on DisruptionTarget only: bounded by disruptions"},
+	)
+}
 
 finding contains f if {
 	some id, reasons in model.unbounded_of

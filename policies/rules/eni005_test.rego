@@ -29,3 +29,15 @@ test_quiet_allow_with_deadline if {
 test_quiet_defaults if {
 	count(eni005.finding) == 0 with input as fx.inventory([fx.job("j", {})], [fx.sgp_all], [])
 }
+
+# The Job docs' rule, Ignore on DisruptionTarget alone: info, and the numbers stay bounded.
+test_disruption_target_only_is_info if {
+	w := fx.job("j", {"podFailurePolicyIgnoreDisruptions": true})
+	inv := fx.inventory([w], [fx.sgp_all], [])
+	fs := eni005.finding with input as inv
+	count(fs) == 1
+	some f in fs
+	f.severity == "info"
+	contains(f.message, "DisruptionTarget")
+	data.eni.model.numbers[w.id].bounded with input as inv
+}

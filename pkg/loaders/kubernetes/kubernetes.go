@@ -329,13 +329,37 @@ func readJobSpec(r *fieldReader, spec *yaml.Node, path string) inventory.JobSpec
 		p := fmt.Sprintf("%s.podFailurePolicy.rules[%d]", path, i)
 		r.locs[p] = r.pos(rule)
 		if a := r.str(rule, p, "action"); a != nil && *a == "Ignore" {
-			d.PodFailurePolicyIgnore = true
+			if ignoresDisruptionsOnly(r, rule, p) {
+				d.PodFailurePolicyIgnoreDisruptions = true
+			} else {
+				d.PodFailurePolicyIgnore = true
+			}
 		}
 	}
 	tmpl := r.mapping(spec, path, "template")
 	podSpec := r.mapping(tmpl, path+".template", "spec")
 	d.RestartPolicy = r.str(podSpec, path+".template.spec", "restartPolicy")
 	return inventory.JobDefaults(d)
+}
+
+// ignoresDisruptionsOnly is whether an Ignore rule matches only pods with the
+// DisruptionTarget condition (the Job docs' example: preemption, eviction, a lost node), and
+// no exit codes: what it lets through is bounded by disruptions, not by the workload.
+func ignoresDisruptionsOnly(r *fieldReader, rule *yaml.Node, path string) bool {
+	if r.get(rule, path, "onExitCodes") != nil {
+		return false
+	}
+	conditions := r.sequence(rule, path, "onPodConditions")
+	if len(conditions) == 0 {
+		return false
+	}
+	for i, c := range conditions {
+		t := r.str(c, fmt.Sprintf("%s.onPodConditions[%d]", path, i), "type")
+		if t == nil || *t != "DisruptionTarget" {
+			return false
+		}
+	}
+	return true
 }
 
 // readPodTemplate reads the template at path (a mapping with metadata and spec) under parent.

@@ -598,3 +598,39 @@ func TestSparkExecutorsKept(t *testing.T) {
 		t.Errorf("%+v", frag.Workloads)
 	}
 }
+
+// Ignore rules: on DisruptionTarget alone they are bounded by disruptions; on exit codes, on
+// another condition or on both, they are not.
+func TestPodFailurePolicyIgnore(t *testing.T) {
+	cases := []struct {
+		name              string
+		rules             string
+		ignore, disrupted bool
+	}{
+		{"no policy", ``, false, false},
+		{"DisruptionTarget only", `[{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}]`, false, true},
+		{"DisruptionTarget with status", `[{action: Ignore, onPodConditions: [{type: DisruptionTarget, status: "True"}]}]`, false, true},
+		{"exit codes", `[{action: Ignore, onExitCodes: {operator: In, values: [3]}}]`, true, false},
+		{"another condition", `[{action: Ignore, onPodConditions: [{type: DisruptionTarget}, {type: ConfigIssue}]}]`, true, false},
+		{"Count on disruptions", `[{action: Count, onPodConditions: [{type: DisruptionTarget}]}]`, false, false},
+		{"both kinds", `[{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}, {action: Ignore, onExitCodes: {operator: NotIn, values: [0]}}]`, true, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			policy := ""
+			if c.rules != "" {
+				policy = "  podFailurePolicy:\n    rules: " + c.rules + "\n"
+			}
+			src := "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n" + policy +
+				"  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: x}]\n"
+			frag := Load("f.yaml", []byte(src), opts)
+			if len(frag.Errors) != 0 || len(frag.Workloads) != 1 {
+				t.Fatalf("errors %v, workloads %d", frag.Errors, len(frag.Workloads))
+			}
+			j := frag.Workloads[0].Job
+			if j.PodFailurePolicyIgnore != c.ignore || j.PodFailurePolicyIgnoreDisruptions != c.disrupted {
+				t.Errorf("ignore %v, disruptions only %v; want %v, %v", j.PodFailurePolicyIgnore, j.PodFailurePolicyIgnoreDisruptions, c.ignore, c.disrupted)
+			}
+		})
+	}
+}
