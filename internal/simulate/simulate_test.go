@@ -15,7 +15,7 @@ import (
 var long = flag.Bool("sim.long", false, "search longer: more workloads and more trajectories per workload")
 
 // bound evaluates the model's numbers for one workload: the Rego function the rows use.
-type bound struct{ q rego.PreparedEvalQuery }
+type bound struct{ q, separated rego.PreparedEvalQuery }
 
 func newBound(t testing.TB) *bound {
 	modules, err := rules.Modules(false)
@@ -30,7 +30,14 @@ func newBound(t testing.TB) *bound {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &bound{q}
+	opts[0] = rego.Query(`s := {id: {"times": v.cronJob.weekTimes, "busy": data.eni.model.busy_seconds(v)} | some id, v in input.views}
+		cs := [{"id": id, "held": data.eni.model.numbers_of(v).held} | some id, v in input.views]
+		x := data.eni.model.separated_peak(cs) with data.eni.model.separable as s`)
+	separated, err := rego.New(opts...).PrepareForEval(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &bound{q, separated}
 }
 
 func optional(v int) any {
@@ -120,8 +127,9 @@ func randomWorkload(rng *rand.Rand) Workload {
 
 func randomAdversary(rng *rand.Rand, w Workload) Adversary {
 	scale := []int{0, 5, 30, 120, 2 * w.Period}[rng.IntN(5)]
+	latency := []int{0, 0, 5, 60}[rng.IntN(4)]
 	return Adversary{
-		MaxRun: scale, MaxLag: []int{0, 0, 10, 60}[rng.IntN(4)], MaxLatency: []int{0, 0, 5, 60}[rng.IntN(4)],
+		MaxRun: scale, MaxLag: []int{0, 0, 10, 60}[rng.IntN(4)], MaxLatency: latency, StartLatency: latency,
 		Horizon: 12 * max(w.Period, 300), FailShare: []float64{0.5, 0.8, 0.95, 1}[rng.IntN(4)],
 	}
 }
@@ -225,5 +233,105 @@ func TestTightness(t *testing.T) {
 			}
 			t.Log(fmt.Sprintf("%-30s onDelete=%-5v bound %3d, best simulated %3d", name, m.OnDelete, b.held(t, w, m), best))
 		}
+	}
+}
+
+// separatedPeak is the row's figure for CronJobs whose runs a schedule separates
+// (policies/lib/timeline.rego separated_peak), from their numbers views.
+func (b *bound) separatedPeak(t testing.TB, ws []Workload, times [][]int, m Model) int {
+	views := map[string]any{}
+	for i, w := range ws {
+		v := view(w)
+		v["cronJob"].(map[string]any)["weekTimes"] = times[i]
+		views[fmt.Sprint(i)] = v
+	}
+	input := map[string]any{
+		"settings": map[string]any{"eniRelease": "onCompletion", "cooldownSeconds": m.Window - 30, "windowSeconds": m.Window},
+		"views":    views,
+	}
+	rs, err := b.separated.Eval(context.Background(), rego.EvalParsedInput(mustValue(t, input)))
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("evaluating %+v: %v (%d results)", ws, err, len(rs))
+	}
+	h, err := rs[0].Bindings["x"].(interface{ Int64() (int64, error) }).Int64()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(h)
+}
+
+// TestSeparatedSchedulesNeverOverlapMore is the soundness property of the schedule separation:
+// a few daily CronJobs with deadlines at random times of day, played on one node for three
+// days with runs started at their times, never hold more at once than the row's figure.
+func TestSeparatedSchedulesNeverOverlapMore(t *testing.T) {
+	b := newBound(t)
+	cases, trajectories := 300, 30
+	if *long {
+		cases, trajectories = 5000, 300
+	}
+	rng := rand.New(rand.NewPCG(3, 14))
+	m := Model{Window: 90}
+	for range cases {
+		n := 2 + rng.IntN(3)
+		ws := make([]Workload, n)
+		times := make([][]int, n)
+		for i := range ws {
+			w := randomWorkload(rng)
+			w.CronJob, w.Period = true, 86400
+			w.Deadline = []int{30, 100, 300, 900}[rng.IntN(4)]
+			at := rng.IntN(180) * 10 // within half an hour of midnight, 10 s apart
+			times[i] = []int{at, at + 86400, at + 2*86400}
+			ws[i] = w
+			ws[i].Times = times[i]
+		}
+		limit := b.separatedPeak(t, ws, times, m)
+		for range trajectories {
+			a := randomAdversary(rng, ws[0])
+			a.StartLatency, a.Horizon = 0, 3*86400
+			if got := PeakAll(ws, m, a, rng); got > limit {
+				t.Fatalf("%+v: simulated %d pods holding at once, the row counts %d", ws, got, limit)
+			}
+		}
+	}
+}
+
+// TestSeparatedPairsNeverOverlap checks the separation itself: whenever the row counts two
+// CronJobs at less than their sum, no trajectory has pods of both holding at the same second.
+func TestSeparatedPairsNeverOverlap(t *testing.T) {
+	b := newBound(t)
+	cases, trajectories := 400, 40
+	if *long {
+		cases, trajectories = 5000, 400
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	m := Model{Window: 90}
+	separated := 0
+	for range cases {
+		ws := make([]Workload, 2)
+		times := make([][]int, 2)
+		for i := range ws {
+			w := randomWorkload(rng)
+			w.CronJob, w.Period = true, 86400
+			w.Deadline = []int{30, 100, 300, 900}[rng.IntN(4)]
+			at := rng.IntN(180) * 10
+			times[i] = []int{at, at + 86400, at + 2*86400}
+			ws[i] = w
+			ws[i].Times = times[i]
+		}
+		sum := b.held(t, ws[0], m) + b.held(t, ws[1], m)
+		if b.separatedPeak(t, ws, times, m) >= sum {
+			continue
+		}
+		separated++
+		for range trajectories {
+			a := randomAdversary(rng, ws[0])
+			a.StartLatency, a.Horizon, a.MaxRun = 0, 3*86400, []int{0, 60, 1000, 100000}[rng.IntN(4)]
+			if Overlap(ws[0], ws[1], m, a, rng) {
+				t.Fatalf("%+v at %v and %+v at %v are counted apart, but their pods hold at the same time", ws[0], times[0], ws[1], times[1])
+			}
+		}
+	}
+	if separated < cases/4 {
+		t.Fatalf("only %d of %d pairs were separated: the test does not exercise the separation", separated, cases)
 	}
 }

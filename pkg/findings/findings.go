@@ -143,11 +143,21 @@ type InstanceTypeRow struct {
 	AtLeast bool `json:"atLeast"`
 	// Verdict is fits, exceeds, unbounded, no-trunking or unknown-type.
 	Verdict string `json:"verdict"`
+	// ScheduleSeparated is set when CronJobs whose runs cannot overlap (onCompletion) were
+	// counted at their largest sum at one instant instead of their sum (docs/model.md §5a).
+	ScheduleSeparated *ScheduleSeparation `json:"scheduleSeparated,omitempty"`
 	// Contributors are the workloads that hold the most here (terminated pods, then running
 	// ones), at most 20; OtherContributors counts the rest. Every workload's figures are in
 	// the report's workloads.
 	Contributors      []Contributor `json:"contributors"`
 	OtherContributors int           `json:"otherContributors"`
+}
+
+// ScheduleSeparation names the CronJobs a row counted by their busy windows, and how many ENIs
+// that took off the plain sum.
+type ScheduleSeparation struct {
+	Workloads []string `json:"workloads"`
+	Saved     int      `json:"saved"`
 }
 
 // TypeLabel is the instance type as reports show it: with its variant, if any.

@@ -135,6 +135,9 @@ func CronJobDefaults(d DeclaredCronJob) CronJobSpec {
 		s.ScheduleError = err.Error()
 	} else {
 		s.PeriodSeconds = period
+		if times, ok := WeekTimes(d.Schedule, tz); ok {
+			s.WeekTimes = times
+		}
 	}
 	return s
 }

@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -122,5 +123,39 @@ func FuzzShortestGap(f *testing.F) {
 		if err == nil && gap < 60 {
 			t.Fatalf("ShortestGap(%q, %q) = %d: cron cannot fire more often than once a minute", schedule, tz, gap)
 		}
+		times, ok := WeekTimes(schedule, tz)
+		if !ok {
+			return
+		}
+		if err != nil || len(times) == 0 || len(times) > maxWeekTimes {
+			t.Fatalf("WeekTimes(%q, %q) = %d times, ShortestGap error %v", schedule, tz, len(times), err)
+		}
+		for i, at := range times {
+			if at < 0 || at >= weekSeconds || (i > 0 && at-times[i-1] < gap) {
+				t.Fatalf("WeekTimes(%q, %q) = %v: not inside one week %d s apart", schedule, tz, times, gap)
+			}
+		}
 	})
+}
+
+func TestWeekTimes(t *testing.T) {
+	cases := []struct {
+		schedule, zone string
+		want           []int
+	}{
+		{"0 2 * * *", "", []int{7200, 93600, 180000, 266400, 352800, 439200, 525600}},
+		{"30 3 * * 1", "UTC", []int{12600}},
+		{"@weekly", "", []int{518400}}, // Sunday 00:00; the week starts on a Monday
+		{"0 2 1 * *", "", nil},         // monthly: not the same every week
+		{"0 2 * * *", "Europe/Berlin", nil},
+		{"CRON_TZ=UTC 0 2 * * *", "", nil},
+		{"*/30 * * * *", "", nil}, // 336 a week: more than hourly
+		{"not a schedule", "", nil},
+	}
+	for _, c := range cases {
+		got, ok := WeekTimes(c.schedule, c.zone)
+		if ok != (c.want != nil) || !slices.Equal(got, c.want) {
+			t.Errorf("WeekTimes(%q, %q) = %v, %v; want %v", c.schedule, c.zone, got, ok, c.want)
+		}
+	}
 }

@@ -285,8 +285,11 @@ type CronJobSpec struct {
 	Schedule string `json:"schedule"`
 	// PeriodSeconds is the shortest gap between two schedule times; 0 when the schedule could
 	// not be parsed (ScheduleError says why).
-	PeriodSeconds              int      `json:"periodSeconds"`
-	ScheduleError              string   `json:"scheduleError,omitempty"`
+	PeriodSeconds int    `json:"periodSeconds"`
+	ScheduleError string `json:"scheduleError,omitempty"`
+	// WeekTimes are the schedule's times within a week (seconds since Monday 00:00 UTC) when it
+	// repeats weekly in UTC and fires at most hourly (WeekTimes in schedule.go); otherwise empty.
+	WeekTimes                  []int    `json:"weekTimes,omitempty"`
 	ConcurrencyPolicy          string   `json:"concurrencyPolicy"`
 	SuccessfulJobsHistoryLimit int      `json:"successfulJobsHistoryLimit"`
 	FailedJobsHistoryLimit     int      `json:"failedJobsHistoryLimit"`

@@ -108,3 +108,43 @@ func parseSchedule(schedule string) (sched cron.Schedule, err error) {
 	}
 	return sched, nil
 }
+
+// weekSeconds is the length of the week the schedules of WeekTimes repeat in.
+const weekSeconds = 7 * 24 * 3600
+
+// maxWeekTimes bounds the firings WeekTimes lists: schedules that fire more often than hourly
+// gain nothing from being told apart, and the rows compare every pair of firings.
+const maxWeekTimes = 168
+
+// WeekTimes returns when a schedule fires within a week, in seconds since Monday 00:00 UTC,
+// when it repeats every week in UTC: every day of the month and every month ("*" in both
+// fields, as in @daily and @weekly), and no time zone but UTC. The CronJob controller then
+// starts a run at each of these times every week. ok is false for other schedules, and for
+// those firing more than maxWeekTimes times a week.
+func WeekTimes(schedule, timeZone string) (times []int, ok bool) {
+	if timeZone != "" && timeZone != "UTC" && timeZone != "Etc/UTC" {
+		return nil, false
+	}
+	if strings.HasPrefix(schedule, "TZ=") || strings.HasPrefix(schedule, "CRON_TZ=") {
+		return nil, false
+	}
+	// Without a zone the controller reads the schedule in its own, UTC on EKS's control plane.
+	sched, err := parseSchedule("CRON_TZ=UTC " + schedule)
+	if err != nil {
+		return nil, false
+	}
+	spec, isSpec := sched.(*cron.SpecSchedule)
+	const star = 1 << 63 // robfig/cron marks a field written as "*"
+	if !isSpec || spec.Dom&star == 0 || spec.Month&star == 0 {
+		return nil, false
+	}
+	start := gapScanStart
+	end := start.Add(weekSeconds * time.Second)
+	for t := sched.Next(start.Add(-time.Second)); !t.IsZero() && t.Before(end); t = sched.Next(t) {
+		if len(times) == maxWeekTimes {
+			return nil, false
+		}
+		times = append(times, int(t.Sub(start)/time.Second))
+	}
+	return times, len(times) > 0
+}

@@ -90,7 +90,12 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 		if empty > 0 {
 			fmt.Fprintf(&b, "\n_%s of node pools that no SGP workload can land on are not shown; the JSON report lists them._\n", count(empty, "row"))
 		}
-		b.WriteString("\n_Hidden: terminated pods that still hold branch ENIs but that the scheduler no longer counts. Demand = hidden + min(active, branch ENIs)._\n\n")
+		for _, row := range rows {
+			if s := row.ScheduleSeparated; s != nil {
+				fmt.Fprintf(&b, "\n_%s %s: %s whose runs cannot hold at the same time are counted at their peak together (%d fewer than their sum)._\n", mdEscape(row.NodeGroup), mdEscape(row.TypeLabel()), count(len(s.Workloads), "CronJob"), s.Saved)
+			}
+		}
+		b.WriteString("\n_Hidden: terminated pods that still hold branch ENIs but that the scheduler no longer counts. Demand = min(held, hidden + min(active, branch ENIs)), held being the workloads' own peaks added up._\n\n")
 		if m.Chart {
 			m.chart(&b, r)
 		}

@@ -199,6 +199,11 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			if empty > 0 {
 				fmt.Fprintf(&b, "  (%s of node pools that no SGP workload can land on not shown; --format json lists them)\n", count(empty, "row"))
 			}
+			for _, row := range rows {
+				if s := row.ScheduleSeparated; s != nil {
+					fmt.Fprintf(&b, "  %s %s: %s whose runs cannot hold at the same time counted at their peak together (%d fewer than their sum)\n", row.NodeGroup, row.TypeLabel(), count(len(s.Workloads), "CronJob"), s.Saved)
+				}
+			}
 		}
 	}
 

@@ -723,16 +723,22 @@ rows := [row |
 
 type_row(g, t, ks) := row if {
 	b := capacity(g, t)
-	hidden := sum([key_totals[k].hidden | some k in ks])
+	summed_hidden := sum([key_totals[k].hidden | some k in ks])
 	active := sum([key_totals[k].active | some k in ks])
+
+	# CronJobs whose runs cannot overlap count at their largest sum at one instant
+	# (timeline.rego, onCompletion only): what that saves comes off hidden and held.
+	separated := [c | some k in ks; some c in key_separated[k]]
+	saved := sum([c.held | some c in separated]) - separated_peak(separated)
 
 	# Terminated pods plus at most b running ones, and never more than the workloads' peaks
 	# added up: the peaks already include their running pods.
-	held := sum([key_totals[k].held | some k in ks])
+	held := sum([key_totals[k].held | some k in ks]) - saved
+	hidden := summed_hidden - saved
 	demand := min([held, hidden + min([active, b])])
 	unbounded := sum([key_totals[k].unbounded | some k in ks])
 	contributors := ranked([c | some k in ks; some c in key_totals[k].top])
-	row := {
+	row := object.union(separated_details(separated, saved), {
 		"nodeGroup": g.name,
 		"nodeGroupId": g.id,
 		"pool": pool_kind(g),
@@ -752,8 +758,16 @@ type_row(g, t, ks) := row if {
 		"otherContributors": sum([key_totals[k].count | some k in ks]) - count(contributors),
 		"nonZeroContributors": sum([key_totals[k].nonZero | some k in ks]),
 		"typeKey": t.key,
-	}
+	})
 }
+
+# The counted contributions of each key that are separable CronJobs (onCompletion).
+key_separated := {k: [c | some c in members; separable[c.id]] | some k, members in key_members}
+
+# A row says which CronJobs it counted by their busy windows, and what that saved.
+separated_details(separated, saved) := {} if {
+	count(separated) < 2
+} else := {"scheduleSeparated": {"workloads": sort([c.id | some c in separated]), "saved": saved}}
 
 # The contributors of a row that hold at least n terminated pods: only they can free enough
 # with one change of their own (ENI001's fixes). Keys whose largest share is smaller are not

@@ -390,3 +390,43 @@ test_indexed_policy_still_tests_its_expressions if {
 	inv := fx.inventory([dev, prod], [p], [])
 	[w.name | some w in model.eni_workloads] == ["prod"] with input as inv
 }
+
+# --- onCompletion: CronJobs whose runs cannot overlap (§5a) ---
+
+# 25 nightly backups every 20 minutes from 00:00, each stopped by a 600 s deadline: a run
+# holds within 600 + 30 + 90 = 720 s of its time, so no two hold at once and the row
+# counts one of them (9), not all 25 (225).
+nightly(i) := fx.cronjob(sprintf("backup-%02d", [i]), {
+	"schedule": "", "periodSeconds": 86400,
+	"weekTimes": week_times(i * 1200),
+}, {"activeDeadlineSeconds": 600})
+
+week_times(at) := [x | some d in [0, 1, 2, 3, 4, 5, 6]; x := at + (d * 86400)]
+
+test_nightly_backups_do_not_add_up if {
+	slots := [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24]
+	inv := fx.on_completion(fx.inventory([nightly(i) | some i in slots], [fx.sgp_all], [fx.node_group("default", ["m5.large"])]))
+	rows := model.rows with input as inv
+	rows[0].held == 9
+	rows[0].hidden == 9
+	rows[0].demand == 9
+	rows[0].verdict == "fits"
+	rows[0].scheduleSeparated.saved == 216
+	count(rows[0].scheduleSeparated.workloads) == 25
+}
+
+# Two backups 10 minutes apart overlap (busy 720 s > 600 s): they add up.
+test_overlapping_backups_add_up if {
+	a := nightly(0)
+	b := object.union(nightly(1), {"cronJob": object.union(nightly(1).cronJob, {"weekTimes": [600]})})
+	inv := fx.on_completion(fx.inventory([a, b], [fx.sgp_all], [fx.node_group("default", ["m5.large"])]))
+	rows := model.rows with input as inv
+	rows[0].held == 18
+}
+
+# Under onDelete the schedules do not separate anything: finished Jobs stay until deleted.
+test_separation_is_on_completion_only if {
+	inv := fx.inventory([nightly(0), nightly(1)], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
+	rows := model.rows with input as inv
+	not rows[0].scheduleSeparated
+}

@@ -251,3 +251,45 @@ with_time(w, n) := object.union(n, {
 	time_aware(w)
 	tl := timeline(w)
 } else := object.union(n, {"held": hidden_of(n) + n.active})
+
+# ---------------------------------------------------------------------------------------
+# Runs that cannot overlap (onCompletion)
+
+# Under onCompletion a CronJob's pods hold ENIs only while a run is in progress and for W after
+# it ends. With activeDeadlineSeconds D and a schedule that repeats weekly in UTC, the pods of
+# the run for schedule time s hold only within [s, s + busy], busy = D + 30 (the deadline stops
+# the run within the default grace) + W. When D + 30 reaches the schedule's shortest gap a run
+# can still be active at the next time, and Forbid starts that one late (up to D + 30 more), so
+# busy doubles its run part. Two such CronJobs whose busy windows never meet never hold at the
+# same moment: a row counts them at the largest sum of those busy at one instant, not their sum.
+# This assumes the controller starts each run at its time (it requeues itself for it); a missed
+# start after a controller outage is outside it, as in docs/model.md §7.
+week_seconds := 604800
+
+separable := {id: s |
+	not on_delete
+	some id, v in numbers_views
+	count(object.get(object.get(v, "cronJob", {}), "weekTimes", [])) > 0
+	v.job.activeDeadlineSeconds != null
+	time_aware(v)
+	s := {"times": v.cronJob.weekTimes, "busy": busy_seconds(v)}
+}
+
+busy_seconds(v) := run + release_window if {
+	run := v.job.activeDeadlineSeconds + 30
+	run < v.cronJob.periodSeconds
+} else := (2 * (v.job.activeDeadlineSeconds + 30)) + release_window
+
+# Whether a separable CronJob holds at instant t of the week.
+busy_at(s, t) if {
+	some at in s.times
+	((t - at) + week_seconds) % week_seconds <= s.busy
+}
+
+# The most the separable contributors of a row hold at one instant: the largest, over the
+# starts of their busy windows, of what those busy then hold.
+separated_peak(contributors) := max(array.concat([0], [total |
+	some c in contributors
+	some t in separable[c.id].times
+	total := sum([d.held | some d in contributors; busy_at(separable[d.id], t)])
+]))
