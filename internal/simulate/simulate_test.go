@@ -71,7 +71,7 @@ func view(w Workload) map[string]any {
 		v["cronJob"] = map[string]any{
 			"schedule": "", "periodSeconds": w.Period, "concurrencyPolicy": w.Policy,
 			"successfulJobsHistoryLimit": w.SuccessfulHistory, "failedJobsHistoryLimit": w.FailedHistory,
-			"suspend": false, "defaulted": []any{},
+			"suspend": false, "defaulted": []any{}, "startingDeadlineSeconds": optional(w.StartingDeadline),
 		}
 	}
 	return v
@@ -119,6 +119,7 @@ func randomWorkload(rng *rand.Rand) Workload {
 		Policy:       []string{"Forbid", "Forbid", "Replace", "Allow"}[rng.IntN(4)],
 	}
 	w.SuccessfulHistory, w.FailedHistory = rng.IntN(4), rng.IntN(3)
+	w.StartingDeadline = []int{-1, -1, -1, 0, 10, 100, 3600}[rng.IntN(7)]
 	if w.Policy == "Allow" || rng.IntN(3) == 0 {
 		w.Deadline = []int{30, 100, 300, 900}[rng.IntN(4)]
 	}
@@ -129,7 +130,7 @@ func randomAdversary(rng *rand.Rand, w Workload) Adversary {
 	scale := []int{0, 5, 30, 120, 2 * w.Period}[rng.IntN(5)]
 	latency := []int{0, 0, 5, 60}[rng.IntN(4)]
 	return Adversary{
-		MaxRun: scale, MaxLag: []int{0, 0, 10, 60}[rng.IntN(4)], MaxLatency: latency, StartLatency: latency,
+		MaxRun: scale, MaxLag: []int{0, 0, 10, 60}[rng.IntN(4)], MaxLatency: latency,
 		Horizon: 12 * max(w.Period, 300), FailShare: []float64{0.5, 0.8, 0.95, 1}[rng.IntN(4)],
 	}
 }
@@ -174,7 +175,7 @@ func TestOnDeleteIsTheWorstCase(t *testing.T) {
 // TestSeedPeakIsReached: the seed CronJob with a 60 s TTL reaches the bound the report shows,
 // through the catch-up of a skipped schedule time (docs/model.md §5a).
 func TestSeedPeakIsReached(t *testing.T) {
-	seed := Workload{CronJob: true, Completions: 1, BackoffLimit: 6, TTL: 60, Deadline: -1, Period: 300, Policy: "Forbid", SuccessfulHistory: 3, FailedHistory: 1}
+	seed := Workload{CronJob: true, Completions: 1, BackoffLimit: 6, TTL: 60, Deadline: -1, Period: 300, Policy: "Forbid", SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1}
 	m := Model{OnDelete: true, Window: 90}
 	b := newBound(t)
 	if got := b.held(t, seed, m); got != 15 {
@@ -213,12 +214,12 @@ func seedTrajectory() int {
 func TestTightness(t *testing.T) {
 	b := newBound(t)
 	scenarios := map[string]Workload{
-		"seed CronJob":                 {CronJob: true, Completions: 1, BackoffLimit: 6, TTL: -1, Deadline: -1, Period: 300, Policy: "Forbid", SuccessfulHistory: 3, FailedHistory: 1},
-		"seed CronJob, TTL 60":         {CronJob: true, Completions: 1, BackoffLimit: 6, TTL: 60, Deadline: -1, Period: 300, Policy: "Forbid", SuccessfulHistory: 3, FailedHistory: 1},
-		"seed CronJob, TTL 60, B 2":    {CronJob: true, Completions: 1, BackoffLimit: 2, TTL: 60, Deadline: -1, Period: 300, Policy: "Forbid", SuccessfulHistory: 3, FailedHistory: 1},
+		"seed CronJob":                 {CronJob: true, Completions: 1, BackoffLimit: 6, TTL: -1, Deadline: -1, Period: 300, Policy: "Forbid", SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1},
+		"seed CronJob, TTL 60":         {CronJob: true, Completions: 1, BackoffLimit: 6, TTL: 60, Deadline: -1, Period: 300, Policy: "Forbid", SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1},
+		"seed CronJob, TTL 60, B 2":    {CronJob: true, Completions: 1, BackoffLimit: 2, TTL: 60, Deadline: -1, Period: 300, Policy: "Forbid", SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1},
 		"Job, completions 3":           {Completions: 3, BackoffLimit: 6, TTL: -1, Deadline: -1},
 		"Job, completions 1, TTL 60":   {Completions: 1, BackoffLimit: 6, TTL: 60, Deadline: -1},
-		"hourly Allow, deadline 900 s": {CronJob: true, Completions: 1, BackoffLimit: 3, TTL: 300, Deadline: 900, Period: 3600, Policy: "Allow", SuccessfulHistory: 3, FailedHistory: 1},
+		"hourly Allow, deadline 900 s": {CronJob: true, Completions: 1, BackoffLimit: 3, TTL: 300, Deadline: 900, Period: 3600, Policy: "Allow", SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1},
 	}
 	tries := 3000
 	if *long {

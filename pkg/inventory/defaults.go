@@ -102,6 +102,7 @@ type DeclaredCronJob struct {
 	SuccessfulJobsHistoryLimit *int
 	FailedJobsHistoryLimit     *int
 	Suspend                    *bool
+	StartingDeadlineSeconds    *int
 }
 
 // CronJobDefaults applies batch/v1 CronJob defaults and works out the schedule's shortest gap.
@@ -126,6 +127,7 @@ func CronJobDefaults(d DeclaredCronJob) CronJobSpec {
 		s.Defaulted = append(s.Defaulted, "failedJobsHistoryLimit")
 	}
 	s.Suspend = d.Suspend != nil && *d.Suspend
+	s.StartingDeadlineSeconds = copyInt(d.StartingDeadlineSeconds)
 	tz := ""
 	if d.TimeZone != nil {
 		tz = *d.TimeZone

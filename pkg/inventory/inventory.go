@@ -289,8 +289,11 @@ type CronJobSpec struct {
 	ScheduleError string `json:"scheduleError,omitempty"`
 	// WeekTimes are the schedule's times within a week (seconds since Monday 00:00 UTC) when it
 	// repeats weekly in UTC and fires at most hourly (WeekTimes in schedule.go); otherwise empty.
-	WeekTimes                  []int    `json:"weekTimes,omitempty"`
-	ConcurrencyPolicy          string   `json:"concurrencyPolicy"`
+	WeekTimes         []int  `json:"weekTimes,omitempty"`
+	ConcurrencyPolicy string `json:"concurrencyPolicy"`
+	// StartingDeadlineSeconds is spec.startingDeadlineSeconds (nil when unset): a run later
+	// than its time plus this is skipped, which bounds how late a skipped time can start.
+	StartingDeadlineSeconds    *int     `json:"startingDeadlineSeconds"`
 	SuccessfulJobsHistoryLimit int      `json:"successfulJobsHistoryLimit"`
 	FailedJobsHistoryLimit     int      `json:"failedJobsHistoryLimit"`
 	Suspend                    bool     `json:"suspend"`

@@ -430,3 +430,18 @@ test_separation_is_on_completion_only if {
 	rows := model.rows with input as inv
 	not rows[0].scheduleSeparated
 }
+
+# --- Runs in a window (§5a) ---
+
+# Forbid starts a skipped time late (two runs in the 150 s tail: 7 + 8); Replace starts every
+# run at its time (one: 7 + 5), and so does Forbid when startingDeadlineSeconds is shorter
+# than what the catch-up needs.
+test_runs_in_a_window_by_policy if {
+	forbid := fx.cronjob("f", {}, {"ttlSecondsAfterFinished": 60})
+	replace := fx.cronjob("r", {"concurrencyPolicy": "Replace"}, {"ttlSecondsAfterFinished": 60})
+	deadline := fx.cronjob("d", {"startingDeadlineSeconds": 60}, {"ttlSecondsAfterFinished": 60})
+	inv := fx.inventory([forbid, replace, deadline], [fx.sgp_all], [])
+	model.numbers[forbid.id].held == 15 with input as inv
+	model.numbers[replace.id].held == 12 with input as inv
+	model.numbers[deadline.id].held == 12 with input as inv
+}

@@ -77,10 +77,19 @@ partial_level(k, l, t, levels) := 0 if {
 } else := floor((l - (k * prefix_at(levels))) / delay_at(levels + 1))
 
 # Runs of a CronJob that can start inside a closed window of length l: each run has its own
-# schedule time, at most floor(l/p) + 1 of which fall in the window, and one more run can
-# start late for a time before the window: under Forbid a missed time is started as soon as
-# the run in the way finishes (syncCronJob does not advance lastScheduleTime when it skips).
-runs_in(l, p) := floor(l / p) + 2
+# schedule time, and at most floor(l/p) + 1 of them fall in the window. Under Forbid one more
+# run can start late for a time before the window: a skipped time is started as soon as the
+# run in the way finishes (syncCronJob does not advance lastScheduleTime when it skips), unless
+# startingDeadlineSeconds has passed, which then bounds how early that time can be. Replace and
+# Allow start every run at its time (the controller requeues itself for it; an outage that
+# starts a missed run late is outside the model, docs/model.md §7).
+runs_in(w, l, p) := min([floor(l / p) + 2, floor((l + sd) / p) + 1]) if {
+	w.cronJob.concurrencyPolicy == "Forbid"
+	sd := w.cronJob.startingDeadlineSeconds
+	sd != null
+} else := floor(l / p) + 2 if {
+	w.cronJob.concurrencyPolicy == "Forbid"
+} else := floor(l / p) + 1
 
 # Whether a workload gets the time-aware figure: Jobs and CronJobs the Job controller runs,
 # whose numbers the manifest bounds.
@@ -172,12 +181,12 @@ cron_count_held(w, t, p) := ((kept + 1) * t) + pack(k, l, t, chain_of(w.job)) + 
 	w.cronJob.concurrencyPolicy in {"Forbid", "Replace"}
 	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
 	l := release_window + replace_grace(w)
-	k := runs_in(l, p)
+	k := runs_in(w, l, p)
 	ttl_deleted := ttl_deletions(w, k + 1, t)
 } else := (((kept + finishing) + in_flight) * t) + ttl_deletions(w, finishing, t) if {
 	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
-	finishing := runs_in((release_window + w.job.activeDeadlineSeconds) + 30, p)
-	in_flight := runs_in(w.job.activeDeadlineSeconds + 30, p)
+	finishing := runs_in(w, (release_window + w.job.activeDeadlineSeconds) + 30, p)
+	in_flight := runs_in(w, w.job.activeDeadlineSeconds + 30, p)
 }
 
 ttl_deletions(w, runs, t) := runs * t if {
@@ -197,7 +206,7 @@ run_tail(w, grace) := max([grace, w.job.ttlSecondsAfterFinished]) + release_wind
 
 sequential_held(w, t, p, chain, grace) := {"held": held, "facts": facts} if {
 	l := run_tail(w, grace)
-	k := runs_in(l, p)
+	k := runs_in(w, l, p)
 	held := sequential_peak(t, k, l, chain)
 	facts := array.concat(tail_facts(w), chain_facts(chain))
 } else := {"held": 2147483647, "facts": []}
@@ -226,7 +235,7 @@ tail_facts(w) := ["ttlSecondsAfterFinished and the schedule bound the finished J
 } else := ["the schedule bounds the runs that end within one release window"]
 
 # A run stopped by its deadline ends when its running pod does, within the default 30 s grace.
-overlapping_held(w, t, p, d, chain) := runs_in((d + 30) + tail, p) * per_run if {
+overlapping_held(w, t, p, d, chain) := runs_in(w, (d + 30) + tail, p) * per_run if {
 	tail := run_tail(w, 0)
 	per_run := run_held(t, chain)
 } else := 2147483647

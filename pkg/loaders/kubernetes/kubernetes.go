@@ -726,6 +726,7 @@ func readCronFields(r *fieldReader, spec *yaml.Node, successKey, failedKey strin
 		SuccessfulJobsHistoryLimit: r.integer(spec, "spec", successKey),
 		FailedJobsHistoryLimit:     r.integer(spec, "spec", failedKey),
 		Suspend:                    r.boolean(spec, "spec", "suspend"),
+		StartingDeadlineSeconds:    r.integer(spec, "spec", "startingDeadlineSeconds"),
 	}
 	if s := r.str(spec, "spec", "schedule"); s != nil {
 		d.Schedule = *s
