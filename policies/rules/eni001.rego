@@ -86,7 +86,7 @@ variant_details(row) := {"variant": row.variant} if {
 	row.variant != ""
 } else := {}
 
-message(g, row, w, fixes, others) := sprintf("%s in node group %q: %s%d branch ENIs can be in use where %d exist (%d held by terminated pods the scheduler no longer counts + %d running). %s holds the most: %d.%s%s%s", [
+message(g, row, w, fixes, others) := sprintf("%s in node group %q: %s%d branch ENIs can be in use where %d exist (%d held by terminated pods the scheduler no longer counts + %d running). %s holds the most: %d.%s%s%s%s", [
 	model.type_label(row),
 	g.name,
 	at_least(row),
@@ -97,9 +97,27 @@ message(g, row, w, fixes, others) := sprintf("%s in node group %q: %s%d branch E
 	model.describe(w),
 	model.hidden_of(model.numbers[w.id]),
 	scaled(row),
+	ttl_sentence(row, w, fixes),
 	fix_sentence(fixes),
 	also(others),
 ])
+
+# Under onDelete a CronJob's TTL is the first lever a platform engineer reaches for: when no TTL
+# of the CronJob that holds the most fits, the message says what even 0 leaves, and why.
+ttl_sentence(row, w, fixes) := sprintf(" No ttlSecondsAfterFinished of %s fits: even 0 leaves %d, because a deleted Job's ENIs stay %d s in cool-down and runs started in that time hold more.", [model.describe(w), row.demand - frees(c, w, lever_patch("ttl", w, 0)), model.release_window]) if {
+	model.on_delete
+	w.kind == "CronJob"
+	model.time_aware(w)
+	not ttl_fix_for(fixes, w.id)
+	some c in row.contributors
+	c.id == w.id
+} else := ""
+
+ttl_fix_for(fixes, id) if {
+	some fix in fixes
+	fix.workload == id
+	contains(fix.change, "ttlSecondsAfterFinished")
+}
 
 # Running pods an autoscaler decides: the count is its maximum, not the target's replicas,
 # and the message says so.

@@ -29,6 +29,7 @@ test_fires_seed_with_ttl_still_exceeds if {
 	some fix in f.details.fixes
 	fix.change == "lower backoffLimit of CronJob default/seed from 6 to 2 (frees 6)"
 	not ttl_fix(f) # even TTL 0 leaves 13: the cool-down holds a deleted Job's ENIs 90 s
+	contains(f.message, "No ttlSecondsAfterFinished of CronJob default/seed fits: even 0 leaves 13, because a deleted Job's ENIs stay 90 s in cool-down")
 }
 
 test_fires_job_and_deployment if {
