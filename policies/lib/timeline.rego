@@ -80,10 +80,17 @@ partial_level(k, l, t, levels) := 0 if {
 # schedule time, and at most floor(l/p) + 1 of them fall in the window. Under Forbid one more
 # run can start late for a time before the window: a skipped time is started as soon as the
 # run in the way finishes (syncCronJob does not advance lastScheduleTime when it skips), unless
-# startingDeadlineSeconds has passed, which then bounds how early that time can be. Replace and
+# startingDeadlineSeconds has passed, which then bounds how early that time can be, or unless
+# activeDeadlineSeconds ends every run before the next time. Replace and
 # Allow start every run at its time (the controller requeues itself for it; an outage that
 # starts a missed run late is outside the model, docs/model.md §7).
-runs_in(w, l, p) := min([floor(l / p) + 2, floor((l + sd) / p) + 1]) if {
+runs_in(w, l, p) := floor(l / p) + 1 if {
+	# A run stopped by its deadline (within the default 30 s grace) before the next time is
+	# never in the way of it: Forbid then skips nothing.
+	w.cronJob.concurrencyPolicy == "Forbid"
+	w.job.activeDeadlineSeconds != null
+	w.job.activeDeadlineSeconds + 30 < p
+} else := min([floor(l / p) + 2, floor((l + sd) / p) + 1]) if {
 	w.cronJob.concurrencyPolicy == "Forbid"
 	sd := w.cronJob.startingDeadlineSeconds
 	sd != null

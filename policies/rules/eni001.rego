@@ -150,7 +150,7 @@ fix_sentence(fixes) := "" if {
 # try them: retention first, then retries, then a larger instance type.
 fix_options(row) := array.concat(
 	array.concat(array.concat(array.concat(ttl_fixes(row), counted_ttl_fixes(row)), scaled_job_ttl_fixes(row)), history_fixes(row)),
-	array.concat(backoff_fixes(row), type_fixes(row)),
+	array.concat(array.concat(backoff_fixes(row), deadline_fixes(row)), type_fixes(row)),
 )
 
 # A KEDA ScaledJob's finished Jobs with a TTL of one polling interval: at most 2 x
@@ -177,7 +177,14 @@ excess(row) := row.demand - row.branchInterfaces
 # Only a contributor that holds at least the excess can free enough with a change of its own:
 # a TTL frees what it holds, fewer kept Jobs or a lower backoffLimit free part of it. So the
 # fixes look at those, however many contributors the row has.
-candidates(row) := model.row_contributors_holding(row, excess(row))
+candidates(row) := [c |
+	some c in model.row_contributors_holding(row, excess(row))
+	not separated_in(row, c.id)
+]
+
+# A CronJob the row counts by its busy windows (onCompletion) frees an unknown share of what
+# it holds there: no change of its own is offered as a fix.
+separated_in(row, id) if id in object.get(object.get(row, "scheduleSeparated", {}), "workloads", [])
 
 # What a workload would hold at once with a change applied: the model evaluated again on the
 # changed fields, so a fix is offered only when the node then fits, with the numbers it frees.
@@ -237,6 +244,8 @@ lever_patch("ttl", w, v) := {"job": object.union(w.job, {"ttlSecondsAfterFinishe
 
 lever_patch("backoff", w, v) := {"job": object.union(w.job, {"backoffLimit": v})}
 
+lever_patch("deadline", w, v) := {"job": object.union(w.job, {"activeDeadlineSeconds": v})}
+
 lever_patch("history", w, v) := {"cronJob": object.union(w.cronJob, {
 	"successfulJobsHistoryLimit": v - min([v, w.cronJob.failedJobsHistoryLimit]),
 	"failedJobsHistoryLimit": min([v, w.cronJob.failedJobsHistoryLimit]),
@@ -282,6 +291,30 @@ history_fixes(row) := [fix |
 		"field": "spec.successfulJobsHistoryLimit",
 	}
 ]
+
+# activeDeadlineSeconds: the largest deadline for which the row fits. It bounds how long a run
+# lasts: under Forbid a run that always ends before the next time leaves no skipped time to
+# catch up, and under Allow fewer runs overlap.
+deadline_fixes(row) := [fix |
+	some c in candidates(row)
+	w := model.workload_by_id[c.id]
+	w.kind == "CronJob"
+	w.cronJob.concurrencyPolicy in {"Forbid", "Allow"}
+	w.cronJob.periodSeconds > 0
+	hi := deadline_ceiling(w)
+	hi > 0
+	lever_fits("deadline", row, c, w, 0)
+	d := largest_fitting("deadline", row, c, w, 0, hi)
+	fix := {
+		"workload": c.id,
+		"change": sprintf("set %s to %d or less on %s (frees %d)", [model.job_field(w, "activeDeadlineSeconds"), d, model.describe(w), frees(c, w, lever_patch("deadline", w, d))]),
+		"field": model.job_field(w, "activeDeadlineSeconds"),
+	}
+]
+
+deadline_ceiling(w) := w.job.activeDeadlineSeconds if {
+	w.job.activeDeadlineSeconds != null
+} else := 604800
 
 # backoffLimit: the largest value below the current one for which the row fits.
 backoff_fixes(row) := [fix |

@@ -115,3 +115,15 @@ test_fires_names_the_autoscaler if {
 	f.details.active == 16
 	contains(f.message, "Running pods counted at their autoscaler's maximum: Deployment default/api 15 (HorizontalPodAutoscaler api)")
 }
+
+# A deadline that ends every run before the next time leaves Forbid nothing to catch up:
+# every 5 minutes, TTL 60, backoffLimit 3 holds 4 + 8 = 12; with activeDeadlineSeconds below
+# 270 one run fewer fits in the tail: 4 + 4 = 8.
+test_deadline_fix_separates_runs if {
+	w := fx.cronjob("every5", {}, {"ttlSecondsAfterFinished": 60, "backoffLimit": 3})
+	fs := eni001.finding with input as fx.inventory([w], [fx.sgp_all], m5large)
+	some f in fs
+	f.details.demand == 12
+	some fix in f.details.fixes
+	fix.change == "set spec.jobTemplate.spec.activeDeadlineSeconds to 269 or less on CronJob default/every5 (frees 4)"
+}
