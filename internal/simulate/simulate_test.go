@@ -186,6 +186,43 @@ func TestSeedPeakIsReached(t *testing.T) {
 	}
 }
 
+// TestSeedWithoutTTLReachesTheBound: the seed CronJob without a TTL reaches its bound, 41, by
+// a hand-built trajectory the random search rarely finds: four finished Jobs of 7 pods kept,
+// two older ones deleted by the history limits within the last 90 s (still in cool-down),
+// the run that finished 90 s ago, and two runs started since (3 pods each).
+func TestSeedWithoutTTLReachesTheBound(t *testing.T) {
+	seed := Workload{CronJob: true, Completions: 1, BackoffLimit: 6, TTL: -1, Deadline: -1, Period: 300, Policy: "Forbid", SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1}
+	if got := newBound(t).held(t, seed, Model{OnDelete: true, Window: 90}); got != 41 {
+		t.Fatalf("bound %d, want 41", got)
+	}
+	s := &sim{w: seed, m: Model{OnDelete: true, Window: 90}}
+	seven := func(start int) []int { // six failures and a success, back-off apart
+		return []int{start, start + 10, start + 30, start + 70, start + 150, start + 310, start + 630}
+	}
+	mk := func(created []int, finish int, failed bool) *run {
+		r := &run{start: created[0], finish: finish, failed: failed, deletedAt: -1}
+		for _, c := range created {
+			r.pods = append(r.pods, &pod{created: c, ended: c, release: -1})
+		}
+		r.pods[len(r.pods)-1].ended = finish
+		return r
+	}
+	s.runs = []*run{
+		mk(seven(1000), 1630, false), // deleted when r1 finishes
+		mk(seven(3000), 3630, false), // deleted when r2 finishes
+		mk(seven(5000), 5630, false),
+		mk(seven(7000), 7630, true),
+		mk(seven(9280), 9910, false),              // r1: skipped the 9630 time, finishes 90 s before x = 10000
+		mk([]int{9910, 9920, 9940}, 9940, false),  // r2: the 9630 time, caught up
+		mk([]int{9940, 9950, 9970}, 20000, false), // r3: the 9930 time, caught up; in flight
+	}
+	s.history()
+	s.releaseAll()
+	if got := s.peak(); got != 41 {
+		t.Fatalf("the hand-built trajectory reaches %d, want 41", got)
+	}
+}
+
 // seedTrajectory builds the trajectory of docs/model.md §5a by hand: a 7-pod run ends at 599,
 // the run for the skipped 300 s time starts at once and fails 3 pods then succeeds (599-669),
 // the run for 600 starts at 669 and has 4 pods by 739; at 749 all 15 hold.
