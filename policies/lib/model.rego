@@ -531,10 +531,12 @@ terminating_pod(w) if {
 	object.get(w.pod, "restartPolicy", "Always") in {"Never", "OnFailure"}
 }
 
-# A standalone Job keeps all T pods after it finishes unless a TTL deletes it.
-standalone_retained(w) := 0 if {
-	w.job.ttlSecondsAfterFinished != null
-} else := job_t(w.job)
+# A run that nothing repeats (a Job, a Spark driver, an Argo workflow's template) has all its T
+# pods when it finishes, with or without a TTL: a TTL (ttlStrategy, timeToLiveSeconds, podGC
+# deleting each pod as it completes) only decides how long they stay after, and a deleted pod's
+# ENI still goes through the cool-down. Counting 0 with a TTL made onDelete, the worst case,
+# lower than onCompletion.
+standalone_retained(w) := job_t(w.job)
 
 retained_value(v) := v if {
 	on_delete

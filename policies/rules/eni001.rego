@@ -149,7 +149,7 @@ fix_sentence(fixes) := "" if {
 # Every single change that alone makes the row fit, in the order a platform engineer would
 # try them: retention first, then retries, then a larger instance type.
 fix_options(row) := array.concat(
-	array.concat(array.concat(array.concat(ttl_fixes(row), counted_ttl_fixes(row)), scaled_job_ttl_fixes(row)), history_fixes(row)),
+	array.concat(array.concat(ttl_fixes(row), scaled_job_ttl_fixes(row)), history_fixes(row)),
 	array.concat(array.concat(backoff_fixes(row), deadline_fixes(row)), type_fixes(row)),
 )
 
@@ -334,22 +334,6 @@ backoff_fixes(row) := [fix |
 	}
 ]
 
-# A Spark driver or an Argo workflow run once (the count model: a TTL frees all it keeps).
-counted_ttl_fixes(row) := [fix |
-	model.on_delete
-	some c in candidates(row)
-	w := model.workload_by_id[c.id]
-	standalone_run(w)
-	not model.time_aware(w)
-	w.job.ttlSecondsAfterFinished == null
-	c.hidden >= excess(row)
-	fix := {
-		"workload": c.id,
-		"change": sprintf("set %s on %s (frees %d)", [model.ttl_path(w), model.describe(w), c.hidden]),
-		"field": model.ttl_path(w),
-	}
-]
-
 type_fixes(row) := [fix |
 	family := split(row.instanceType, ".")[0]
 	bigger := [s |
@@ -373,16 +357,3 @@ type_change(row, bigger) := sprintf("narrow NodePool %q so that it launches no t
 } else := sprintf("run these pods on a custom NodePool that launches no type below %s (%d branch interfaces): the built-in %q pool cannot be changed", [bigger.name, bigger.branchInterfaces, row.nodeGroup]) if {
 	row.pool == "auto-mode-built-in"
 } else := sprintf("use %s (%d branch interfaces) instead of %s in node group %q", [bigger.name, bigger.branchInterfaces, row.instanceType, row.nodeGroup])
-
-# A run that nothing repeats: a Job, or a SparkApplication's driver.
-standalone_run(w) if w.kind == "Job"
-
-standalone_run(w) if {
-	model.spark_driver(w)
-	object.get(w, "cronJob", null) == null
-}
-
-standalone_run(w) if {
-	model.argo(w)
-	object.get(w, "cronJob", null) == null
-}
