@@ -11,9 +11,9 @@
 #
 #   For every instance type a workload may land on, eni-lint adds up hidden (terminated pods
 #   still holding ENIs, which the scheduler does not see) and active (non-terminal SGP pods,
-#   at most the capacity B, since the scheduler stops there). When demand = hidden + min(active,
-#   B) exceeds B, the ENIs can run out. The worst case puts all of them on one node, and
-#   nothing prevents it.
+#   at most the capacity B, since the scheduler stops there), never more than the workloads'
+#   own peaks added up (held). When demand = min(held, hidden + min(active, B)) exceeds B, the
+#   ENIs can run out. The worst case puts all of them on one node, and nothing prevents it.
 # custom:
 #   id: ENI001
 #   severity: error
@@ -32,7 +32,8 @@
 #     Lower what terminated pods hold: lower backoffLimit so a run leaves fewer failed pods, give
 #     a CronJob's Jobs a ttlSecondsAfterFinished short enough that finished runs are gone before
 #     the next ones pile up (onDelete), keep fewer finished Jobs (successfulJobsHistoryLimit +
-#     failedJobsHistoryLimit), or use an instance type with more branch interfaces. A TTL does
+#     failedJobsHistoryLimit), give a CronJob an activeDeadlineSeconds that ends each run before
+#     the next schedule time, or use an instance type with more branch interfaces. A TTL does
 #     not lower a standalone Job's peak: all of its pods exist when it finishes. The finding
 #     lists the changes that each alone would make the node fit, each the largest value that
 #     fits (the model evaluated again with the change).
