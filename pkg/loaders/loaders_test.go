@@ -376,3 +376,31 @@ func TestMultiDocumentTemplateFromStdin(t *testing.T) {
 		t.Errorf("lines %v", lines)
 	}
 }
+
+// A dependency whose condition the values turn off is not rendered, as helm install does; one
+// left on is. The disabled one here would fail to render.
+func TestChartDependencyConditions(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"app/Chart.yaml": "apiVersion: v2\nname: app\nversion: 0.1.0\ndependencies:\n" +
+			"  - {name: store, version: 0.1.0, condition: store.enabled}\n  - {name: metrics, version: 0.1.0, condition: metrics.enabled}\n",
+		"app/values.yaml":                       "store: {enabled: false}\nmetrics: {enabled: true}\n",
+		"app/templates/job.yaml":                jobNamed("app-job"),
+		"app/charts/store/Chart.yaml":           "apiVersion: v2\nname: store\nversion: 0.1.0\n",
+		"app/charts/store/templates/fail.yaml":  "{{ required \"connectAddr is required\" .Values.connectAddr }}\n",
+		"app/charts/metrics/Chart.yaml":         "apiVersion: v2\nname: metrics\nversion: 0.1.0\n",
+		"app/charts/metrics/templates/job.yaml": jobNamed("sub-job"),
+	})
+	opts := Options{DefaultNamespace: "default", Workers: 1, HelmCharts: []helm.Chart{{Dir: filepath.Join(root, "app")}}}
+	frags, _ := Load(context.Background(), []string{root}, opts)
+	for _, f := range frags {
+		for _, e := range f.Errors {
+			t.Errorf("error %v", e)
+		}
+	}
+	got := names(frags)
+	sort.Strings(got)
+	if strings.Join(got, ",") != "app-job,sub-job" {
+		t.Errorf("workloads %v; want the chart's and the enabled subchart's", got)
+	}
+}

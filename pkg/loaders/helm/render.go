@@ -163,6 +163,14 @@ func RenderTemplates(fsys *confine.FS, c Chart, namespace string, lim Limits, sk
 	for _, v := range c.Inline {
 		values = chartutil.MergeTables(v, values)
 	}
+	// As helm install does: dependencies whose condition or tags the values turn off are not
+	// rendered, and import-values are applied. Without this a chart's disabled subchart rendered
+	// anyway, or failed on values it was never meant to get (TracecatHQ/tracecat b9b8a531,
+	// deployments/helm/tracecat with temporal.enabled false).
+	if err := chartutil.ProcessDependenciesWithMerge(ch, values); err != nil {
+		fail(inventory.Position{}, "dependencies: "+err.Error())
+		return
+	}
 	release := c.Release
 	if release == "" {
 		release = "release"
