@@ -184,6 +184,12 @@ func (s *sim) playRun(start, _ int) *run {
 	}
 	next := start
 	for {
+		if s.w.Deadline >= 0 && next >= start+s.w.Deadline {
+			// The deadline passed while the run waited out a back-off: it fails with no pod
+			// running, and creates no more.
+			r.finish, r.failed = max(start+s.w.Deadline, r.pods[len(r.pods)-1].ended), true
+			return r
+		}
 		p := &pod{created: next, release: -1}
 		r.pods = append(r.pods, p)
 		finished := next + s.pick(s.a.MaxRun)
