@@ -276,11 +276,11 @@ func TestTightness(t *testing.T) {
 
 // separatedPeak is the row's figure for CronJobs whose runs a schedule separates
 // (policies/lib/timeline.rego separated_peak), from their numbers views.
-func (b *bound) separatedPeak(t testing.TB, ws []Workload, times [][]int, m Model) int {
+func (b *bound) separatedPeak(t testing.TB, ws []Workload, m Model) int {
 	views := map[string]any{}
 	for i, w := range ws {
 		v := view(w)
-		v["cronJob"].(map[string]any)["weekTimes"] = times[i]
+		v["cronJob"].(map[string]any)["weekTimes"] = w.Times
 		views[fmt.Sprint(i)] = v
 	}
 	input := map[string]any{
@@ -298,6 +298,21 @@ func (b *bound) separatedPeak(t testing.TB, ws []Workload, times [][]int, m Mode
 	return int(h)
 }
 
+// dailyCronJobs draws n daily CronJobs with deadlines, each run within half an hour of
+// midnight (10 s apart), over three days.
+func dailyCronJobs(rng *rand.Rand, n int) []Workload {
+	ws := make([]Workload, n)
+	for i := range ws {
+		w := randomWorkload(rng)
+		w.CronJob, w.Period = true, 86400
+		w.Deadline = []int{30, 100, 300, 900}[rng.IntN(4)]
+		at := rng.IntN(180) * 10
+		w.Times = []int{at, at + 86400, at + 2*86400}
+		ws[i] = w
+	}
+	return ws
+}
+
 // TestSeparatedSchedulesNeverOverlapMore is the soundness property of the schedule separation:
 // a few daily CronJobs with deadlines at random times of day, played on one node for three
 // days with runs started at their times, never hold more at once than the row's figure.
@@ -310,19 +325,8 @@ func TestSeparatedSchedulesNeverOverlapMore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 14))
 	m := Model{Window: 90}
 	for range cases {
-		n := 2 + rng.IntN(3)
-		ws := make([]Workload, n)
-		times := make([][]int, n)
-		for i := range ws {
-			w := randomWorkload(rng)
-			w.CronJob, w.Period = true, 86400
-			w.Deadline = []int{30, 100, 300, 900}[rng.IntN(4)]
-			at := rng.IntN(180) * 10 // within half an hour of midnight, 10 s apart
-			times[i] = []int{at, at + 86400, at + 2*86400}
-			ws[i] = w
-			ws[i].Times = times[i]
-		}
-		limit := b.separatedPeak(t, ws, times, m)
+		ws := dailyCronJobs(rng, 2+rng.IntN(3))
+		limit := b.separatedPeak(t, ws, m)
 		for range trajectories {
 			a := randomAdversary(rng, ws[0])
 			a.StartLatency, a.Horizon = 0, 3*86400
@@ -345,19 +349,9 @@ func TestSeparatedPairsNeverOverlap(t *testing.T) {
 	m := Model{Window: 90}
 	separated := 0
 	for range cases {
-		ws := make([]Workload, 2)
-		times := make([][]int, 2)
-		for i := range ws {
-			w := randomWorkload(rng)
-			w.CronJob, w.Period = true, 86400
-			w.Deadline = []int{30, 100, 300, 900}[rng.IntN(4)]
-			at := rng.IntN(180) * 10
-			times[i] = []int{at, at + 86400, at + 2*86400}
-			ws[i] = w
-			ws[i].Times = times[i]
-		}
+		ws := dailyCronJobs(rng, 2)
 		sum := b.held(t, ws[0], m) + b.held(t, ws[1], m)
-		if b.separatedPeak(t, ws, times, m) >= sum {
+		if b.separatedPeak(t, ws, m) >= sum {
 			continue
 		}
 		separated++
@@ -365,7 +359,7 @@ func TestSeparatedPairsNeverOverlap(t *testing.T) {
 			a := randomAdversary(rng, ws[0])
 			a.StartLatency, a.Horizon, a.MaxRun = 0, 3*86400, []int{0, 60, 1000, 100000}[rng.IntN(4)]
 			if Overlap(ws[0], ws[1], m, a, rng) {
-				t.Fatalf("%+v at %v and %+v at %v are counted apart, but their pods hold at the same time", ws[0], times[0], ws[1], times[1])
+				t.Fatalf("%+v and %+v are counted apart, but their pods hold at the same time", ws[0], ws[1])
 			}
 		}
 	}

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -15,14 +13,7 @@ import (
 // report calls the worst case (docs/model.md §2: a pod that holds under onCompletion holds
 // under onDelete too).
 func TestOnDeleteIsNeverBelowOnCompletion(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", "..", "testdata", "scenarios"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, entries := scenarioEntries(t)
 	compared := 0
 	for _, e := range entries {
 		dir := filepath.Join(root, e.Name())
@@ -38,11 +29,7 @@ func TestOnDeleteIsNeverBelowOnCompletion(t *testing.T) {
 			held := map[string][2]float64{}
 			for i, release := range []string{"onDelete", "onCompletion"} {
 				args := append(strings.Fields(string(argsText)), "--eni-release", release)
-				var stdout, stderr bytes.Buffer
-				Run(context.Background(), args, IO{
-					In: bytes.NewReader(nil), Out: &stdout, Err: &stderr,
-					Getenv: func(string) string { return "" }, IsTerminal: func() bool { return false },
-				})
+				_, stdout, stderr := run(t, "", nil, args...)
 				var r struct {
 					Workloads []struct {
 						ID       string         `json:"id"`
@@ -57,8 +44,8 @@ func TestOnDeleteIsNeverBelowOnCompletion(t *testing.T) {
 						Demand      float64 `json:"demand"`
 					} `json:"instanceTypes"`
 				}
-				if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
-					t.Fatalf("%s: %v\n%s", release, err, stderr.String())
+				if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+					t.Fatalf("%s: %v\n%s", release, err, stderr)
 				}
 				for _, w := range r.Workloads {
 					k := "workload " + w.ID + " " + strings.Join(w.Clusters, ",")

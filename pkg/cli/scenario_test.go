@@ -24,10 +24,9 @@ type scenarioResult struct {
 	Stderr   string          `json:"stderr,omitempty"`
 }
 
-// TestScenarios runs every folder under testdata/scenarios: `args` holds the command line
-// (split on white space, run from inside the folder), expected.json what it must print.
-// Run `go test ./pkg/cli -run TestScenarios -update` to accept new output, then review the diff.
-func TestScenarios(t *testing.T) {
+// scenarioEntries is the absolute path of testdata/scenarios and its entries.
+func scenarioEntries(t *testing.T) (string, []os.DirEntry) {
+	t.Helper()
 	root, err := filepath.Abs(filepath.Join("..", "..", "testdata", "scenarios"))
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +35,14 @@ func TestScenarios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return root, entries
+}
+
+// TestScenarios runs every folder under testdata/scenarios: `args` holds the command line
+// (split on white space, run from inside the folder), expected.json what it must print.
+// Run `go test ./pkg/cli -run TestScenarios -update` to accept new output, then review the diff.
+func TestScenarios(t *testing.T) {
+	root, entries := scenarioEntries(t)
 	Version = "test"
 	n := 0
 	for _, e := range entries {
