@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,9 @@ var gapCache sync.Map // schedule+zone -> gapResult; many CronJobs share a sched
 type gapResult struct {
 	seconds int
 	err     error
+	// week and weekly are WeekTimes' answer for the same schedule and zone.
+	week   []int
+	weekly bool
 }
 
 // ShortestGap returns the shortest time in seconds between two consecutive runs of a cron
@@ -36,14 +40,21 @@ type gapResult struct {
 // is reported with its gap up to the scan's end, which is the right order of magnitude for the
 // history arithmetic it feeds.
 func ShortestGap(schedule, timeZone string) (int, error) {
+	r := scheduleFacts(schedule, timeZone)
+	return r.seconds, r.err
+}
+
+// scheduleFacts works out ShortestGap and WeekTimes once per schedule and zone.
+func scheduleFacts(schedule, timeZone string) gapResult {
 	key := timeZone + "\x00" + schedule
 	if v, ok := gapCache.Load(key); ok {
-		r := v.(gapResult)
-		return r.seconds, r.err
+		return v.(gapResult)
 	}
-	s, err := shortestGap(schedule, timeZone)
-	gapCache.Store(key, gapResult{s, err})
-	return s, err
+	var r gapResult
+	r.seconds, r.err = shortestGap(schedule, timeZone)
+	r.week, r.weekly = weekTimes(schedule, timeZone)
+	gapCache.Store(key, r)
+	return r
 }
 
 func shortestGap(schedule, timeZone string) (int, error) {
@@ -122,6 +133,12 @@ const maxWeekTimes = 168
 // starts a run at each of these times every week. ok is false for other schedules, and for
 // those firing more than maxWeekTimes times a week.
 func WeekTimes(schedule, timeZone string) (times []int, ok bool) {
+	r := scheduleFacts(schedule, timeZone)
+	// A copy: the cached slice is shared by every CronJob with this schedule.
+	return slices.Clone(r.week), r.weekly
+}
+
+func weekTimes(schedule, timeZone string) (times []int, ok bool) {
 	if timeZone != "" && timeZone != "UTC" && timeZone != "Etc/UTC" {
 		return nil, false
 	}
