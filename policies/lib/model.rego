@@ -455,13 +455,17 @@ workload_numbers(w) := n if {
 	w.job != null
 	t := job_t(w.job)
 	pe := job_running(w.job)
-	finished := standalone_retained(w)
+
+	# A run that nothing repeats (a Job, a Spark driver, an Argo workflow's template) has all
+	# its T pods when it finishes, with or without a TTL: a TTL (ttlStrategy, timeToLiveSeconds,
+	# podGC deleting each pod as it completes) only decides how long they stay after, and a
+	# deleted pod's ENI still goes through the cool-down.
 	n := {
 		"T": t,
 		"running": pe,
-		"retainedFinished": finished,
+		"retainedFinished": t,
 		"retainedInFlight": 0,
-		"retained": retained_value(finished),
+		"retained": retained_value(t),
 		"churn": churn_value(t),
 		"active": 0,
 		"bounded": count(unbounded_reasons_of(w)) == 0,
@@ -530,13 +534,6 @@ terminating_pod(w) if {
 	w.kind == "Pod"
 	object.get(w.pod, "restartPolicy", "Always") in {"Never", "OnFailure"}
 }
-
-# A run that nothing repeats (a Job, a Spark driver, an Argo workflow's template) has all its T
-# pods when it finishes, with or without a TTL: a TTL (ttlStrategy, timeToLiveSeconds, podGC
-# deleting each pod as it completes) only decides how long they stay after, and a deleted pod's
-# ENI still goes through the cool-down. Counting 0 with a TTL made onDelete, the worst case,
-# lower than onCompletion.
-standalone_retained(w) := job_t(w.job)
 
 retained_value(v) := v if {
 	on_delete
@@ -763,8 +760,9 @@ type_row(g, t, ks) := row if {
 	})
 }
 
-# The counted contributions of each key that are separable CronJobs (onCompletion).
-key_separated := {k: [c | some c in members; separable[c.id]] | some k, members in key_members}
+# The counted contributions of each key that are separable CronJobs (onCompletion only: under
+# onDelete nothing is, and the pass over every member is skipped).
+key_separated := {k: [c | some c in members; separable[c.id]] | not on_delete; some k, members in key_members}
 
 # A row says which CronJobs it counted by their busy windows, and what that saved.
 separated_details(separated, saved) := {} if {
