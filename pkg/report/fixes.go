@@ -6,12 +6,17 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/findings"
 )
 
-// fixesIntro introduces the list of fixes in every format.
-func fixesIntro(n int) string {
-	if n == 1 {
-		return "This change makes it fit:"
+// fixesIntro introduces the list of fixes in every format: ENI001's make a node fit, the
+// other rules' resolve the finding.
+func fixesIntro(f findings.Finding, n int) string {
+	what := "resolves it"
+	if f.Rule == "ENI001" {
+		what = "makes it fit"
 	}
-	return "Each of these changes alone makes it fit:"
+	if n == 1 {
+		return "This change " + what + ":"
+	}
+	return "Each of these changes alone " + what + ":"
 }
 
 // PlainMessage is a finding's message followed by its fixes, one per line: what annotations,
@@ -22,7 +27,7 @@ func PlainMessage(f findings.Finding) string {
 		return clusterTag(f) + f.Message
 	}
 	var b strings.Builder
-	b.WriteString(clusterTag(f) + f.Message + "\n" + fixesIntro(len(fixes)))
+	b.WriteString(clusterTag(f) + f.Message + "\n" + fixesIntro(f, len(fixes)))
 	for _, fix := range fixes {
 		b.WriteString("\n- " + fix)
 	}
@@ -36,7 +41,7 @@ func MarkdownMessage(f findings.Finding) string {
 	var b strings.Builder
 	b.WriteString(mdEscape(clusterTag(f) + f.Message))
 	if len(fixes) > 0 {
-		b.WriteString("\n\n" + fixesIntro(len(fixes)) + "\n")
+		b.WriteString("\n\n" + fixesIntro(f, len(fixes)) + "\n")
 		for _, fix := range fixes {
 			b.WriteString("\n- " + mdEscape(fix))
 		}

@@ -131,7 +131,7 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 			b.WriteString("#### Fixes\n\n")
 			for _, f := range withFixes {
 				fixes := f.Fixes()
-				fmt.Fprintf(&b, "- %s at %s: %s\n", f.Rule, m.link(f.Location), strings.ToLower(fixesIntro(len(fixes))[:1])+fixesIntro(len(fixes))[1:])
+				fmt.Fprintf(&b, "- %s at %s: %s\n", f.Rule, m.link(f.Location), strings.ToLower(fixesIntro(f, len(fixes))[:1])+fixesIntro(f, len(fixes))[1:])
 				for _, fix := range fixes {
 					fmt.Fprintf(&b, "  - %s\n", mdEscape(fix))
 				}

@@ -142,7 +142,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			b.WriteString(indent + l + "\n")
 		}
 		if fixes := f.Fixes(); len(fixes) > 0 {
-			b.WriteString(indent + fixesIntro(len(fixes)) + "\n")
+			b.WriteString(indent + fixesIntro(f, len(fixes)) + "\n")
 			for _, fix := range fixes {
 				for i, l := range t.wrap(fix, len(indent)+2) {
 					if i == 0 {

@@ -170,6 +170,8 @@ scaled_job_ttl_fixes(row) := [fix |
 		"workload": c.id,
 		"change": sprintf("set spec.jobTargetRef.ttlSecondsAfterFinished to %d (the polling interval) on %s (frees %d)", [w.scaledJob.pollingInterval, model.describe(w), frees]),
 		"field": model.job_field(w, "ttlSecondsAfterFinished"),
+		"lever": "ttl",
+		"set": [{"field": model.job_field(w, "ttlSecondsAfterFinished"), "value": w.scaledJob.pollingInterval}],
 	}
 ]
 
@@ -268,6 +270,8 @@ ttl_fixes(row) := [fix |
 		"workload": c.id,
 		"change": sprintf("set %s to %d or less on %s (frees %d)", [model.ttl_path(w), ttl, model.describe(w), frees(c, w, lever_patch("ttl", w, ttl))]),
 		"field": model.ttl_path(w),
+		"lever": "ttl",
+		"set": [{"field": model.ttl_path(w), "value": ttl}],
 	}
 ]
 
@@ -290,7 +294,16 @@ history_fixes(row) := [fix |
 		"workload": c.id,
 		"change": sprintf("keep at most %d finished Jobs of %s (successfulJobsHistoryLimit + failedJobsHistoryLimit = %d, now %d; frees %d)", [k, model.describe(w), k, kept, frees(c, w, lever_patch("history", w, k))]),
 		"field": "spec.successfulJobsHistoryLimit",
+		"lever": "history",
+		"set": history_set(w, lever_patch("history", w, k).cronJob),
 	}
+]
+
+# The history limits that change, and their new values: a limit left as it is stays out, so
+# that `eni-lint fix` writes no line that changes nothing.
+history_set(w, limits) := [{"field": sprintf("spec.%s", [name]), "value": limits[name]} |
+	some name in ["successfulJobsHistoryLimit", "failedJobsHistoryLimit"]
+	limits[name] != w.cronJob[name]
 ]
 
 # activeDeadlineSeconds: the largest deadline for which the row fits. It bounds how long a run
@@ -310,6 +323,8 @@ deadline_fixes(row) := [fix |
 		"workload": c.id,
 		"change": sprintf("set %s to %d or less on %s (frees %d)", [model.job_field(w, "activeDeadlineSeconds"), d, model.describe(w), frees(c, w, lever_patch("deadline", w, d))]),
 		"field": model.job_field(w, "activeDeadlineSeconds"),
+		"lever": "deadline",
+		"set": [{"field": model.job_field(w, "activeDeadlineSeconds"), "value": d}],
 	}
 ]
 
@@ -332,6 +347,8 @@ backoff_fixes(row) := [fix |
 		"workload": c.id,
 		"change": sprintf("lower backoffLimit of %s from %d to %d (frees %d)", [model.describe(w), current, b, frees(c, w, lever_patch("backoff", w, b))]),
 		"field": model.job_field(w, "backoffLimit"),
+		"lever": "backoff",
+		"set": [{"field": model.job_field(w, "backoffLimit"), "value": b}],
 	}
 ]
 
@@ -346,6 +363,7 @@ type_fixes(row) := [fix |
 	fix := {
 		"change": type_change(row, bigger[0]),
 		"instanceType": bigger[0].name,
+		"lever": "instance-type",
 	}
 ]
 

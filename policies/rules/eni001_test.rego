@@ -127,3 +127,31 @@ test_deadline_fix_separates_runs if {
 	some fix in f.details.fixes
 	fix.change == "set spec.jobTemplate.spec.activeDeadlineSeconds to 269 or less on CronJob default/every5 (frees 4)"
 }
+
+# `eni-lint fix` writes what a fix sets: each fix names its lever and the fields with their
+# new values, in the manifest's own paths.
+test_fixes_say_what_they_set if {
+	w := fx.cronjob("seed", {}, {"ttlSecondsAfterFinished": 60})
+	fs := eni001.finding with input as fx.inventory([w], [fx.sgp_all], m5large)
+	some f in fs
+	some fix in f.details.fixes
+	fix.lever == "backoff"
+	fix.set == [{"field": "spec.jobTemplate.spec.backoffLimit", "value": 2}]
+	some other in f.details.fixes
+	other.lever == "instance-type"
+	not other.set
+}
+
+# A history fix sets only the limits that change.
+test_history_fix_sets_only_changed_limits if {
+	w := fx.cronjob("hourly", {"schedule": "0 * * * *", "periodSeconds": 3600, "successfulJobsHistoryLimit": 3, "failedJobsHistoryLimit": 1}, {"backoffLimit": 2})
+	fs := eni001.finding with input as fx.inventory([w], [fx.sgp_all], m5large)
+	some f in fs
+	some fix in f.details.fixes
+	fix.lever == "history"
+	count(fix.set) > 0
+	every s in fix.set {
+		name := trim_prefix(s.field, "spec.")
+		s.value != w.cronJob[name]
+	}
+}

@@ -35,9 +35,24 @@ finding contains f if {
 		"ENI002", severity,
 		message(w, n),
 		w, [model.ttl_path(w), w.jobSpecPath],
-		{"T": n.T, "retained": n.retained},
+		{"T": n.T, "retained": n.retained, "fixes": ttl_fixes(w)},
 	)
 }
+
+# The TTL `eni-lint fix` writes: the run's fixTtlSeconds (600 unless set), the time a platform
+# team typically keeps a finished Job for its logs. Argo's ttlStrategy is an object of its own
+# and gets no fix.
+ttl_fixes(w) := [] if {
+	model.argo(w)
+} else := [{
+	"workload": w.id,
+	"change": sprintf("set %s to %d on %s", [model.ttl_path(w), fix_ttl, model.describe(w)]),
+	"field": model.ttl_path(w),
+	"lever": "ttl",
+	"set": [{"field": model.ttl_path(w), "value": fix_ttl}],
+}]
+
+fix_ttl := object.get(input.settings, "fixTtlSeconds", 600)
 
 severity := "warning" if {
 	model.on_delete

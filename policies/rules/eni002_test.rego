@@ -41,3 +41,17 @@ test_quiet_on_fargate if {
 	w := object.union(fx.job("j", {"completions": 3}), {"fargate": {"profile": "batch", "location": {"file": "main.tf", "line": 9, "column": 1}}})
 	count(eni002.finding) == 0 with input as fx.inventory([w], [fx.sgp_all], [])
 }
+
+test_fix_sets_the_ttl if {
+	fs := eni002.finding with input as fx.inventory([fx.cronjob("c", {}, {})], [fx.sgp_all], [])
+	some f in fs
+	f.details.fixes[0].set == [{"field": "spec.jobTemplate.spec.ttlSecondsAfterFinished", "value": 600}]
+	f.details.fixes[0].lever == "ttl"
+}
+
+test_fix_ttl_follows_the_setting if {
+	inv := fx.inventory([fx.job("j", {})], [fx.sgp_all], [])
+	fs := eni002.finding with input as object.union(inv, {"settings": {"fixTtlSeconds": 300}})
+	some f in fs
+	f.details.fixes[0].set == [{"field": "spec.ttlSecondsAfterFinished", "value": 300}]
+}

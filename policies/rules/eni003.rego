@@ -41,9 +41,25 @@ finding contains f if {
 			model.describe(w), n.T, t_formula(w), where(starving, everywhere), starving[0][2], n.running, advice(w, starving[0][2]),
 		]),
 		w, model.t_paths(w),
-		{"T": n.T, "running": n.running, "starvingOn": [{"nodeGroup": g, "instanceType": t, "branchInterfaces": b} | some [g, t, b] in starving], "everywhere": everywhere},
+		{"T": n.T, "running": n.running, "starvingOn": [{"nodeGroup": g, "instanceType": t, "branchInterfaces": b} | some [g, t, b] in starving], "everywhere": everywhere, "fixes": backoff_fixes(w, n, targets[0][0])},
 	)
 }
+
+# The backoffLimit after which one run fits the smallest type it may land on: T is completions
+# (or parallelism) + backoffLimit, so the limit drops by the excess. None when even 0 leaves T
+# above B, or with backoffLimitPerIndex, whose T has another form.
+backoff_fixes(w, n, b) := [{
+	"workload": w.id,
+	"change": sprintf("lower backoffLimit of %s from %d to %d (one run then holds at most %d)", [model.describe(w), w.job.backoffLimit, limit, b]),
+	"field": model.job_field(w, "backoffLimit"),
+	"lever": "backoff",
+	"set": [{"field": model.job_field(w, "backoffLimit"), "value": limit}],
+}] if {
+	w.job.backoffLimitPerIndex == null
+	limit := b - (n.T - w.job.backoffLimit)
+	limit >= 0
+	limit < w.job.backoffLimit
+} else := []
 
 severity(everywhere) := "error" if {
 	everywhere
