@@ -83,6 +83,14 @@ type Options struct {
 	// Discover stops before the policies: the report has the clusters, node groups and
 	// inputs, and no finding (eni-lint clusters).
 	Discover bool
+	// Overlay, when set, is read instead of the disk's files (by absolute path; a path the disk
+	// does not have is a new file): eni-lint fix checks its changes before it writes them.
+	Overlay map[string][]byte
+	// Workloads, when set, receives the workloads of every inventory evaluated (once per
+	// cluster, possibly at once from several goroutines): eni-lint fix finds where a fix goes.
+	Workloads func([]inventory.Workload)
+	// FixTTLSeconds is the TTL ENI002's fix sets (0: the policies' default, 600).
+	FixTTLSeconds int
 }
 
 // RuleOverride is one rule's config.
@@ -136,6 +144,9 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		return nil, err
 	}
 	defer fsys.Close()
+	if opts.Overlay != nil {
+		fsys.SetOverlay(opts.Overlay)
+	}
 	tf := opts.Terraform
 	for _, f := range opts.EachVarFile {
 		tf.Environments = append(tf.Environments, terraform.Environment{VarFiles: []string{f}})
@@ -213,6 +224,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 			Today:            today,
 			InlineIgnores:    inlineIgnores,
 			RuleIDs:          ruleIDs,
+			FixTTLSeconds:    opts.FixTTLSeconds,
 		},
 		ConfigIgnores: []inventory.ConfigIgnore{},
 	}
@@ -257,6 +269,9 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 	// still goes out, with what was read and the reason there is no verdict, as exit 2.
 	var stopped string
 	res := &rules.Result{}
+	if opts.Workloads != nil {
+		opts.Workloads(inv.Workloads)
+	}
 	if opts.Discover {
 		// Nothing to evaluate: eni-lint clusters shows what would be.
 	} else if ctx.Err() != nil {

@@ -125,28 +125,62 @@ func inputFlags(fl *pflag.FlagSet, f *checkFlags) {
 	fl.StringVar(&f.maxMemory, "max-memory", "4GiB", "end the run with exit 2 when its heap grows past this (0: no limit)")
 }
 
+// preparedRun is what check, clusters and fix share: the run's context (with --timeout), the
+// analysis options from flags and config, the policies, and what to stop when the run ends.
+type preparedRun struct {
+	ctx      context.Context
+	opts     analysis.Options
+	policies []string
+	stop     func()
+}
+
 func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
-	ctx := cmd.Context()
-	wd, err := os.Getwd()
+	run, err := prepare(cmd, stdio, f, args)
 	if err != nil {
 		return err
 	}
+	defer run.stop()
+	ctx, opts := run.ctx, run.opts
+	if f.clustersOnly {
+		return runClusters(ctx, stdio, f, opts)
+	}
+	return checkAndReport(ctx, stdio, f, opts, run.policies)
+}
+
+// prepare resolves the flags and config of a run into analysis options.
+func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run preparedRun, err error) {
+	ctx := cmd.Context()
+	var stops []func()
+	run.stop = func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}
+	defer func() {
+		if err != nil {
+			run.stop()
+		}
+	}()
+	wd, err := os.Getwd()
+	if err != nil {
+		return run, err
+	}
 	maxFileSize, err := parseBytes(f.maxFileSize)
 	if err != nil {
-		return usageError{fmt.Errorf("--max-file-size: %v", err)}
+		return run, usageError{fmt.Errorf("--max-file-size: %v", err)}
 	}
 	var maxMemory int64
 	if strings.TrimSpace(f.maxMemory) != "0" {
 		if maxMemory, err = parseBytes(f.maxMemory); err != nil {
-			return usageError{fmt.Errorf("--max-memory: %v", err)}
+			return run, usageError{fmt.Errorf("--max-memory: %v", err)}
 		}
 	}
 	if f.maxDocuments <= 0 {
-		return usageError{fmt.Errorf("--max-documents must be more than 0")}
+		return run, usageError{fmt.Errorf("--max-documents must be more than 0")}
 	}
 	if f.changedSince != "" {
 		if err := validRevision(f.changedSince); err != nil {
-			return usageError{err}
+			return run, usageError{err}
 		}
 	}
 	exit := stdio.Exit
@@ -154,11 +188,11 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		exit = os.Exit
 	}
 	g := startGuard(f.timeout, uint64(maxMemory), stdio.Err, exit)
-	defer g.Stop()
+	stops = append(stops, g.Stop)
 	if f.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
-		defer cancel()
+		stops = append(stops, cancel)
 	}
 	cooldown := ""
 	if f.cooldown != 0 {
@@ -169,14 +203,14 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		Cooldown: cooldown, Namespace: f.namespace, FailOn: f.failOn, Baseline: f.baseline, Policies: f.policies,
 	}, stdio.Getenv, wd)
 	if err != nil {
-		return usageError{err}
+		return run, usageError{err}
 	}
 	failOn, err := findings.ParseSeverity(eff.FailOn)
 	if err != nil {
-		return usageError{err}
+		return run, usageError{err}
 	}
 	if err := checkWrittenTypes(eff.NodeGroups, eff.Limits); err != nil {
-		return usageError{err}
+		return run, usageError{err}
 	}
 	opts := analysis.Options{
 		Paths: eff.Paths, Stdin: stdio.In, Version: currentVersion(), Workers: f.workers,
@@ -191,10 +225,10 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 	}
 	charts, err := helmChartFlags(f.helmCharts, f.helmValues, f.helmSet)
 	if err != nil {
-		return usageError{err}
+		return run, usageError{err}
 	}
 	if charts, err = withConfigCharts(eff.Charts, charts); err != nil {
-		return usageError{err}
+		return run, usageError{err}
 	}
 	opts.HelmCharts, opts.SkipTreeCharts = charts, !f.renderCharts
 	for _, c := range eff.Clusters {
@@ -203,7 +237,7 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 			spec.NodeGroups = append(spec.NodeGroups, ng.Spec())
 		}
 		if err := checkWrittenTypes(spec.NodeGroups, eff.Limits); err != nil {
-			return usageError{err}
+			return run, usageError{err}
 		}
 		opts.Clusters = append(opts.Clusters, spec)
 	}
@@ -229,7 +263,7 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 	if eff.Baseline != "" && f.writeBaseline == "" {
 		b, err := suppress.ReadBaseline(eff.Baseline)
 		if err != nil {
-			return usageError{err}
+			return run, usageError{err}
 		}
 		for _, w := range b.Warnings {
 			fmt.Fprintf(stdio.Err, "eni-lint: %s\n", w)
@@ -239,20 +273,23 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 	if glob := firstNonEmpty(f.eachVarFile, eff.EachVarFile); glob != "" {
 		envFiles, err := filepath.Glob(glob)
 		if err != nil || len(envFiles) == 0 {
-			return usageError{fmt.Errorf("--each-var-file %q matches no file", glob)}
+			return run, usageError{fmt.Errorf("--each-var-file %q matches no file", glob)}
 		}
 		opts.EachVarFile = envFiles
 	}
 	if f.changedSince != "" {
 		changed, err := changedFiles(ctx, f.changedSince)
 		if err != nil {
-			return usageError{err}
+			return run, usageError{err}
 		}
 		opts.ChangedFiles, opts.ChangedSince = changed, f.changedSince
 	}
-	if f.clustersOnly {
-		return runClusters(ctx, stdio, f, opts)
-	}
+	run.ctx, run.opts, run.policies = ctx, opts, eff.Policies
+	return run, nil
+}
+
+// checkAndReport evaluates and writes the reports: the rest of check.
+func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.Options, policies []string) error {
 	switch f.color {
 	case "always", "never", "auto":
 	default:
@@ -289,7 +326,7 @@ func runCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string) error {
 		files = append(files, fileOutput{path, r})
 	}
 
-	eng, err := engine(ctx, eff.Policies)
+	eng, err := engine(ctx, policies)
 	if err != nil {
 		return err
 	}

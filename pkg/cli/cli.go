@@ -74,7 +74,7 @@ finished Job pods keep their ENIs while kube-scheduler no longer counts them.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%v (see %s --help)", err, c.CommandPath())}
 	})
-	root.AddCommand(newCheck(stdio), newRules(stdio), newExplain(stdio), newLimits(stdio), newVersion(stdio), newConfig(stdio), newAudit(stdio), newClusters(stdio))
+	root.AddCommand(newCheck(stdio), newRules(stdio), newExplain(stdio), newLimits(stdio), newVersion(stdio), newConfig(stdio), newAudit(stdio), newClusters(stdio), newFix(stdio))
 	return root
 }
 

@@ -7,6 +7,7 @@
 package confine
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // DefaultMaxFileSize is the size budget of one input file (--max-file-size).
@@ -88,7 +90,39 @@ type FS struct {
 	cwdRoot     *os.Root
 	roots       []*root // longest path first
 	maxFileSize int64
+	// overlay holds contents read instead of the disk's, by absolute path (SetOverlay).
+	overlay map[string][]byte
 }
+
+// SetOverlay makes the file system read these contents (by absolute, clean path) instead of
+// the disk's: `eni-lint fix` checks its changes in memory before it writes any. A path the
+// disk does not have is a new file of its folder. Confinement is unchanged: an overlay path
+// outside the roots is refused like any other.
+func (f *FS) SetOverlay(files map[string][]byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.overlay = files
+}
+
+func (f *FS) overlaid(p string) ([]byte, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	data, ok := f.overlay[f.Abs(p)]
+	return data, ok
+}
+
+// overlayInfo describes a file of the overlay.
+type overlayInfo struct {
+	name string
+	size int64
+}
+
+func (i overlayInfo) Name() string       { return i.name }
+func (i overlayInfo) Size() int64        { return i.size }
+func (i overlayInfo) Mode() fs.FileMode  { return 0o644 }
+func (i overlayInfo) ModTime() time.Time { return time.Time{} }
+func (i overlayInfo) IsDir() bool        { return false }
+func (i overlayInfo) Sys() any           { return nil }
 
 // New makes a file system confined to no root yet; maxFileSize 0 means DefaultMaxFileSize.
 // cwd is the working folder ("" for the process's).
@@ -263,6 +297,9 @@ func (f *FS) stat(p string, follow bool) (*root, string, fs.FileInfo, error) {
 	if err != nil {
 		return nil, "", nil, err
 	}
+	if data, ok := f.overlaid(p); ok {
+		return r, rel, overlayInfo{name: filepath.Base(p), size: int64(len(data))}, nil
+	}
 	var info fs.FileInfo
 	if follow {
 		info, err = r.root.Stat(rel)
@@ -298,6 +335,9 @@ func (f *FS) ReadFile(p string) ([]byte, error) {
 	}
 	if info.Size() > f.maxFileSize {
 		return nil, &TooLargeError{Path: p, Size: info.Size(), Limit: f.maxFileSize}
+	}
+	if data, ok := f.overlaid(p); ok {
+		return bytes.Clone(data), nil
 	}
 	// Non-blocking, so that a file replaced by a named pipe between the two looks cannot
 	// block the open; the descriptor is checked again below.
@@ -337,6 +377,9 @@ func (f *FS) Open(p string, limit int64) (io.ReadCloser, error) {
 	}
 	if info.Size() > limit {
 		return nil, &TooLargeError{Path: p, Size: info.Size(), Limit: limit}
+	}
+	if data, ok := f.overlaid(p); ok {
+		return io.NopCloser(bytes.NewReader(data)), nil
 	}
 	file, err := r.root.OpenFile(rel, os.O_RDONLY|openNonBlock, 0)
 	if err != nil {
@@ -392,8 +435,26 @@ func (f *FS) ReadDir(p string) ([]fs.DirEntry, error) {
 	}
 	defer d.Close()
 	entries, err := d.ReadDir(-1)
+	entries = append(entries, f.overlayEntries(f.Abs(p), entries)...)
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	return entries, err
+}
+
+// overlayEntries are the overlay's new files in folder dir (absolute), missing from entries.
+func (f *FS) overlayEntries(dir string, entries []fs.DirEntry) []fs.DirEntry {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	have := map[string]bool{}
+	for _, e := range entries {
+		have[e.Name()] = true
+	}
+	var out []fs.DirEntry
+	for p, data := range f.overlay {
+		if filepath.Dir(p) == dir && !have[filepath.Base(p)] {
+			out = append(out, fs.FileInfoToDirEntry(overlayInfo{name: filepath.Base(p), size: int64(len(data))}))
+		}
+	}
+	return out
 }
 
 // RealPath is where a path inside the roots really is, links resolved; it names a file once
@@ -403,6 +464,12 @@ func (f *FS) RealPath(p string) (string, error) {
 		return "", err
 	}
 	real, err := filepath.EvalSymlinks(f.Abs(p))
+	if _, new := f.overlaid(p); err != nil && new {
+		// A new file of the overlay: its folder is real, the file is not on disk yet.
+		if dir, derr := filepath.EvalSymlinks(filepath.Dir(f.Abs(p))); derr == nil {
+			return filepath.Join(dir, filepath.Base(p)), nil
+		}
+	}
 	if err != nil {
 		return "", err
 	}

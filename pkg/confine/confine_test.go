@@ -250,3 +250,64 @@ func TestUnder(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlay: fix checks its changes through an overlay; reads see the overlay's contents,
+// a new file of a folder inside the roots is listed and read, and one outside stays refused.
+func TestOverlay(t *testing.T) {
+	root, _ := tree(t)
+	f, err := New(filepath.Dir(root), 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.AddRoot(root); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(filepath.Dir(root), "secret.txt")
+	f.SetOverlay(map[string][]byte{
+		filepath.Join(root, "a.yaml"):          []byte("kind: Changed\n"),
+		filepath.Join(root, "sub", "new.yaml"): []byte("kind: New\n"),
+		outside:                                []byte("kind: Outside\n"),
+	})
+	tests := []struct {
+		path, want string
+		refused    bool
+	}{
+		{path: "a.yaml", want: "kind: Changed\n"},
+		{path: "sub/new.yaml", want: "kind: New\n"},
+		{path: "sub/b.yaml", want: "kind: B\n"},
+		{path: "../secret.txt", refused: true},
+	}
+	for _, tc := range tests {
+		data, err := f.ReadFile(filepath.Join(root, tc.path))
+		if tc.refused {
+			var out *OutsideError
+			if !errors.As(err, &out) {
+				t.Errorf("%s: err = %v, want refused", tc.path, err)
+			}
+			continue
+		}
+		if err != nil || string(data) != tc.want {
+			t.Errorf("%s: %q, %v; want %q", tc.path, data, err, tc.want)
+		}
+	}
+	entries, err := f.ReadDir(filepath.Join(root, "sub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := false
+	for _, e := range entries {
+		listed = listed || e.Name() == "new.yaml" && e.Type().IsRegular()
+	}
+	if !listed || !f.IsFile(filepath.Join(root, "sub", "new.yaml")) {
+		t.Errorf("the overlay's new file is not listed in its folder: %v", entries)
+	}
+	r, err := f.Open(filepath.Join(root, "a.yaml"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if b, _ := io.ReadAll(r); string(b) != "kind: Changed\n" {
+		t.Errorf("Open reads %q", b)
+	}
+}

@@ -67,6 +67,33 @@ type Object struct {
 	// Ignores are the entries of eni-lint.io/ignore annotations on the object and on its pod
 	// template.
 	Ignores []Ignore `json:"ignores"`
+	// Origin says how the object's text was produced: it decides where `eni-lint fix` puts a
+	// change (the manifest, a chart's values, an overlay's patch, the Terraform code).
+	Origin Origin `json:"-"`
+}
+
+// Origin kinds; the zero value is a manifest file whose Locations are its own.
+const (
+	// OriginHelm: a chart template rendered in-process; Locations are lines of the template.
+	OriginHelm = "helm"
+	// OriginTerraformHeredoc: YAML written in a .tf heredoc (kubectl_manifest yaml_body);
+	// Locations are lines of the .tf file.
+	OriginTerraformHeredoc = "terraform-heredoc"
+	// OriginTerraformBlock: a typed kubernetes_* resource (kubernetes_job_v1, …) whose fields
+	// are nested blocks and attributes.
+	OriginTerraformBlock = "terraform-block"
+	// OriginTerraformValue: a manifest Terraform builds from an expression (kubernetes_manifest,
+	// a kubectl_manifest that is not a heredoc): every Location is the resource block.
+	OriginTerraformValue = "terraform-value"
+)
+
+// Origin is where an object's text comes from, beyond its Locations.
+type Origin struct {
+	Kind string
+	// Resource is the Terraform resource ("kubernetes_job_v1.migrate") and Declared its block's
+	// position, for the Terraform kinds.
+	Resource string
+	Declared Position
 }
 
 // Inventory is the whole input of one evaluation.
@@ -153,6 +180,8 @@ type Settings struct {
 	InlineIgnores InlineIgnores `json:"inlineIgnores"`
 	// RuleIDs are the rules this run evaluates, built-in and custom.
 	RuleIDs []string `json:"ruleIds"`
+	// FixTTLSeconds is the ttlSecondsAfterFinished ENI002's fix sets; absent means 600.
+	FixTTLSeconds int `json:"fixTtlSeconds,omitempty"`
 }
 
 // InlineIgnores is the config's allowInlineIgnores, globally and per rule.

@@ -194,6 +194,7 @@ func (l *Locator) RelocateCounting(frag *inventory.Fragment, source string, seen
 			o.Locations[path] = in.locate(path, source)
 		}
 		o.ID = strings.SplitN(o.ID, "@", 2)[0] + "@" + source
+		o.Origin = inventory.Origin{Kind: inventory.OriginHelm}
 	}
 	frag.EachObject(fix)
 	for i := range frag.Workloads {

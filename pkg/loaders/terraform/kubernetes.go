@@ -144,7 +144,19 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 // block (the manifest text was generated), and makes their IDs name the resource instance.
 func relocate(frag *inventory.Fragment, r *resource, key string) {
 	pos := position(r.declare)
+	kind := inventory.OriginTerraformValue
+	if _, typed := kubernetesResources[r.typ]; typed {
+		kind = inventory.OriginTerraformBlock
+	}
 	relocateWith(frag, r, key, func(inventory.Position) inventory.Position { return pos })
+	setOrigin(frag, r, kind)
+}
+
+// setOrigin records which resource made the fragment's objects, and how.
+func setOrigin(frag *inventory.Fragment, r *resource, kind string) {
+	frag.EachObject(func(o *inventory.Object) {
+		o.Origin = inventory.Origin{Kind: kind, Resource: r.typ + "." + r.name, Declared: position(r.declare)}
+	})
 }
 
 // relocateWith moves every position of objects read from a Terraform resource, names the
@@ -238,6 +250,7 @@ func (l *loader) kubectlManifest(e *evaluator, r *resource, inst *instance, key 
 			}
 			return inventory.Position{File: file, Line: p.Line + lineOffset, Column: col}
 		})
+		setOrigin(&frag, r, inventory.OriginTerraformHeredoc)
 	} else {
 		relocate(&frag, r, key)
 	}

@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/eni-lint/eni-lint/pkg/analysis"
+	"github.com/eni-lint/eni-lint/pkg/confine"
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/fix"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/pmezard/go-difflib/difflib"
+	"github.com/spf13/cobra"
+)
+
+type fixFlags struct {
+	prefer string
+	dryRun bool
+	check  bool
+	ttl    int
+	failOn string
+}
+
+func newFix(stdio IO) *cobra.Command {
+	var f checkFlags
+	var x fixFlags
+	cmd := &cobra.Command{
+		Use:   "fix [PATH...]",
+		Short: "Write the change each ENI001, ENI002 and ENI003 finding needs, checked before it is written",
+		Long: `Fix reads what check reads, picks one change for each ENI001, ENI002 and ENI003 finding, and
+writes it where the object comes from: a manifest is edited in place (only the changed or
+inserted lines differ); an object a kustomize overlay builds gets a JSON patch in that overlay,
+listed under its patches; a Helm template is edited only where the field is a literal in it,
+otherwise the values key or template line is shown; Terraform gets the YAML of its heredoc or
+the attribute of its kubernetes_* resource edited (hclwrite).
+
+Every change is checked first: the check runs again on the changed files in memory, and a change
+after which its finding is still there, or which adds a finding, is not written. A second run
+changes nothing.
+
+Changes are tried in the order ttl, history, backoff, deadline (--prefer moves one first). A
+larger instance type is an infrastructure decision: it is shown, never written.
+
+Exit codes: 0 the files (as fixed) have no finding at or above --fail-on; 1 findings remain
+(with --check: fixes would be written); 2 the run failed.`,
+		Example: `  eni-lint fix examples/quickstart --node-group default=m5.large --dry-run
+  eni-lint fix k8s/ --prefer backoff
+  eni-lint fix . --check   # in CI: fail when a fix would change the files`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.failOn = x.failOn
+			return runFix(cmd, stdio, f, x, args)
+		},
+	}
+	fl := cmd.Flags()
+	inputFlags(fl, &f)
+	fl.StringVar(&x.prefer, "prefer", "", "the kind of change to try first: ttl, history, backoff, deadline or instance-type (shown, not written)")
+	fl.BoolVar(&x.dryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
+	fl.BoolVar(&x.check, "check", false, "write nothing; exit 1 when fixes would be written (for CI)")
+	fl.IntVar(&x.ttl, "ttl", 600, "ttlSecondsAfterFinished that ENI002's fix sets")
+	fl.StringVar(&x.failOn, "fail-on", "", "lowest severity of a remaining finding that makes the exit code 1 (default: the config's, else error)")
+	return cmd
+}
+
+func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []string) error {
+	order, err := fix.Order(x.prefer)
+	if err != nil {
+		return usageError{err}
+	}
+	if x.ttl < 0 {
+		return usageError{fmt.Errorf("--ttl must be 0 or more")}
+	}
+	for _, a := range args {
+		if a == "-" {
+			return usageError{fmt.Errorf("fix changes files: it cannot read standard input")}
+		}
+	}
+	run, err := prepare(cmd, stdio, f, args)
+	if err != nil {
+		return err
+	}
+	defer run.stop()
+	ctx, opts := run.ctx, run.opts
+	opts.FixTTLSeconds = x.ttl
+	opts.ChangedFiles, opts.Baseline = nil, nil // fix judges every finding
+	eng, err := engine(ctx, run.policies)
+	if err != nil {
+		return err
+	}
+	// Files are read through a file system confined to the scanned paths, as the check reads
+	// them, and written only inside them.
+	fsys, err := confine.New("", opts.MaxFileSize)
+	if err != nil {
+		return err
+	}
+	defer fsys.Close()
+	for _, p := range opts.Paths {
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			err = fsys.AddRoot(p)
+		} else {
+			err = fsys.AddRootFor(p)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %s", p, confine.Reason(err))
+		}
+	}
+	check := func(ctx context.Context, overlay map[string][]byte) (*findings.Report, map[string]inventory.Workload, error) {
+		o := opts
+		o.Overlay = overlay
+		hook, collected := fix.CollectWorkloads()
+		o.Workloads = hook
+		rep, err := analysis.Check(ctx, eng, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		return rep, collected(), nil
+	}
+	res, err := fix.Run(ctx, check, fix.NewWorkspace(fsys.ReadFile), order)
+	if err != nil {
+		return err
+	}
+	if len(res.Before.Errors) > 0 {
+		for _, e := range res.Before.Errors {
+			fmt.Fprintf(stdio.Err, "eni-lint: %s: %s\n", at(e.Position), e.Message)
+		}
+		fmt.Fprintln(stdio.Err, "eni-lint: the inputs did not all load: nothing was fixed")
+		return exitError{findings.ExitFailed}
+	}
+	changed := res.Workspace.Changed()
+	summary := stdio.Out
+	if x.dryRun {
+		if err := writeDiff(stdio.Out, res.Workspace, changed); err != nil {
+			return err
+		}
+		summary = stdio.Err // the diff alone on stdout, for git apply
+	}
+	writeSummary(summary, res, changed, x.dryRun || x.check)
+	switch {
+	case x.check:
+		if len(changed) > 0 {
+			return exitError{findings.ExitFindings}
+		}
+		return nil
+	case x.dryRun:
+	default:
+		for _, p := range changed {
+			if err := writeFixed(fsys, p, res.Workspace.Current(p)); err != nil {
+				return err
+			}
+		}
+	}
+	if code := res.After.ExitCode(); code != findings.ExitClean {
+		return exitError{code}
+	}
+	return nil
+}
+
+func at(p inventory.Position) string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+	}
+	return p.File
+}
+
+// relative is a path as the user gave the folder: relative to the working folder when inside it.
+func relative(p string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return p
+}
+
+// writeDiff prints every changed file as a unified diff (a/ and b/ prefixes, as git does).
+func writeDiff(w io.Writer, ws *fix.Workspace, changed []string) error {
+	for _, p := range changed {
+		name := filepath.ToSlash(relative(p))
+		from, old := "a/"+name, ws.Original(p)
+		if old == nil {
+			from = "/dev/null"
+		}
+		text, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+			A: diffLines(old), B: diffLines(ws.Current(p)),
+			FromFile: from, ToFile: "b/" + name, Context: 3,
+		})
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// diffLines splits a file for the diff, each line with its newline; a last line without one
+// is followed by git's marker line, so the diff still applies.
+func diffLines(data []byte) []string {
+	if len(data) == 0 {
+		return nil
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if lines[len(lines)-1] == "" {
+		return lines[:len(lines)-1]
+	}
+	lines[len(lines)-1] += "\n\\ No newline at end of file\n"
+	return lines
+}
+
+// writeSummary says what happened to every finding fix looked at, and what remains.
+func writeSummary(w io.Writer, res *fix.Result, changed []string, preview bool) {
+	verb := "wrote"
+	if preview {
+		verb = "would write"
+	}
+	for _, o := range res.Outcomes {
+		fmt.Fprintln(w, o.Describe(preview))
+	}
+	if len(changed) == 0 {
+		fmt.Fprintln(w, "eni-lint fix: nothing to change")
+	} else {
+		var names []string
+		for _, p := range changed {
+			names = append(names, relative(p))
+		}
+		fmt.Fprintf(w, "eni-lint fix: %s %d file(s): %s\n", verb, len(changed), strings.Join(names, ", "))
+	}
+	res.After.Count()
+	s := res.After.Summary
+	fmt.Fprintf(w, "eni-lint fix: after the fixes: %d errors, %d warnings, %d info (%s)\n", s.Errors, s.Warnings, s.Info, res.After.Model.Description)
+}
+
+// writeFixed writes one file, only inside the scanned roots: the path (or, for a new file, its
+// folder) must resolve inside them, so a link cannot send the write elsewhere.
+func writeFixed(fsys *confine.FS, p string, data []byte) error {
+	mode := fs.FileMode(0o644)
+	if _, err := fsys.Stat(p); err == nil {
+		real, err := fsys.RealPath(p)
+		if err != nil {
+			return fmt.Errorf("fix: %s: %s", p, confine.Reason(err))
+		}
+		if info, err := os.Stat(real); err == nil {
+			mode = info.Mode().Perm()
+		}
+		p = real
+	} else if !fsys.IsDir(filepath.Dir(p)) {
+		return fmt.Errorf("fix: %s: its folder is outside the scanned paths", p)
+	}
+	return os.WriteFile(p, data, mode)
+}
