@@ -14,6 +14,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/analysis"
 	"github.com/eni-lint/eni-lint/pkg/config"
 	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/fix"
 	"github.com/eni-lint/eni-lint/pkg/github"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/limits"
@@ -336,9 +337,25 @@ func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.O
 	if f.profile {
 		opts.ProfilePolicies = stdio.Err
 	}
+	// SARIF results and review suggestions carry the edits of the fixes: the check keeps its
+	// workloads to place them.
+	needEdits := f.format == "sarif" || f.github && f.review
+	for _, o := range f.outputs {
+		needEdits = needEdits || strings.HasPrefix(o, "sarif=")
+	}
+	var workloads func() map[string]inventory.Workload
+	if needEdits {
+		opts.Workloads, workloads = fix.CollectWorkloads()
+	}
 	rep, err := analysis.Check(ctx, eng, opts)
 	if err != nil {
 		return err
+	}
+	if needEdits {
+		opts.Workloads = nil
+		if err := attachEdits(ctx, opts, eng, rep, workloads()); err != nil {
+			return err
+		}
 	}
 	if err := reporter.Write(stdio.Out, rep); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/eni-lint/eni-lint/pkg/analysis"
@@ -14,6 +15,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/fix"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/rules"
 	"github.com/pmezard/go-difflib/difflib"
 	"github.com/spf13/cobra"
 )
@@ -93,33 +95,12 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 	}
 	// Files are read through a file system confined to the scanned paths, as the check reads
 	// them, and written only inside them.
-	fsys, err := confine.New("", opts.MaxFileSize)
+	fsys, err := rootsOf(opts.Paths, opts.MaxFileSize)
 	if err != nil {
 		return err
 	}
 	defer fsys.Close()
-	for _, p := range opts.Paths {
-		if info, err := os.Stat(p); err == nil && info.IsDir() {
-			err = fsys.AddRoot(p)
-		} else {
-			err = fsys.AddRootFor(p)
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %s", p, confine.Reason(err))
-		}
-	}
-	check := func(ctx context.Context, overlay map[string][]byte) (*findings.Report, map[string]inventory.Workload, error) {
-		o := opts
-		o.Overlay = overlay
-		hook, collected := fix.CollectWorkloads()
-		o.Workloads = hook
-		rep, err := analysis.Check(ctx, eng, o)
-		if err != nil {
-			return nil, nil, err
-		}
-		return rep, collected(), nil
-	}
-	res, err := fix.Run(ctx, check, fix.NewWorkspace(fsys.ReadFile), order)
+	res, err := fix.Run(ctx, checkWith(opts, eng), fix.NewWorkspace(fsys.ReadFile), order)
 	if err != nil {
 		return err
 	}
@@ -155,6 +136,71 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 	}
 	if code := res.After.ExitCode(); code != findings.ExitClean {
 		return exitError{code}
+	}
+	return nil
+}
+
+// checkWith is the check fix runs on changed files: the run's options with the files read
+// from the overlay, and the workloads kept.
+func checkWith(opts analysis.Options, eng *rules.Engine) fix.Check {
+	return func(ctx context.Context, overlay map[string][]byte) (*findings.Report, map[string]inventory.Workload, error) {
+		o := opts
+		o.Overlay = overlay
+		hook, collected := fix.CollectWorkloads()
+		o.Workloads = hook
+		rep, err := analysis.Check(ctx, eng, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		return rep, collected(), nil
+	}
+}
+
+// rootsOf is a file system confined to the scanned paths, for reading and writing what fix
+// changes.
+func rootsOf(paths []string, maxFileSize int64) (*confine.FS, error) {
+	fsys, err := confine.New("", maxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			err = fsys.AddRoot(p)
+		} else {
+			err = fsys.AddRootFor(p)
+		}
+		if err != nil {
+			fsys.Close()
+			return nil, fmt.Errorf("%s: %s", p, confine.Reason(err))
+		}
+	}
+	return fsys, nil
+}
+
+// attachEdits gives every finding `eni-lint fix` would fix the edits of its fix, for the
+// reporters that offer them (SARIF fixes, review suggestions). The fixes are checked as fix
+// checks them; a run with nothing to fix costs nothing more.
+func attachEdits(ctx context.Context, opts analysis.Options, eng *rules.Engine, rep *findings.Report, workloads map[string]inventory.Workload) error {
+	fixable := false
+	for _, f := range rep.Findings {
+		fixable = fixable || f.Suppressed == nil && slices.Contains(fix.Rules, f.Rule) && len(fix.FixesOf(f)) > 0
+	}
+	if !fixable || len(rep.Errors) > 0 || slices.Contains(opts.Paths, "-") {
+		return nil
+	}
+	fsys, err := rootsOf(opts.Paths, opts.MaxFileSize)
+	if err != nil {
+		return nil // the check itself reported what it could not read
+	}
+	defer fsys.Close()
+	order, _ := fix.Order("")
+	res, err := fix.RunFrom(ctx, checkWith(opts, eng), fix.NewWorkspace(fsys.ReadFile), order, rep, workloads)
+	if err != nil {
+		return err
+	}
+	edits := fix.Edits(res, workloads, fsys.ReadFile)
+	for i := range rep.Findings {
+		rep.Findings[i].Edits = edits[fix.Identity(rep.Findings[i])]
 	}
 	return nil
 }

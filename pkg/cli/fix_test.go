@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -167,5 +168,89 @@ func copyTree(t *testing.T, from, to string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSARIFCarriesTheFixesFixWrites: on the quickstart, each SARIF result's fix applied alone
+// adds lines that `eni-lint fix` writes, and together they add all of them.
+func TestSARIFCarriesTheFixesFixWrites(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, quickstart, dir)
+	t.Chdir(dir)
+	const file = "db-migrate-cronjob.yaml"
+	original, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, "", nil, "check", ".", "--node-group", "default=m5.large", "--format", "sarif")
+	if code != 1 {
+		t.Fatalf("check: exit %d\n%s", code, errOut)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID string `json:"ruleId"`
+				Fixes  []struct {
+					ArtifactChanges []struct {
+						ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+						Replacements     []struct {
+							DeletedRegion struct {
+								StartLine, EndLine, StartColumn, EndColumn int
+							} `json:"deletedRegion"`
+							InsertedContent struct{ Text string } `json:"insertedContent"`
+						} `json:"replacements"`
+					} `json:"artifactChanges"`
+				} `json:"fixes"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	added := map[string]bool{}
+	fixed := map[string]bool{}
+	for _, r := range log.Runs[0].Results {
+		if len(r.Fixes) != 1 {
+			t.Errorf("%s: %d fixes", r.RuleID, len(r.Fixes))
+			continue
+		}
+		fixed[r.RuleID] = true
+		lines := strings.SplitAfter(string(original), "\n")
+		for _, ch := range r.Fixes[0].ArtifactChanges {
+			if ch.ArtifactLocation.URI != file || len(ch.Replacements) != 1 {
+				t.Fatalf("%s: change %+v", r.RuleID, ch)
+			}
+			rep := ch.Replacements[0]
+			reg := rep.DeletedRegion
+			if reg.StartColumn != 1 || reg.EndColumn != len(strings.TrimRight(lines[reg.EndLine-1], "\n"))+1 {
+				t.Errorf("%s: region %+v is not whole lines", r.RuleID, reg)
+			}
+			for _, l := range strings.Split(rep.InsertedContent.Text, "\n") {
+				if !strings.Contains(string(original), l+"\n") {
+					added[l] = true
+				}
+			}
+		}
+	}
+	if !fixed["ENI001"] || !fixed["ENI002"] {
+		t.Errorf("fixes for %v, want ENI001 and ENI002", fixed)
+	}
+	if code, out, _ := run(t, "", nil, "fix", ".", "--node-group", "default=m5.large"); code != 0 {
+		t.Fatalf("fix: exit %d\n%s", code, out)
+	}
+	after, _ := os.ReadFile(file)
+	var written []string
+	for _, l := range strings.Split(string(after), "\n") {
+		if !strings.Contains(string(original), l+"\n") {
+			written = append(written, l)
+		}
+	}
+	if len(written) != len(added) {
+		t.Errorf("fix wrote %q; SARIF adds %v", written, added)
+	}
+	for _, l := range written {
+		if !added[l] {
+			t.Errorf("fix wrote %q, which no SARIF fix adds", l)
+		}
 	}
 }

@@ -89,6 +89,26 @@ type Finding struct {
 	Environments []string `json:"environments,omitempty"`
 	// Clusters lists the clusters the finding occurs in, when the run has more than one.
 	Clusters []string `json:"clusters,omitempty"`
+	// Edits are the changes of files that `eni-lint fix` would write for this finding, set
+	// when a reporter needs them (SARIF fixes, review suggestions); not part of the JSON report.
+	Edits []Edit `json:"-"`
+}
+
+// Edit is one change of a file a finding's fix makes: the original lines StartLine..EndLine
+// (1-based, inclusive) become Text (whole lines, each with its line ending). An insertion
+// covers the line before it and repeats that line first, so that every edit replaces at least
+// one existing line, as a review suggestion must. NewFile is set for a file the fix creates
+// (a kustomize patch): Text is all of it and the lines are 0.
+type Edit struct {
+	File      string
+	StartLine int
+	EndLine   int
+	Text      string
+	// Original is the text of lines StartLine..EndLine before the edit.
+	Original string
+	NewFile  bool
+	// Change is the fix, as the finding's fixes list says it.
+	Change string
 }
 
 // Suppression says what covers a suppressed finding.

@@ -48,6 +48,9 @@ type Outcome struct {
 	Why string
 	// ByOthers is set when the finding went away with the changes made for other findings.
 	ByOthers bool
+	// Placed are the fields written for the fix's workload: the fix's own, merged with other
+	// findings' fixes of the same workload (the smallest value of each field).
+	Placed []Field
 }
 
 // Result is a whole fix run.
@@ -69,6 +72,12 @@ func Run(ctx context.Context, check Check, ws *Workspace, order []string) (*Resu
 	if err != nil {
 		return nil, err
 	}
+	return RunFrom(ctx, check, ws, order, before, workloads)
+}
+
+// RunFrom is Run after the first check: its report and workloads are given (check already
+// ran it, for its own report).
+func RunFrom(ctx context.Context, check Check, ws *Workspace, order []string, before *findings.Report, workloads map[string]inventory.Workload) (*Result, error) {
 	res := &Result{Before: before, After: before, Workspace: ws}
 	if len(before.Errors) > 0 {
 		return res, nil // a run that could not read everything has no verdict to fix
@@ -278,11 +287,7 @@ func place(ws *Workspace, workloads map[string]inventory.Workload, outs []Outcom
 		if !ok {
 			p.Suggestion = "the workload is not in the check of the changed files"
 		} else {
-			var fields []Field
-			for path, v := range values[id] {
-				fields = append(fields, Field{Path: path, Value: v})
-			}
-			sort.Slice(fields, func(i, j int) bool { return fields[i].Path < fields[j].Path })
+			fields := fieldsOf(values[id])
 			scratch := cand.Clone()
 			p = placeFields(scratch, w, fields)
 			if p.Suggestion == "" {
@@ -293,12 +298,24 @@ func place(ws *Workspace, workloads map[string]inventory.Workload, outs []Outcom
 		}
 		for _, i := range users[id] {
 			outs[i].Files, outs[i].Suggestion = p.Files, p.Suggestion
+			if ok {
+				outs[i].Placed = fieldsOf(values[id])
+			}
 			if p.Suggestion == "" && len(p.Files) == 0 {
 				outs[i].Why = "the files already hold this change"
 			}
 		}
 	}
 	return cand
+}
+
+func fieldsOf(values map[string]int) []Field {
+	fields := make([]Field, 0, len(values))
+	for path, v := range values {
+		fields = append(fields, Field{Path: path, Value: v})
+	}
+	sort.Slice(fields, func(i, j int) bool { return fields[i].Path < fields[j].Path })
+	return fields
 }
 
 // Describe is a one-line account of an outcome for the summary; preview says nothing is

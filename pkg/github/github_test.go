@@ -470,3 +470,51 @@ func FuzzParseEvent(f *testing.F) {
 		}
 	})
 }
+
+// A fixable finding on a changed line gets its fix as a suggestion: the comment covers the
+// lines the fix replaces, and the suggestion holds exactly their new text.
+func TestReviewSuggestsTheFix(t *testing.T) {
+	fake := newFake()
+	fake.files = []map[string]any{{"filename": "k8s/cron.yaml", "patch": "@@ -8,3 +8,4 @@ spec:\n   a: 1\n-  b: 2\n+  b: 3\n+  c: 4\n   d: 5"}}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	fixable := eni001
+	fixable.Edits = []findings.Edit{{File: "k8s/cron.yaml", StartLine: 9, EndLine: 10, Original: "  b: 3\r\n  c: 4\r\n", Text: "  b: 3\r\n  backoffLimit: 2\r\n  c: 4\r\n", Change: "lower backoffLimit"}}
+	offDiff := findings.Finding{Rule: "ENI002", Severity: findings.Warning, Message: "no TTL", Location: inventory.Position{File: "k8s/cron.yaml", Line: 10, Column: 5}}
+	offDiff.Location.Line = 10
+	offDiff.Edits = []findings.Edit{{File: "k8s/cron.yaml", StartLine: 30, EndLine: 30, Text: "x\n"}}
+	publish(t, srv, Env{EventPath: eventFile(t, "org/repo")}, Options{Review: true}, reportWith(fixable, offDiff))
+	if len(fake.reviews) != 1 {
+		t.Fatalf("reviews %v", fake.reviews)
+	}
+	comments := fake.reviews[0]["comments"].([]any)
+	if len(comments) != 2 {
+		t.Fatalf("comments %v", comments)
+	}
+	var withSuggestion, plain map[string]any
+	for _, c := range comments {
+		c := c.(map[string]any)
+		if strings.Contains(c["body"].(string), "```suggestion") {
+			withSuggestion = c
+		} else {
+			plain = c
+		}
+	}
+	if withSuggestion == nil || plain == nil {
+		t.Fatalf("want one comment with a suggestion and one without: %v", comments)
+	}
+	if !strings.Contains(withSuggestion["body"].(string), "```suggestion\n  b: 3\n  backoffLimit: 2\n  c: 4\n```") ||
+		withSuggestion["start_line"].(float64) != 9 || withSuggestion["line"].(float64) != 10 || withSuggestion["start_side"] != "RIGHT" {
+		t.Errorf("suggestion comment %v", withSuggestion)
+	}
+	// An edit on lines the pull request does not show stays a plain comment on the finding.
+	if plain["line"].(float64) != 10 || plain["start_line"] != nil {
+		t.Errorf("plain comment %v", plain)
+	}
+}
+
+func TestSuggestionFence(t *testing.T) {
+	if got := suggestion("a: ```x```\n"); got != "````suggestion\na: ```x```\n````" {
+		t.Errorf("suggestion = %q", got)
+	}
+}

@@ -45,6 +45,35 @@ func changedLines(patch string) map[int]bool {
 	return lines
 }
 
+// suggestable is the finding's edit when it can be a suggestion: one edit of one existing file,
+// the file the comment is on, every line of it commentable.
+func suggestable(f findings.Finding, path string, commentable map[int]bool) (findings.Edit, bool) {
+	if len(f.Edits) != 1 {
+		return findings.Edit{}, false
+	}
+	e := f.Edits[0]
+	if e.NewFile || filepath.ToSlash(filepath.Clean(e.File)) != path || e.StartLine < 1 || e.EndLine < e.StartLine {
+		return findings.Edit{}, false
+	}
+	for l := e.StartLine; l <= e.EndLine; l++ {
+		if !commentable[l] {
+			return findings.Edit{}, false
+		}
+	}
+	return e, true
+}
+
+// suggestion is a GitHub suggestion block with the lines' new text, in a fence longer than any
+// run of backticks in it (the text comes from the pull request).
+func suggestion(text string) string {
+	text = strings.ReplaceAll(strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r"), "\r\n", "\n")
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	return fence + "suggestion\n" + text + "\n" + fence
+}
+
 func (p *publisher) review(ctx context.Context, pr int, rep *findings.Report) {
 	files := map[string]map[int]bool{}
 	opts := &gh.ListOptions{PerPage: 100}
@@ -87,8 +116,19 @@ func (p *publisher) review(ctx context.Context, pr int, rep *findings.Report) {
 		if f.Suppressed != nil || !files[path][f.Location.Line] || posted[marker] {
 			continue
 		}
+		comment := &gh.DraftReviewComment{Path: gh.String(path), Line: gh.Int(f.Location.Line), Side: gh.String("RIGHT")}
 		body := fmt.Sprintf("**%s** (%s): %s\n\n`eni-lint explain %s` tells how to fix it.\n%s", f.Rule, f.Severity, report.MarkdownMessage(f), f.Rule, marker)
-		comments = append(comments, &gh.DraftReviewComment{Path: gh.String(path), Line: gh.Int(f.Location.Line), Side: gh.String("RIGHT"), Body: gh.String(body)})
+		if e, ok := suggestable(f, path, files[path]); ok {
+			// The comment covers the lines the fix replaces, and its suggestion holds exactly
+			// their new text: a reviewer applies it with one click.
+			comment.Line = gh.Int(e.EndLine)
+			if e.StartLine != e.EndLine {
+				comment.StartLine, comment.StartSide = gh.Int(e.StartLine), gh.String("RIGHT")
+			}
+			body = fmt.Sprintf("**%s** (%s): %s\n\n%s\n\n`eni-lint fix` writes this change; `eni-lint explain %s` tells why.\n%s", f.Rule, f.Severity, report.MarkdownMessage(f), suggestion(e.Text), f.Rule, marker)
+		}
+		comment.Body = gh.String(body)
+		comments = append(comments, comment)
 	}
 	if len(comments) == 0 {
 		return

@@ -28,6 +28,13 @@ func withRules() *findings.Report {
 			f.Object = &findings.ObjectRef{Kind: "CronJob", Namespace: "billing", Name: "db-report"}
 			f.Details = map[string]any{"T": 7}
 			f.Message = "35 branch ENIs, where 9 exist: 100% | over\nnext line, with a comma: yes"
+			// What eni-lint fix would write: an inserted line (repeating the line before),
+			// a changed value on a CRLF line, and a new file.
+			f.Edits = []findings.Edit{
+				{File: "a.yaml", StartLine: 9, EndLine: 9, Original: "    spec:\n", Text: "    spec:\n      ttlSecondsAfterFinished: 600\n", Change: "set ttlSecondsAfterFinished to 600"},
+				{File: "b.yaml", StartLine: 3, EndLine: 3, Original: "  backoffLimit: 6\r\n", Text: "  backoffLimit: 2\r\n", Change: "set ttlSecondsAfterFinished to 600"},
+				{File: "overlay/eni-lint-fix-cronjob-db-report.yaml", NewFile: true, Text: "- op: add\n  path: /spec/backoffLimit\n  value: 2\n", Change: "set ttlSecondsAfterFinished to 600"},
+			}
 		}
 	}
 	return r

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
@@ -82,6 +83,67 @@ type sarifResult struct {
 	// finding keeps its fingerprint when lines move.
 	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
 	Properties          map[string]any    `json:"properties,omitempty"`
+	// Fixes carry the edit `eni-lint fix` would write for the finding.
+	Fixes []sarifFix `json:"fixes,omitempty"`
+}
+
+type sarifFix struct {
+	Description     sarifText             `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifact      `json:"artifactLocation"`
+	Replacements     []sarifReplacement `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifRegion   `json:"deletedRegion"`
+	InsertedContent *sarifContent `json:"insertedContent,omitempty"`
+}
+
+type sarifContent struct {
+	Text string `json:"text"`
+}
+
+// sarifFixes turns a finding's edits into one SARIF fix: per file, each edit replaces whole
+// lines (the region ends at the last replaced line's end, before its line ending, which
+// stays); a new file is content inserted at its start.
+func sarifFixes(f findings.Finding) []sarifFix {
+	if len(f.Edits) == 0 {
+		return nil
+	}
+	fix := sarifFix{Description: sarifText{Text: f.Edits[0].Change}}
+	byFile := map[string]int{}
+	for _, e := range f.Edits {
+		uri := artifactURI(inventory.Position{File: e.File, Line: 1})
+		if uri == "" {
+			return nil
+		}
+		i, ok := byFile[uri]
+		if !ok {
+			i = len(fix.ArtifactChanges)
+			byFile[uri] = i
+			fix.ArtifactChanges = append(fix.ArtifactChanges, sarifArtifactChange{ArtifactLocation: sarifArtifact{URI: uri}})
+		}
+		var r sarifReplacement
+		if e.NewFile {
+			r = sarifReplacement{DeletedRegion: sarifRegion{StartLine: 1, StartColumn: 1, EndLine: 1, EndColumn: 1}, InsertedContent: &sarifContent{Text: e.Text}}
+		} else {
+			lines := strings.SplitAfter(strings.TrimSuffix(e.Original, "\n"), "\n")
+			last := strings.TrimRight(lines[len(lines)-1], "\r\n")
+			text := e.Text
+			if strings.HasSuffix(e.Original, "\n") {
+				text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
+			}
+			r = sarifReplacement{
+				DeletedRegion:   sarifRegion{StartLine: e.StartLine, StartColumn: 1, EndLine: e.EndLine, EndColumn: utf8.RuneCountInString(last) + 1},
+				InsertedContent: &sarifContent{Text: text},
+			}
+		}
+		fix.ArtifactChanges[i].Replacements = append(fix.ArtifactChanges[i].Replacements, r)
+	}
+	return []sarifFix{fix}
 }
 
 // sarifSuppression: inSource for an ignore annotation in the manifest, external for a config
@@ -216,6 +278,7 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 			Message:             sarifText{Text: PlainMessage(f)},
 			Locations:           locations,
 			PartialFingerprints: map[string]string{fingerprintName: fmt.Sprintf("%s:%d", key, occurrences[key])},
+			Fixes:               sarifFixes(f),
 			Properties: map[string]any{
 				"severity": string(f.Severity),
 			},
