@@ -254,3 +254,23 @@ func TestSARIFCarriesTheFixesFixWrites(t *testing.T) {
 		}
 	}
 }
+
+// The README's example diff of fix on the quickstart is what fix prints.
+func TestREADMEFixDiff(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "```diff\n")
+	if !ok {
+		t.Fatal("README.md has no diff block")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	code, out, errOut := run(t, "", nil, "fix", quickstart, "--node-group", "default=m5.large", "--dry-run")
+	if code != 0 {
+		t.Fatalf("fix --dry-run: exit %d\n%s", code, errOut)
+	}
+	if !strings.Contains(out, block) {
+		t.Errorf("README diff\n%s\nis not in the output\n%s", block, out)
+	}
+}

@@ -95,6 +95,19 @@ func TestPreCommitHook(t *testing.T) {
 	if code == 0 || !strings.Contains(out, "did you mean m5.large") {
 		t.Fatalf("m5.lrage: exit %d\n%s", code, out)
 	}
+	// The fix hook writes the fixes: pre-commit fails the run because files changed, and the
+	// next run, on the fixed files, passes.
+	fixHook := strings.Replace(verbatim, "- id: eni-lint\n", "- id: eni-lint-fix\n", 1)
+	code, out = run(fixHook)
+	if code == 0 || !strings.Contains(out, "files were modified by this hook") || !strings.Contains(out, "backoffLimit") && !strings.Contains(out, "fixed ENI001") {
+		t.Fatalf("the fix hook: exit %d\n%s", code, out)
+	}
+	if code, out = run(fixHook); code != 0 || !strings.Contains(out, "nothing to change") {
+		t.Fatalf("the fix hook on fixed files: exit %d\n%s", code, out)
+	}
+	if code, out = run(verbatim); code != 0 {
+		t.Fatalf("the check hook on fixed files: exit %d\n%s", code, out)
+	}
 }
 
 // snapshotRepo commits this checkout's files as they are now (tracked and new, not ignored)
