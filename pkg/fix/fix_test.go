@@ -192,3 +192,71 @@ func TestWorkspaceReadsThroughItsReader(t *testing.T) {
 		t.Errorf("a new file: %v", got)
 	}
 }
+
+// TestTerraformManifestValues: kubernetes_manifest written as an HCL object gets its item
+// replaced or added; yamldecode of a heredoc or of file("${path.module}/…") gets the YAML
+// edited; any other expression is a suggestion.
+func TestTerraformManifestValues(t *testing.T) {
+	dir := t.TempDir()
+	tf := filepath.Join(dir, "main.tf")
+	job := filepath.Join(dir, "job.yaml")
+	src := `resource "kubernetes_manifest" "object" {
+  manifest = {
+    apiVersion = "batch/v1"
+    kind       = "Job"
+    spec = {
+      "completions" = 5
+      backoffLimit  = 6
+    }
+  }
+}
+
+resource "kubernetes_manifest" "heredoc" {
+  manifest = yamldecode(<<-YAML
+    kind: Job
+    spec:
+      completions: 5
+  YAML
+  )
+}
+
+resource "kubernetes_manifest" "file" {
+  manifest = yamldecode(file("${path.module}/job.yaml"))
+}
+
+resource "kubernetes_manifest" "merged" {
+  manifest = merge(local.base, { spec = {} })
+}
+`
+	if err := os.WriteFile(tf, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(job, []byte("kind: Job # from a file\nspec:\n  completions: 5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	workload := func(line int) inventory.Workload {
+		return inventory.Workload{Object: inventory.Object{Kind: "Job", Name: "j", Origin: inventory.Origin{Kind: inventory.OriginTerraformValue, Resource: "kubernetes_manifest.x", Declared: inventory.Position{File: tf, Line: line}}}}
+	}
+	ws := NewWorkspace(os.ReadFile)
+	fields := []Field{{"spec.backoffLimit", 2}, {"spec.ttlSecondsAfterFinished", 600}}
+	for _, line := range []int{21, 12, 1} { // last first, as fix places them: an insertion moves what follows
+		if p := placeFields(ws, workload(line), fields); p.Suggestion != "" || len(p.Files) != 1 {
+			t.Errorf("line %d: %+v", line, p)
+		}
+	}
+	got := string(ws.Current(abs(tf)))
+	for _, want := range []string{
+		"      backoffLimit  = 2\n      ttlSecondsAfterFinished = 600\n    }\n",
+		"    spec:\n      backoffLimit: 2\n      ttlSecondsAfterFinished: 600\n      completions: 5\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("main.tf lacks %q:\n%s", want, got)
+		}
+	}
+	if got := string(ws.Current(abs(job))); got != "kind: Job # from a file\nspec:\n  backoffLimit: 2\n  ttlSecondsAfterFinished: 600\n  completions: 5\n" {
+		t.Errorf("job.yaml:\n%s", got)
+	}
+	if p := placeFields(ws, workload(25), fields); p.Suggestion == "" || len(p.Files) != 0 {
+		t.Errorf("merge(): %+v", p)
+	}
+}

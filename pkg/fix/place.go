@@ -37,7 +37,7 @@ func placeFields(ws *Workspace, w inventory.Workload, fields []Field) Placement 
 	case w.Origin.Kind == inventory.OriginTerraformBlock:
 		return placeTerraformBlock(ws, w, fields)
 	case w.Origin.Kind == inventory.OriginTerraformValue:
-		return Placement{Suggestion: fmt.Sprintf("in the manifest of %s (%s), %s: Terraform builds it from an expression, which eni-lint does not rewrite", w.Origin.Resource, at(w.Origin.Declared), describeFields(fields))}
+		return placeTerraformValue(ws, w, fields)
 	}
 	return placeManifest(ws, w, fields)
 }
@@ -60,7 +60,7 @@ func describeFields(fields []Field) string {
 // placeManifest edits a YAML manifest where it is.
 func placeManifest(ws *Workspace, w inventory.Workload, fields []Field) Placement {
 	doc := w.Locations[""]
-	if !doc.Known() || doc.File == "-" || strings.HasPrefix(doc.File, "<") {
+	if doc.File == "" || doc.File == "-" || strings.HasPrefix(doc.File, "<") {
 		return Placement{Suggestion: fmt.Sprintf("%s in %s: the manifest was read from standard input, so there is no file to change", describeFields(fields), describe(w))}
 	}
 	data, err := ws.Read(doc.File)
@@ -78,9 +78,11 @@ func placeManifest(ws *Workspace, w inventory.Workload, fields []Field) Placemen
 	return Placement{Files: []string{doc.File}}
 }
 
-// setFields sets every field in the document starting on docLine.
+// setFields sets every field in the document starting on docLine. A new key goes right after
+// its parent's key, so the fields are set last first: new keys then read in their order.
 func setFields(data []byte, docLine int, fields []Field) ([]byte, error) {
-	for _, f := range fields {
+	for i := len(fields) - 1; i >= 0; i-- {
+		f := fields[i]
 		e, changed, err := yamledit.SetInt(data, docLine, f.Path, f.Value)
 		if err != nil {
 			return nil, err

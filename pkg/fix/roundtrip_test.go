@@ -41,6 +41,20 @@ func TestTerraformRoundTripOverTestdata(t *testing.T) {
 				continue
 			}
 			line := b.DefRange().Start.Line
+			if a := b.Body.Attributes["manifest"]; a != nil {
+				if obj, ok := a.Expr.(*hclsyntax.ObjectConsExpr); ok {
+					eachItemNumber(data, obj, "", func(path string, v int) {
+						if out, why := setObjectItem(data, line, Field{path, v}); why != "" || !bytes.Equal(out, data) {
+							t.Errorf("%s:%d %s: same value changed the file (%s)", p, line, path, why)
+						}
+						once, why := setObjectItem(data, line, Field{path, v + 1})
+						if back, _ := setObjectItem(once, line, Field{path, v}); why != "" || !bytes.Equal(back, data) {
+							t.Errorf("%s:%d %s: setting %d back does not restore the file (%s)", p, line, path, v, why)
+						}
+						attrs++
+					})
+				}
+			}
 			eachNumber(b.Body, "", func(path string, v int) {
 				if out, why := setAttribute(data, line, Field{path, v}); why != "" || !bytes.Equal(out, data) {
 					t.Errorf("%s:%d %s: same value changed the file (%s)", p, line, path, why)
@@ -112,6 +126,25 @@ func eachNumber(body *hclsyntax.Body, prefix string, visit func(path string, v i
 	for _, b := range body.Blocks {
 		if len(b.Labels) == 0 {
 			eachNumber(b.Body, prefix+camel(b.Type)+".", visit)
+		}
+	}
+}
+
+// eachItemNumber visits every item of a manifest object written as a plain number.
+func eachItemNumber(data []byte, obj *hclsyntax.ObjectConsExpr, prefix string, visit func(path string, v int)) {
+	for _, item := range obj.Items {
+		r := item.KeyExpr.Range()
+		key := strings.Trim(string(data[r.Start.Byte:r.End.Byte]), `"`)
+		switch v := item.ValueExpr.(type) {
+		case *hclsyntax.ObjectConsExpr:
+			eachItemNumber(data, v, prefix+key+".", visit)
+		case *hclsyntax.LiteralValueExpr:
+			if v.Val.IsNull() || v.Val.Type() != cty.Number {
+				continue
+			}
+			if n, acc := v.Val.AsBigFloat().Int64(); acc == big.Exact && n >= 0 {
+				visit(prefix+key, int(n))
+			}
 		}
 	}
 }
