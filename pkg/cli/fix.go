@@ -88,7 +88,6 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 	defer run.stop()
 	ctx, opts := run.ctx, run.opts
 	opts.FixTTLSeconds = x.ttl
-	opts.ChangedFiles, opts.Baseline = nil, nil // fix judges every finding
 	eng, err := engine(ctx, run.policies)
 	if err != nil {
 		return err
