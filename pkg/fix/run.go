@@ -207,14 +207,28 @@ func fixRound(ctx context.Context, check Check, ws *Workspace, report *findings.
 				remaining[Identity(f)] = true
 			}
 		}
-		var added []string
+		// A finding the changes add is blamed on the fixes of its object; one about no object
+		// that a fix changed is blamed on every fix of the round.
 		old := map[string]bool{}
 		for _, f := range report.Findings {
 			old[Identity(f)] = true
 		}
+		blame := map[int][]string{}
 		for _, f := range after.Findings {
-			if f.Suppressed == nil && !old[Identity(f)] {
-				added = append(added, f.Rule+" at "+at(f.Location))
+			if f.Suppressed != nil || old[Identity(f)] {
+				continue
+			}
+			what := fmt.Sprintf("%s at %s (%s)", f.Rule, at(f.Location), shorten(f.Message, 100))
+			mine := false
+			for i := range outs {
+				if f.Object != nil && outs[i].Fix != nil && objectOf(outs[i].Fix.Workload) == f.Object.Kind+"/"+f.Object.Namespace+"/"+f.Object.Name {
+					blame[i], mine = append(blame[i], what), true
+				}
+			}
+			if !mine {
+				for i := range outs {
+					blame[i] = append(blame[i], what)
+				}
 			}
 		}
 		failed := false
@@ -223,8 +237,8 @@ func fixRound(ctx context.Context, check Check, ws *Workspace, report *findings.
 				continue
 			}
 			switch {
-			case len(added) > 0:
-				outs[i].Why = "the changes add findings: " + strings.Join(added, ", ")
+			case len(blame[i]) > 0:
+				outs[i].Why = "the change adds a finding: " + strings.Join(blame[i], "; ")
 				skip[i], failed = true, true
 			case remaining[Identity(outs[i].Finding)]:
 				outs[i].Why = "the finding is still there with the change: the model of the changed files does not fit"
@@ -307,6 +321,16 @@ func place(ws *Workspace, workloads map[string]inventory.Workload, outs []Outcom
 		}
 	}
 	return cand
+}
+
+// objectOf is the kind/namespace/name part of a workload ID.
+func objectOf(id string) string { return strings.SplitN(id, "@", 2)[0] }
+
+func shorten(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 func fieldsOf(values map[string]int) []Field {
