@@ -46,7 +46,8 @@ after which its finding is still there, or which adds a finding, is not written.
 changes nothing.
 
 Changes are tried in the order ttl, history, backoff, deadline (--prefer moves one first). A
-larger instance type is an infrastructure decision: it is shown, never written.
+larger instance type is an infrastructure decision: it is shown, and written only with
+--prefer instance-type, where the node group lists the type as a literal.
 
 Exit codes: 0 the files (as fixed) have no finding at or above --fail-on; 1 findings remain
 (with --check: fixes would be written); 2 the run failed.`,
@@ -60,7 +61,7 @@ Exit codes: 0 the files (as fixed) have no finding at or above --fail-on; 1 find
 	}
 	fl := cmd.Flags()
 	inputFlags(fl, &f)
-	fl.StringVar(&x.prefer, "prefer", "", "the kind of change to try first: ttl, history, backoff, deadline or instance-type (shown, not written)")
+	fl.StringVar(&x.prefer, "prefer", "", "the kind of change to try first: ttl, history, backoff, deadline or instance-type (written only where the group lists the type as a literal)")
 	fl.BoolVar(&x.dryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
 	fl.BoolVar(&x.check, "check", false, "write nothing; exit 1 when fixes would be written (for CI)")
 	fl.IntVar(&x.ttl, "ttl", 600, "ttlSecondsAfterFinished that ENI002's fix sets")

@@ -287,3 +287,11 @@ func TestREADMEFixDiff(t *testing.T) {
 		t.Errorf("README diff\n%s\nis not in the output\n%s", block, out)
 	}
 }
+
+// An instance type given by a flag cannot be written: --prefer instance-type shows it.
+func TestPreferInstanceTypeFromAFlagIsShown(t *testing.T) {
+	code, out, errOut := run(t, "", nil, "fix", quickstart, "--node-group", "default=m5.large", "--dry-run", "--prefer", "instance-type")
+	if code != 1 || !strings.Contains(errOut, `not written ENI001`) || !strings.Contains(errOut, "the type is not written in a file") || strings.Contains(out, "m5.") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}

@@ -20,7 +20,7 @@ import (
 
 // Levers are what a fix changes, in the order fix tries them by default: retention first, then
 // retries, then how long a run may last. An instance type is an infrastructure decision: it is
-// shown, never written.
+// shown, and written only when preferred (placeInstanceType).
 var Levers = []string{"ttl", "history", "backoff", "deadline"}
 
 // LeverInstanceType is the lever of a larger instance type.

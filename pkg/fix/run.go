@@ -178,9 +178,22 @@ func fixRound(ctx context.Context, check Check, ws *Workspace, report *findings.
 			outs[i].Why = "none of its fixes is one eni-lint writes"
 		}
 	}
+	preferType := len(order) > 0 && order[0] == LeverInstanceType
 	skip := map[int]bool{}
 	for attempt := 0; attempt < 3; attempt++ {
 		cand := place(ws, workloads, outs, skip)
+		for i := range outs {
+			if preferType && !skip[i] && outs[i].Fix != nil && outs[i].Fix.Lever == LeverInstanceType {
+				scratch := cand.Clone()
+				p := placeInstanceType(scratch, report, outs[i].Finding, outs[i].Fix)
+				// Preferred, it is no longer "an infrastructure decision": it is written where
+				// it can be, and the suggestion says why where it cannot.
+				outs[i].Files, outs[i].Suggestion, outs[i].Why = p.Files, p.Suggestion, ""
+				if p.Suggestion == "" {
+					cand = scratch
+				}
+			}
+		}
 		placed := false
 		for i := range outs {
 			placed = placed || !skip[i] && len(outs[i].Files) > 0 && outs[i].Suggestion == ""
