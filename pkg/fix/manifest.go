@@ -25,18 +25,13 @@ func placeTerraformValue(ws *Workspace, w inventory.Workload, fields []Field) Pl
 	if err != nil {
 		return refuse(err.Error())
 	}
-	file, diags := hclsyntax.ParseConfig(data, decl.File, hcl.InitialPos)
-	if diags.HasErrors() {
-		return refuse("the file does not parse")
+	block, why := resourceBlock(data, decl.Line)
+	if why != "" {
+		return refuse(why)
 	}
-	var attr *hclsyntax.Attribute
-	for _, b := range file.Body.(*hclsyntax.Body).Blocks {
-		if b.Type == "resource" && b.DefRange().Start.Line == decl.Line {
-			attr = b.Body.Attributes["manifest"]
-			if attr == nil {
-				attr = b.Body.Attributes["yaml_body"]
-			}
-		}
+	attr := block.Body.Attributes["manifest"]
+	if attr == nil {
+		attr = block.Body.Attributes["yaml_body"]
 	}
 	if attr == nil {
 		return refuse("its manifest attribute was not found")
@@ -123,17 +118,13 @@ func moduleFile(expr hclsyntax.Expression, tf string) (string, bool) {
 // written as a number is replaced, a missing one is added as a line before its object's
 // closing brace, at the indentation of the object's items.
 func setObjectItem(data []byte, line int, f Field) ([]byte, string) {
-	file, diags := hclsyntax.ParseConfig(data, "main.tf", hcl.InitialPos)
-	if diags.HasErrors() {
-		return nil, "the file does not parse"
+	block, why := resourceBlock(data, line)
+	if why != "" {
+		return nil, why
 	}
 	var obj *hclsyntax.ObjectConsExpr
-	for _, b := range file.Body.(*hclsyntax.Body).Blocks {
-		if b.Type == "resource" && b.DefRange().Start.Line == line {
-			if a := b.Body.Attributes["manifest"]; a != nil {
-				obj, _ = a.Expr.(*hclsyntax.ObjectConsExpr)
-			}
-		}
+	if a := block.Body.Attributes["manifest"]; a != nil {
+		obj, _ = a.Expr.(*hclsyntax.ObjectConsExpr)
 	}
 	if obj == nil {
 		return nil, "its manifest is not an object"

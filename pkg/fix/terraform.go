@@ -46,19 +46,11 @@ func placeTerraformBlock(ws *Workspace, w inventory.Workload, fields []Field) Pl
 
 // setAttribute sets one field in the resource block declared on line; why says why not.
 func setAttribute(data []byte, line int, f Field) (out []byte, why string) {
-	file, diags := hclsyntax.ParseConfig(data, "main.tf", hcl.InitialPos)
-	if diags.HasErrors() {
-		return nil, "the file does not parse"
+	block, why := resourceBlock(data, line)
+	if why != "" {
+		return nil, why
 	}
-	var body *hclsyntax.Body
-	for _, b := range file.Body.(*hclsyntax.Body).Blocks {
-		if b.Type == "resource" && b.DefRange().Start.Line == line {
-			body = b.Body
-		}
-	}
-	if body == nil {
-		return nil, "the resource block was not found"
-	}
+	body := block.Body
 	keys := strings.Split(f.Path, ".")
 	for _, k := range keys[:len(keys)-1] {
 		var next *hclsyntax.Body
@@ -117,6 +109,21 @@ func splice(data []byte, start, end int, text string) []byte {
 	out = append(out, data[:start]...)
 	out = append(out, text...)
 	return append(out, data[end:]...)
+}
+
+// resourceBlock parses a .tf file's text and finds the resource block declared on line (the
+// positions the loader recorded); why says what is wrong when there is none.
+func resourceBlock(data []byte, line int) (*hclsyntax.Block, string) {
+	file, diags := hclsyntax.ParseConfig(data, "main.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, "the file does not parse"
+	}
+	for _, b := range file.Body.(*hclsyntax.Body).Blocks {
+		if b.Type == "resource" && b.DefRange().Start.Line == line {
+			return b, ""
+		}
+	}
+	return nil, "the resource block was not found"
 }
 
 // snake is the Kubernetes provider's attribute name of an API field: backoffLimit → backoff_limit.
