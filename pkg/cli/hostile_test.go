@@ -258,6 +258,36 @@ func TestHostileCorpus(t *testing.T) {
 			if n := connections.Load(); n != 0 {
 				t.Errorf("%d connections were made", n)
 			}
+			// fix on the same tree writes only what the check could read: a run that did not
+			// load everything writes nothing, and nothing outside the tree ever changes.
+			beforeFix := treeOf(t, base)
+			fixArgs := append([]string{"fix", "--node-group", "default=m5.large", "--timeout", "2m"}, tc.args...)
+			stdout.Reset()
+			stderr.Reset()
+			fixCode := Run(context.Background(), fixArgs, IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr, Getenv: func(string) string { return "" },
+				Exit: func(c int) { t.Errorf("the guard ended fix with %d: %s", c, stderr.String()) }})
+			afterFix := treeOf(t, base)
+			for name, data := range afterFix {
+				if beforeFix[name] == data {
+					continue
+				}
+				inGood := strings.HasPrefix(name, filepath.Join("repo", "good")+string(filepath.Separator))
+				if tc.exit == 2 || !inGood {
+					t.Errorf("fix (exit %d) changed %s\n%s%s", fixCode, name, stdout.String(), stderr.String())
+				}
+			}
+			if len(afterFix) != len(beforeFix) {
+				t.Errorf("fix made or removed files: %d before, %d after", len(beforeFix), len(afterFix))
+			}
+			if data, _ := os.ReadFile(outside); string(data) != canaryText+"\n" {
+				t.Errorf("fix changed the file outside the tree")
+			}
+			if data, err := os.ReadFile(marker); err == nil {
+				t.Errorf("fix started a process: %s", data)
+			}
+			if n := connections.Load(); n != 0 {
+				t.Errorf("fix made %d connections", n)
+			}
 		})
 	}
 	entries, _ := os.ReadDir(corpus)

@@ -274,7 +274,7 @@ func placeKustomize(ws *Workspace, w inventory.Workload, fields []Field) Placeme
 		}
 	}
 	dir := filepath.Dir(kustomization)
-	name := "eni-lint-fix-" + strings.ToLower(w.Kind) + "-" + safeName(w.Name) + ".yaml"
+	name := "eni-lint-fix-" + safeName(w.Kind) + "-" + safeName(w.Name) + ".yaml"
 	patchPath := filepath.Join(dir, name)
 	ops := map[string]int{}
 	if old, err := ws.Read(patchPath); err == nil {
