@@ -274,6 +274,9 @@ func writeSummary(w io.Writer, res *fix.Result, changed []string, preview bool) 
 		for _, p := range changed {
 			names = append(names, relative(p))
 		}
+		if len(names) > 10 { // the lines above name every change; this line stays short
+			names = append(names[:10], fmt.Sprintf("and %d more", len(names)-10))
+		}
 		fmt.Fprintf(w, "eni-lint fix: %s %d file(s): %s\n", verb, len(changed), strings.Join(names, ", "))
 	}
 	res.After.Count()
