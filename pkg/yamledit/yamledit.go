@@ -20,13 +20,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Edit replaces the bytes [Start, End) of a file with Text. Line is the first line it
-// touches, Lines how many lines of the original it replaces (0 for an insertion before Line).
+// Edit replaces the bytes [Start, End) of a file with Text.
 type Edit struct {
 	Start, End int
 	Text       string
-	Line       int
-	Lines      int
 }
 
 // Apply returns data with the edit made.
@@ -129,7 +126,7 @@ func replace(data []byte, lines []int, path string, n *yaml.Node, value int) (Ed
 	if !bytes.HasPrefix(data[start:], []byte(token)) {
 		return Edit{}, false, refuse(path, "the value is written in a form eni-lint does not edit")
 	}
-	return Edit{Start: start, End: start + len(token), Text: text, Line: n.Line, Lines: 1}, true, nil
+	return Edit{Start: start, End: start + len(token), Text: text}, true, nil
 }
 
 // insert adds the missing keys (the last one with the value) as new lines right after the line
@@ -180,7 +177,7 @@ func insert(data []byte, lines []int, path string, m, parentKey *yaml.Node, miss
 		}
 		b.WriteString(nl)
 	}
-	return Edit{Start: at, End: at, Text: b.String(), Line: parentKey.Line + 1}, true, nil
+	return Edit{Start: at, End: at, Text: b.String()}, true, nil
 }
 
 // plainKey is a field name that needs no quoting: what Kubernetes API fields are.
