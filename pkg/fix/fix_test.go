@@ -123,17 +123,16 @@ func TestPatchRoundTrip(t *testing.T) {
 	}
 }
 
-func TestHeredocAround(t *testing.T) {
+func TestHeredocBody(t *testing.T) {
 	tf := "resource \"kubectl_manifest\" \"a\" {\n  yaml_body = <<-YAML\n    kind: Job\n    spec:\n      x: 1\n  YAML\n}\nlocals {\n  b = 2\n}\n"
-	start, end, marker, ok := heredocAround([]byte(tf), 3)
-	if !ok || marker != 2 || tf[start:end] != "    kind: Job\n    spec:\n      x: 1\n" {
-		t.Errorf("heredocAround = %d %d %d %v: %q", start, end, marker, ok, tf[start:end])
+	start, end, ok := heredocBody([]byte(tf), 2, 6)
+	if !ok || tf[start:end] != "    kind: Job\n    spec:\n      x: 1\n" {
+		t.Errorf("heredocBody = %d %d %v: %q", start, end, ok, tf[start:end])
 	}
-	if _, _, _, ok := heredocAround([]byte(tf), 9); ok {
-		t.Error("a line after the heredoc closed is inside it")
-	}
-	if _, _, _, ok := heredocAround([]byte("a = <<EOT\nnever closed\n"), 2); ok {
-		t.Error("an unclosed heredoc is accepted")
+	for _, r := range [][2]int{{3, 6}, {2, 2}, {2, 40}, {0, 3}} {
+		if _, _, ok := heredocBody([]byte(tf), r[0], r[1]); ok {
+			t.Errorf("lines %v are taken for a heredoc", r)
+		}
 	}
 }
 

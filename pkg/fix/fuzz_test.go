@@ -39,17 +39,17 @@ func FuzzListPatch(f *testing.F) {
 	})
 }
 
-// FuzzHeredocAround: any .tf text and line must give a range inside the file, or none.
-func FuzzHeredocAround(f *testing.F) {
-	f.Add([]byte("a = <<-YAML\n  kind: Job\nYAML\n"), 2)
-	f.Add([]byte("a = <<EOT\nx\n"), 2)
-	f.Fuzz(func(t *testing.T, data []byte, line int) {
+// FuzzHeredocBody: any .tf text and lines must give a range inside the file, or none.
+func FuzzHeredocBody(f *testing.F) {
+	f.Add([]byte("a = <<-YAML\n  kind: Job\nYAML\n"), 1, 3)
+	f.Add([]byte("a = <<EOT\nx\n"), 1, 5)
+	f.Fuzz(func(t *testing.T, data []byte, first, last int) {
 		if len(data) > 1<<16 {
 			return
 		}
-		start, end, marker, ok := heredocAround(data, line)
-		if ok && (start < 0 || end > len(data) || start > end || marker >= line) {
-			t.Fatalf("range %d-%d (marker %d) for line %d of %d bytes", start, end, marker, line, len(data))
+		start, end, ok := heredocBody(data, first, last)
+		if ok && (start < 0 || end > len(data) || start > end) {
+			t.Fatalf("range %d-%d for lines %d-%d of %d bytes", start, end, first, last, len(data))
 		}
 		_ = valuesRef(string(data))
 		_, _, _ = literalValue(string(data), "backoffLimit")

@@ -60,7 +60,7 @@ func placeTerraformValue(ws *Workspace, w inventory.Workload, fields []Field) Pl
 				Locations: map[string]inventory.Position{"": {File: path, Line: 0}}}}, fields)
 		}
 		if t, ok := e.Args[0].(*hclsyntax.TemplateExpr); ok && strings.HasPrefix(string(data[t.SrcRange.Start.Byte:t.SrcRange.End.Byte]), "<<") {
-			start, end, _, ok := heredocAround(data, t.SrcRange.Start.Line+1)
+			start, end, ok := heredocBody(data, t.SrcRange.Start.Line, t.SrcRange.End.Line)
 			if !ok {
 				return refuse("the heredoc was not found")
 			}

@@ -109,19 +109,19 @@ func describe(w inventory.Workload) string {
 	return w.Kind + " " + w.Namespace + "/" + w.Name
 }
 
-// placeHeredoc edits the YAML inside the .tf heredoc that holds the document: the heredoc's
+// placeHeredoc edits the YAML inside the .tf heredoc the loader read it from: the heredoc's
 // lines are YAML as they stand (an indented <<- body is YAML indented as a whole).
 func placeHeredoc(ws *Workspace, w inventory.Workload, fields []Field) Placement {
-	doc := w.Locations[""]
+	doc, text := w.Locations[""], w.Origin.Text
 	data, err := ws.Read(doc.File)
 	if err != nil {
 		return Placement{Suggestion: fmt.Sprintf("%s in %s: %v", describeFields(fields), at(doc), err)}
 	}
-	start, end, marker, ok := heredocAround(data, doc.Line)
+	start, end, ok := heredocBody(data, text.Line, text.EndLine)
 	if !ok {
-		return Placement{Suggestion: fmt.Sprintf("in the yaml_body of %s (%s), %s: the heredoc around line %d was not found", w.Origin.Resource, at(w.Origin.Declared), describeFields(fields), doc.Line)}
+		return Placement{Suggestion: fmt.Sprintf("in the yaml_body of %s (%s), %s: the heredoc at line %d is not where the check read it", w.Origin.Resource, at(w.Origin.Declared), describeFields(fields), text.Line)}
 	}
-	body, err := setFields(data[start:end], doc.Line-marker, fields)
+	body, err := setFields(data[start:end], doc.Line-text.Line, fields)
 	if err != nil {
 		return Placement{Suggestion: fmt.Sprintf("in the yaml_body of %s (%s), %s: %s", w.Origin.Resource, at(doc), describeFields(fields), reason(err))}
 	}
@@ -133,35 +133,21 @@ func placeHeredoc(ws *Workspace, w inventory.Workload, fields []Field) Placement
 	return Placement{Files: []string{doc.File}}
 }
 
-var heredocStart = regexp.MustCompile(`<<-?([A-Za-z_][A-Za-z0-9_]*)\s*$`)
-
-// heredocAround finds the heredoc whose body holds line (1-based): the byte range of its body
-// (the lines between the <<EOT line and the closing marker) and the line of <<EOT.
-func heredocAround(data []byte, line int) (start, end, markerLine int, ok bool) {
+// heredocBody is the byte range of a heredoc's body: the lines after its <<EOT line (first)
+// and before its closing marker's line (last), as hcl reports the expression's range.
+func heredocBody(data []byte, first, last int) (start, end int, ok bool) {
 	lines := strings.SplitAfter(string(data), "\n")
-	if line < 1 || line > len(lines) {
-		return 0, 0, 0, false
+	if first < 1 || last <= first || last > len(lines) || !strings.Contains(lines[first-1], "<<") {
+		return 0, 0, false
 	}
-	offsets := make([]int, len(lines)+1)
-	for i, l := range lines {
-		offsets[i+1] = offsets[i] + len(l)
+	for _, l := range lines[:first] {
+		start += len(l)
 	}
-	for i := line - 2; i >= 0; i-- {
-		m := heredocStart.FindStringSubmatch(strings.TrimRight(lines[i], "\r\n"))
-		if m == nil {
-			continue
-		}
-		for j := i + 1; j < len(lines); j++ {
-			if strings.TrimSpace(lines[j]) == m[1] {
-				if j < line-1 {
-					return 0, 0, 0, false // that heredoc closed before the line
-				}
-				return offsets[i+1], offsets[j], i + 1, true
-			}
-		}
-		return 0, 0, 0, false
+	end = start
+	for _, l := range lines[first : last-1] {
+		end += len(l)
 	}
-	return 0, 0, 0, false
+	return start, end, true
 }
 
 // placeHelm writes into a chart template only a field that is a literal there; a value from

@@ -71,10 +71,16 @@ func TestTerraformRoundTripOverTestdata(t *testing.T) {
 				attrs++
 			})
 		}
-		for l := 1; l <= bytes.Count(data, []byte("\n")); l++ {
-			start, end, marker, ok := heredocAround(data, l+1)
-			if !ok || marker != l {
-				continue
+		hclsyntax.VisitAll(file.Body.(*hclsyntax.Body), func(n hclsyntax.Node) hcl.Diagnostics {
+			_, ok := n.(*hclsyntax.TemplateExpr)
+			r := n.Range()
+			if !ok || !bytes.HasPrefix(data[r.Start.Byte:r.End.Byte], []byte("<<")) {
+				return nil
+			}
+			start, end, ok := heredocBody(data, r.Start.Line, r.End.Line)
+			if !ok {
+				t.Errorf("%s:%d: the heredoc hcl reports is not found", p, r.Start.Line)
+				return nil
 			}
 			body := data[start:end]
 			docs, _ := yamlpos.Documents(body)
@@ -82,8 +88,7 @@ func TestTerraformRoundTripOverTestdata(t *testing.T) {
 				if doc.Kind != yaml.MappingNode {
 					continue
 				}
-				k, _ := yamlpos.Lookup(doc, "kind")
-				if k == nil {
+				if k, _ := yamlpos.Lookup(doc, "kind"); k == nil {
 					continue
 				}
 				// A key right under the document, inserted and found again.
@@ -91,13 +96,13 @@ func TestTerraformRoundTripOverTestdata(t *testing.T) {
 				if err != nil || !changed {
 					continue
 				}
-				out := e.Apply(body)
-				if bytes.Count(out, []byte("\n")) != bytes.Count(body, []byte("\n"))+1 {
-					t.Errorf("%s:%d: the heredoc insertion is not one line", p, l)
+				if out := e.Apply(body); bytes.Count(out, []byte("\n")) != bytes.Count(body, []byte("\n"))+1 {
+					t.Errorf("%s:%d: the heredoc insertion is not one line", p, r.Start.Line)
 				}
 				heredocs++
 			}
-		}
+			return nil
+		})
 		return nil
 	})
 	if err != nil {

@@ -94,6 +94,9 @@ type Origin struct {
 	// position, for the Terraform kinds.
 	Resource string
 	Declared Position
+	// Text is where the heredoc that holds the YAML is (terraform-heredoc): from its <<EOT line
+	// to its closing marker.
+	Text Position
 }
 
 // Inventory is the whole input of one evaluation.

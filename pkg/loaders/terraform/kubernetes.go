@@ -149,13 +149,14 @@ func relocate(frag *inventory.Fragment, r *resource, key string) {
 		kind = inventory.OriginTerraformBlock
 	}
 	relocateWith(frag, r, key, func(inventory.Position) inventory.Position { return pos })
-	setOrigin(frag, r, kind)
+	setOrigin(frag, r, kind, inventory.Position{})
 }
 
-// setOrigin records which resource made the fragment's objects, and how.
-func setOrigin(frag *inventory.Fragment, r *resource, kind string) {
+// setOrigin records which resource made the fragment's objects, how, and where the heredoc
+// that holds their text is, if one does.
+func setOrigin(frag *inventory.Fragment, r *resource, kind string, text inventory.Position) {
 	frag.EachObject(func(o *inventory.Object) {
-		o.Origin = inventory.Origin{Kind: kind, Resource: r.typ + "." + r.name, Declared: position(r.declare)}
+		o.Origin = inventory.Origin{Kind: kind, Resource: r.typ + "." + r.name, Declared: position(r.declare), Text: text}
 	})
 }
 
@@ -250,7 +251,7 @@ func (l *loader) kubectlManifest(e *evaluator, r *resource, inst *instance, key 
 			}
 			return inventory.Position{File: file, Line: p.Line + lineOffset, Column: col}
 		})
-		setOrigin(&frag, r, inventory.OriginTerraformHeredoc)
+		setOrigin(&frag, r, inventory.OriginTerraformHeredoc, position(a.Expr.Range()))
 	} else {
 		relocate(&frag, r, key)
 	}
