@@ -164,12 +164,7 @@ func rootsOf(paths []string, maxFileSize int64) (*confine.FS, error) {
 		return nil, err
 	}
 	for _, p := range paths {
-		if info, err := os.Stat(p); err == nil && info.IsDir() {
-			err = fsys.AddRoot(p)
-		} else {
-			err = fsys.AddRootFor(p)
-		}
-		if err != nil {
+		if _, err := fsys.AddPath(p); err != nil {
 			fsys.Close()
 			return nil, fmt.Errorf("%s: %s", p, confine.Reason(err))
 		}

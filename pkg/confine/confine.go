@@ -207,6 +207,24 @@ func (f *FS) AddRoot(dir string) error {
 	return nil
 }
 
+// AddPath makes a path the command line names readable: a folder (or a link to one) becomes a
+// root, a file is read through the root of its folder. isDir says which it was.
+func (f *FS) AddPath(p string) (isDir bool, err error) {
+	info, err := os.Lstat(p)
+	if err != nil {
+		return false, err
+	}
+	isDir = info.IsDir()
+	if info.Mode()&fs.ModeSymlink != 0 {
+		target, err := os.Stat(p)
+		isDir = err == nil && target.IsDir()
+	}
+	if isDir {
+		return true, f.AddRoot(p)
+	}
+	return false, f.AddRootFor(p)
+}
+
 // AddRootFor adds the root that confines a file named on the command line or in the config:
 // the working folder when the file is below it, else the file's own folder.
 func (f *FS) AddRootFor(file string) error {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -189,21 +188,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 			frags = append(frags, frag)
 			continue
 		}
-		info, err := os.Lstat(p)
-		if err != nil {
-			frags = append(frags, failed(p, "cannot read: "+confine.Reason(err)))
-			continue
-		}
-		isDir := info.IsDir()
-		if info.Mode()&fs.ModeSymlink != 0 {
-			target, err := os.Stat(p)
-			isDir = err == nil && target.IsDir()
-		}
-		if isDir {
-			err = fsys.AddRoot(p)
-		} else {
-			err = fsys.AddRootFor(p)
-		}
+		isDir, err := fsys.AddPath(p)
 		if err != nil {
 			frags = append(frags, failed(p, "cannot read: "+confine.Reason(err)))
 			continue
