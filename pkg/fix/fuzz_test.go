@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/eni-lint/eni-lint/pkg/yamlpos"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // FuzzListPatch: a kustomization from a pull request must not make listPatch panic, and what
@@ -53,5 +55,27 @@ func FuzzHeredocBody(f *testing.F) {
 		}
 		_ = valuesRef(string(data))
 		_, _, _ = literalValue(string(data), "backoffLimit")
+	})
+}
+
+// FuzzTerraformEdits: any .tf text must not make the attribute or object editors panic, and
+// an edit they make must leave a file that still parses.
+func FuzzTerraformEdits(f *testing.F) {
+	f.Add([]byte("resource \"kubernetes_job_v1\" \"m\" {\n  spec {\n    backoff_limit = 6\n  }\n}\n"), 1, "spec.backoffLimit", 2)
+	f.Add([]byte("resource \"kubernetes_manifest\" \"m\" {\n  manifest = {\n    spec = {\n      \"completions\" = 5\n    }\n  }\n}\n"), 1, "spec.backoffLimit", 2)
+	f.Add([]byte("resource \"a\" \"b\" { spec {} }\n"), 1, "spec.x", 1)
+	f.Fuzz(func(t *testing.T, data []byte, line int, path string, value int) {
+		if len(data) > 1<<14 || len(path) > 100 || value < 0 {
+			return
+		}
+		for _, edit := range []func([]byte, int, Field) ([]byte, string){setAttribute, setObjectItem} {
+			out, why := edit(data, line, Field{path, value})
+			if why != "" || string(out) == string(data) {
+				continue
+			}
+			if _, diags := hclsyntax.ParseConfig(out, "main.tf", hcl.InitialPos); diags.HasErrors() {
+				t.Fatalf("the edit breaks the file: %v\n%q\n%q", diags, data, out)
+			}
+		}
 	})
 }

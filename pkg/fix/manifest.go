@@ -118,6 +118,9 @@ func moduleFile(expr hclsyntax.Expression, tf string) (string, bool) {
 // written as a number is replaced, a missing one is added as a line before its object's
 // closing brace, at the indentation of the object's items.
 func setObjectItem(data []byte, line int, f Field) ([]byte, string) {
+	if !fieldPath(f.Path) {
+		return nil, f.Path + " is not a field path eni-lint writes"
+	}
 	block, why := resourceBlock(data, line)
 	if why != "" {
 		return nil, why

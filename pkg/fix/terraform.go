@@ -46,6 +46,9 @@ func placeTerraformBlock(ws *Workspace, w inventory.Workload, fields []Field) Pl
 
 // setAttribute sets one field in the resource block declared on line; why says why not.
 func setAttribute(data []byte, line int, f Field) (out []byte, why string) {
+	if !fieldPath(f.Path) {
+		return nil, f.Path + " is not a field path eni-lint writes"
+	}
 	block, why := resourceBlock(data, line)
 	if why != "" {
 		return nil, why
@@ -109,6 +112,22 @@ func splice(data []byte, start, end int, text string) []byte {
 	out = append(out, data[:start]...)
 	out = append(out, text...)
 	return append(out, data[end:]...)
+}
+
+// fieldPath is a dotted path of API field names (letters, then letters and digits): what the
+// rules' fixes name, and all an attribute or object key may be written as unquoted.
+func fieldPath(p string) bool {
+	for _, key := range strings.Split(p, ".") {
+		if key == "" || !unicode.IsLetter(rune(key[0])) {
+			return false
+		}
+		for _, r := range key {
+			if r > unicode.MaxASCII || !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // resourceBlock parses a .tf file's text and finds the resource block declared on line (the
