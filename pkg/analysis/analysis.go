@@ -144,6 +144,7 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		return nil, err
 	}
 	defer fsys.Close()
+	NamePaths(fsys, opts)
 	if opts.Overlay != nil {
 		fsys.SetOverlay(opts.Overlay)
 	}
@@ -198,6 +199,33 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	report.Count()
 	step("report")
 	return report, nil
+}
+
+// NamePaths makes every path the command line or the config names readable, wherever it is:
+// the scanned paths decide what is reported on, not what may be read, so a chart, a values
+// file or a var file beside the scanned folder is read. A path that cannot be added is left
+// to the loader that reads it, which reports it at its place.
+func NamePaths(fsys *confine.FS, opts Options) {
+	var named []string
+	for _, p := range opts.Paths {
+		if p != "-" {
+			named = append(named, p)
+		}
+	}
+	for _, c := range opts.HelmCharts {
+		named = append(named, c.Dir)
+		named = append(named, c.Values...)
+	}
+	named = append(named, opts.Terraform.VarFiles...)
+	named = append(named, opts.EachVarFile...)
+	for _, c := range opts.Clusters {
+		named = append(named, c.Infrastructure...)
+		named = append(named, c.Manifests...)
+		named = append(named, c.VarFiles...)
+	}
+	for _, p := range named {
+		fsys.AddPath(p)
+	}
 }
 
 // checkFragments evaluates one cluster: the fragments that belong to it, and the node groups

@@ -1,9 +1,18 @@
-// Package confine is the only way eni-lint reads input files. A pull request is untrusted, so
-// every file is opened through an os.Root of one of the scanned roots: a symbolic link that
-// leaves the roots, a path with "..", a named pipe, a device or a socket is refused with an
-// error that says which, and no file is read past the size budget. Roots are the folders the
-// user named; a root inside the working folder is opened through the working folder's own
-// os.Root, so a pull request cannot turn a named folder into a link to somewhere else.
+// Package confine is the only way eni-lint reads and writes files. A pull request is
+// untrusted, so the run draws one boundary and keeps every read inside it:
+//
+//   - the repository the run is in: the git work tree that holds the working folder (the
+//     nearest folder up from it with a .git entry), or the working folder when there is none;
+//   - every path the command line names: a folder named is a root, a file named is readable.
+//
+// Files are opened through an os.Root of the repository or of a named path, so a symbolic link
+// is followed only while it stays inside the boundary (loops are reported); one that leaves it,
+// a named pipe, a device or a socket is refused with an error that says which, and no file is
+// read past the size budget. The scanned paths decide what is reported on, not what may be read.
+//
+// Writes go through Write (write.go): no link or special file at any component inside the
+// repository, new files created exclusively, existing ones replaced atomically, and a file that
+// changed since it was read left alone.
 package confine
 
 import (
@@ -23,7 +32,8 @@ import (
 // DefaultMaxFileSize is the size budget of one input file (--max-file-size).
 const DefaultMaxFileSize = 10 << 20
 
-// OutsideError is a path, or a link on the way to it, that leads outside the scanned roots.
+// OutsideError is a path, or a link on the way to it, that leads outside the boundary: the
+// repository and the paths the command line names.
 type OutsideError struct {
 	Path   string
 	Target string // where the link points, when known
@@ -31,9 +41,9 @@ type OutsideError struct {
 
 func (e *OutsideError) Error() string {
 	if e.Target != "" {
-		return fmt.Sprintf("%s leads outside the scanned folders (to %s): not read", e.Path, e.Target)
+		return fmt.Sprintf("%s leads outside the repository (to %s): not read", e.Path, e.Target)
 	}
-	return fmt.Sprintf("%s is outside the scanned folders: not read", e.Path)
+	return fmt.Sprintf("%s is outside the repository and the paths named on the command line: not read", e.Path)
 }
 
 // NotRegularError is a named pipe, device, socket or other file that is not a regular file:
@@ -83,21 +93,46 @@ type root struct {
 	root *os.Root
 }
 
-// FS reads files inside a set of roots. It is safe for concurrent use.
+// FS reads files inside the boundary: the repository and the paths named. It is safe for
+// concurrent use.
 type FS struct {
-	mu          sync.Mutex
-	cwd         string
-	cwdRoot     *os.Root
-	roots       []*root // longest path first
+	mu  sync.Mutex
+	cwd string
+	// repo is the repository (see Repository), opened once: every path lexically inside it is
+	// read through repoRoot, so a link is followed wherever it leads inside the repository
+	// and refused where it leaves it, whichever folder was scanned.
+	repo     string
+	repoRoot *os.Root
+	repoR    *root            // repo and repoRoot, as locate returns them
+	roots    []*root          // folders named outside the repository, longest path first
+	files    map[string]*root // files named outside the repository: absolute path → their folder
+	// maxFileSize is the size budget of one file.
 	maxFileSize int64
 	// overlay holds contents read instead of the disk's, by absolute path (SetOverlay).
 	overlay map[string][]byte
 }
 
+// Repository is the folder a run in dir may read: the git work tree that holds dir (the
+// nearest folder up from it that has a .git entry, a folder or a worktree's file), or dir
+// itself when there is none. git is not run: the answer depends on the folders alone.
+func Repository(dir string) string {
+	dir = filepath.Clean(dir)
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
 // SetOverlay makes the file system read these contents (by absolute, clean path) instead of
 // the disk's: `eni-lint fix` checks its changes in memory before it writes any. A path the
 // disk does not have is a new file of its folder. Confinement is unchanged: an overlay path
-// outside the roots is refused like any other.
+// outside the boundary is refused like any other.
 func (f *FS) SetOverlay(files map[string][]byte) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -124,8 +159,9 @@ func (i overlayInfo) ModTime() time.Time { return time.Time{} }
 func (i overlayInfo) IsDir() bool        { return false }
 func (i overlayInfo) Sys() any           { return nil }
 
-// New makes a file system confined to no root yet; maxFileSize 0 means DefaultMaxFileSize.
-// cwd is the working folder ("" for the process's).
+// New makes a file system confined to the repository that holds cwd (the working folder; ""
+// for the process's); maxFileSize 0 means DefaultMaxFileSize. Paths named on the command line
+// outside the repository are added with AddPath.
 func New(cwd string, maxFileSize int64) (*FS, error) {
 	if maxFileSize <= 0 {
 		maxFileSize = DefaultMaxFileSize
@@ -140,15 +176,19 @@ func New(cwd string, maxFileSize int64) (*FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &FS{cwd: filepath.Clean(cwd), maxFileSize: maxFileSize}
-	if r, err := os.OpenRoot(f.cwd); err == nil {
-		f.cwdRoot = r
+	f := &FS{cwd: filepath.Clean(cwd), maxFileSize: maxFileSize, files: map[string]*root{}}
+	f.repo = Repository(f.cwd)
+	if r, err := os.OpenRoot(f.repo); err == nil {
+		f.repoRoot, f.repoR = r, &root{abs: f.repo, root: r}
 	}
 	return f, nil
 }
 
 // MaxFileSize is the size budget of one file.
 func (f *FS) MaxFileSize() int64 { return f.maxFileSize }
+
+// RepositoryFolder is the repository the reads are confined to (see Repository).
+func (f *FS) RepositoryFolder() string { return f.repo }
 
 // Abs returns a path as an absolute, clean path (relative paths are relative to cwd).
 func (f *FS) Abs(p string) string {
@@ -172,11 +212,31 @@ func Under(p, dir string) bool {
 	return err1 == nil && err2 == nil && Within(ad, ap)
 }
 
-// AddRoot adds a folder everything below which may be read. A folder inside the working folder
-// is opened through it, so that a link that leads out is refused; a folder outside it was named
-// by whoever runs eni-lint and is taken as it is.
+// inRepo reports whether abs is lexically inside the repository, and its path from there.
+func (f *FS) inRepo(abs string) (string, bool) {
+	if f.repoRoot == nil || !Within(f.repo, abs) {
+		return "", false
+	}
+	rel, _ := filepath.Rel(f.repo, abs)
+	return rel, true
+}
+
+// AddRoot makes a folder the command line names readable. One inside the repository is read
+// through the repository, and must resolve inside it (a named folder that is a link out of it
+// is refused: the pull request wrote that link); one outside it was named by whoever runs
+// eni-lint and becomes a root of its own, taken as it is.
 func (f *FS) AddRoot(dir string) error {
 	abs := f.Abs(dir)
+	if rel, ok := f.inRepo(abs); ok {
+		info, err := f.repoRoot.Stat(rel)
+		if err != nil {
+			return classify(dir, abs, err)
+		}
+		if !info.IsDir() {
+			return fmt.Errorf("%s is not a folder", dir)
+		}
+		return nil
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, r := range f.roots {
@@ -184,21 +244,7 @@ func (f *FS) AddRoot(dir string) error {
 			return nil
 		}
 	}
-	var r *os.Root
-	var err error
-	if f.cwdRoot != nil && Within(f.cwd, abs) {
-		rel, _ := filepath.Rel(f.cwd, abs)
-		if rel == "." {
-			r, err = os.OpenRoot(f.cwd)
-		} else {
-			r, err = f.cwdRoot.OpenRoot(rel)
-			if err != nil && isEscape(err) {
-				return &OutsideError{Path: dir, Target: linkTarget(abs)}
-			}
-		}
-	} else {
-		r, err = os.OpenRoot(abs)
-	}
+	r, err := os.OpenRoot(abs)
 	if err != nil {
 		return err
 	}
@@ -208,42 +254,51 @@ func (f *FS) AddRoot(dir string) error {
 }
 
 // AddPath makes a path the command line names readable: a folder (or a link to one) becomes a
-// root, a file is read through the root of its folder. isDir says which it was.
+// root, a file becomes readable (that file alone, when it is outside the repository). isDir
+// says which it was.
 func (f *FS) AddPath(p string) (isDir bool, err error) {
-	info, err := os.Lstat(p)
+	abs := f.Abs(p)
+	if rel, ok := f.inRepo(abs); ok {
+		info, err := f.repoRoot.Stat(rel)
+		if err != nil {
+			return false, classify(p, abs, err)
+		}
+		return info.IsDir(), nil
+	}
+	info, err := os.Stat(abs)
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			// Its folder still confines it: reading it then says the file is missing, not
+			// that it is outside.
+			f.addFile(abs)
+		}
 		return false, err
 	}
-	isDir = info.IsDir()
-	if info.Mode()&fs.ModeSymlink != 0 {
-		target, err := os.Stat(p)
-		isDir = err == nil && target.IsDir()
-	}
-	if isDir {
+	if info.IsDir() {
 		return true, f.AddRoot(p)
 	}
-	return false, f.AddRootFor(p)
+	return false, f.addFile(abs)
 }
 
-// AddRootFor adds the root that confines a file named on the command line or in the config:
-// the working folder when the file is below it, else the file's own folder.
+// addFile makes one file outside the repository readable, through the root of its folder.
+func (f *FS) addFile(abs string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.files[abs]; ok {
+		return nil
+	}
+	r, err := os.OpenRoot(filepath.Dir(abs))
+	if err != nil {
+		return err
+	}
+	f.files[abs] = &root{abs: filepath.Dir(abs), root: r}
+	return nil
+}
+
+// AddRootFor makes a file named on the command line or in the config readable (AddPath).
 func (f *FS) AddRootFor(file string) error {
-	abs := f.Abs(file)
-	if Within(f.cwd, abs) {
-		return f.AddRoot(f.cwd)
-	}
-	return f.AddRoot(filepath.Dir(abs))
-}
-
-// AddWorkingFolderFor makes the working folder a root when p is below it, and reports whether
-// p is. Terraform follows a local module source wherever it leads; eni-lint follows it inside
-// the checkout (an example that calls "../.." is read when only examples/ is scanned), never
-// out of it.
-func (f *FS) AddWorkingFolderFor(p string) bool {
-	if !Within(f.cwd, f.Abs(p)) {
-		return false
-	}
-	return f.AddRoot(f.cwd) == nil
+	_, err := f.AddPath(file)
+	return err
 }
 
 // Close releases the roots.
@@ -254,17 +309,29 @@ func (f *FS) Close() {
 		r.root.Close()
 	}
 	f.roots = nil
-	if f.cwdRoot != nil {
-		f.cwdRoot.Close()
-		f.cwdRoot = nil
+	for _, r := range f.files {
+		r.root.Close()
+	}
+	f.files = nil
+	if f.repoRoot != nil {
+		f.repoRoot.Close()
+		f.repoRoot, f.repoR = nil, nil
 	}
 }
 
-// locate finds the root a path is lexically inside, and the path relative to it.
+// locate finds the root a path is read through, and the path relative to it: the repository,
+// a named file, or the longest named folder that holds it.
 func (f *FS) locate(p string) (*root, string, error) {
 	abs := f.Abs(p)
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.repoRoot != nil && Within(f.repo, abs) {
+		rel, _ := filepath.Rel(f.repo, abs)
+		return f.repoR, rel, nil
+	}
+	if r, ok := f.files[abs]; ok {
+		return r, filepath.Base(abs), nil
+	}
 	for _, r := range f.roots {
 		if Within(r.abs, abs) {
 			rel, _ := filepath.Rel(r.abs, abs)
@@ -586,9 +653,9 @@ func plain(err error) string {
 	var oe *OutsideError
 	if errors.As(err, &oe) {
 		if oe.Target != "" {
-			return "leads outside the scanned folders (to " + oe.Target + "): not read"
+			return "leads outside the repository (to " + oe.Target + "): not read"
 		}
-		return "outside the scanned folders: not read"
+		return "outside the repository and the paths named on the command line: not read"
 	}
 	var nr *NotRegularError
 	if errors.As(err, &nr) {

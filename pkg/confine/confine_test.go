@@ -12,8 +12,8 @@ import (
 	"testing"
 )
 
-// tree makes a scanned folder with a canary file beside it (outside) and the hostile entries a
-// pull request can hold.
+// tree makes a repository (it has a .git folder) with a canary file beside it (outside) and
+// the hostile entries a pull request can hold.
 func tree(t testing.TB) (root, canary string) {
 	t.Helper()
 	base := t.TempDir()
@@ -26,6 +26,7 @@ func tree(t testing.TB) (root, canary string) {
 		}
 	}
 	must(os.MkdirAll(filepath.Join(root, "sub", "deep"), 0o755))
+	must(os.MkdirAll(filepath.Join(root, ".git"), 0o755))
 	must(os.WriteFile(canary, []byte("CANARY-OUTSIDE"), 0o644))
 	must(os.WriteFile(filepath.Join(root, "a.yaml"), []byte("kind: A\n"), 0o644))
 	must(os.WriteFile(filepath.Join(root, "sub", "b.yaml"), []byte("kind: B\n"), 0o644))
@@ -42,7 +43,7 @@ func tree(t testing.TB) (root, canary string) {
 
 func TestReadFile(t *testing.T) {
 	root, _ := tree(t)
-	f, err := New(filepath.Dir(root), 1024)
+	f, err := New(filepath.Join(root, "sub"), 1024) // run in a folder of the repository
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,6 +65,7 @@ func TestReadFile(t *testing.T) {
 		{"outside-link.yaml", "outside"},
 		{"sub/relative-out.yaml", "outside"},
 		{"../secret.txt", "outside"},
+		{"sub/../../secret.txt", "outside"},
 		{"outside-dir/secret.txt", "outside"},
 		{"zero.yaml", "outside"},
 		{"pipe.yaml", "not regular"},
@@ -255,7 +257,7 @@ func TestUnder(t *testing.T) {
 // a new file of a folder inside the roots is listed and read, and one outside stays refused.
 func TestOverlay(t *testing.T) {
 	root, _ := tree(t)
-	f, err := New(filepath.Dir(root), 1024)
+	f, err := New(filepath.Join(root, "sub"), 1024) // run in a folder of the repository
 	if err != nil {
 		t.Fatal(err)
 	}

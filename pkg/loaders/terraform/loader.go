@@ -410,14 +410,13 @@ func (l *loader) childAt(parent *evaluator, c *moduleCall, inst *instance, suffi
 			return refuse("Module calls itself", fmt.Sprintf("module %q: source %q is %s, which is already being evaluated (a cycle); not evaluated", c.name, c.source, dir))
 		}
 	}
+	// A module beside the scanned folder is read as Terraform reads it, as long as it is
+	// inside the repository (or a folder the command line names); out of it, it is refused.
 	info, err := l.fsys.Stat(dir)
 	var outside *confine.OutsideError
-	if errors.As(err, &outside) && outside.Target == "" && l.fsys.AddWorkingFolderFor(dir) {
-		info, err = l.fsys.Stat(dir) // beside the scanned folder, inside the checkout
-	}
 	if err != nil || !info.IsDir() {
 		if errors.As(err, &outside) {
-			return refuse("Local module outside the scanned folders", fmt.Sprintf("module %q: source %q leads outside the scanned folders and the working folder, and is not read; scan a folder that holds it, or give its node groups with --node-group", c.name, c.source))
+			return refuse("Local module outside the repository", fmt.Sprintf("module %q: source %q leads outside the repository and the paths named on the command line, and is not read; name its folder on the command line, or give its node groups with --node-group", c.name, c.source))
 		}
 		// Not an error of the tree eni-lint can see (a module vendored elsewhere, or made by a
 		// build step): what it declares is reported as unresolved, and the run goes on.

@@ -1353,7 +1353,7 @@ resource "aws_eks_node_group" "outside" {
 	if g := groups["g"]; strings.Join(g.InstanceTypes, ",") != "m5.large,c5.large" {
 		t.Errorf("g: %v (%s)", g.InstanceTypes, g.UnknownTypes)
 	}
-	if g := groups["outside"]; len(g.InstanceTypes) != 0 || !strings.Contains(g.UnknownTypes, "outside the scanned folders") {
+	if g := groups["outside"]; len(g.InstanceTypes) != 0 || !strings.Contains(g.UnknownTypes, "outside the repository") {
 		t.Errorf("outside: %v (%s)", g.InstanceTypes, g.UnknownTypes)
 	}
 }
