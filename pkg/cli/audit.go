@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -130,8 +129,8 @@ func newAudit(stdio IO) *cobra.Command {
 				if err := report.WriteAudit(&b, rep, f, false); err != nil {
 					return usageError{err}
 				}
-				if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-					return err
+				if err := confine.WriteFile(path, b.Bytes(), confine.WriteOptions{}); err != nil {
+					return fmt.Errorf("--output: %w", err)
 				}
 			}
 			if code := rep.ExitCode(); code != 0 {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/eni-lint/eni-lint/pkg/analysis"
 	"github.com/eni-lint/eni-lint/pkg/config"
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/fix"
 	"github.com/eni-lint/eni-lint/pkg/github"
@@ -387,17 +389,13 @@ func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.O
 	return nil
 }
 
-// writeFile writes one --output file.
+// writeFile writes one --output file, through the one writer (no link, no special file).
 func writeFile(path string, r report.Reporter, rep *findings.Report) error {
-	f, err := os.Create(path)
+	err := confine.Write(path, confine.WriteOptions{}, func(w io.Writer) error { return r.Write(w, rep) })
 	if err != nil {
 		return fmt.Errorf("--output: %w", err)
 	}
-	if err := r.Write(f, rep); err != nil {
-		f.Close()
-		return fmt.Errorf("--output %s: %w", path, err)
-	}
-	return f.Close()
+	return nil
 }
 
 // linkBase is where Markdown links point on GitHub Actions: the commit being checked.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -95,7 +94,7 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 	}
 	// Files are read through a file system confined to the scanned paths, as the check reads
 	// them, and written only inside them.
-	fsys, err := rootsOf(opts.Paths, opts.MaxFileSize)
+	fsys, err := rootsOf(opts)
 	if err != nil {
 		return err
 	}
@@ -119,20 +118,25 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 		}
 		summary = stdio.Err // the diff alone on stdout, for git apply
 	}
+	if !x.dryRun && !x.check {
+		beforeFixWrites(changed)
+		if written, err := writeFixed(res.Workspace, changed); err != nil {
+			writeSummary(summary, res, changed, true)
+			fmt.Fprintf(stdio.Err, "eni-lint: %s\n", err)
+			if written == 0 {
+				fmt.Fprintln(stdio.Err, "eni-lint fix: nothing was written")
+			} else {
+				fmt.Fprintf(stdio.Err, "eni-lint fix: %d of %d file(s) were written before it\n", written, len(changed))
+			}
+			return exitError{findings.ExitFailed}
+		}
+	}
 	writeSummary(summary, res, changed, x.dryRun || x.check)
-	switch {
-	case x.check:
+	if x.check {
 		if len(changed) > 0 {
 			return exitError{findings.ExitFindings}
 		}
 		return nil
-	case x.dryRun:
-	default:
-		for _, p := range changed {
-			if err := writeFixed(fsys, p, res.Workspace.Current(p)); err != nil {
-				return err
-			}
-		}
 	}
 	if code := res.After.ExitCode(); code != findings.ExitClean {
 		return exitError{code}
@@ -156,19 +160,20 @@ func checkWith(opts analysis.Options, eng *rules.Engine) fix.Check {
 	}
 }
 
-// rootsOf is a file system confined to the scanned paths, for reading and writing what fix
-// changes.
-func rootsOf(paths []string, maxFileSize int64) (*confine.FS, error) {
-	fsys, err := confine.New("", maxFileSize)
+// rootsOf is the file system fix reads what it changes through: the boundary the check
+// reads in (the repository and the paths named).
+func rootsOf(opts analysis.Options) (*confine.FS, error) {
+	fsys, err := confine.New("", opts.MaxFileSize)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range paths {
+	for _, p := range opts.Paths {
 		if _, err := fsys.AddPath(p); err != nil {
 			fsys.Close()
 			return nil, fmt.Errorf("%s: %s", p, confine.Reason(err))
 		}
 	}
+	analysis.NamePaths(fsys, opts)
 	return fsys, nil
 }
 
@@ -183,7 +188,7 @@ func attachEdits(ctx context.Context, opts analysis.Options, eng *rules.Engine, 
 	if !fixable || len(rep.Errors) > 0 || slices.Contains(opts.Paths, "-") {
 		return nil
 	}
-	fsys, err := rootsOf(opts.Paths, opts.MaxFileSize)
+	fsys, err := rootsOf(opts)
 	if err != nil {
 		return nil // the check itself reported what it could not read
 	}
@@ -279,21 +284,41 @@ func writeSummary(w io.Writer, res *fix.Result, changed []string, preview bool) 
 	fmt.Fprintf(w, "eni-lint fix: after the fixes: %d errors, %d warnings, %d info (%s)\n", s.Errors, s.Warnings, s.Info, res.After.Model.Description)
 }
 
-// writeFixed writes one file, only inside the scanned roots: the path (or, for a new file, its
-// folder) must resolve inside them, so a link cannot send the write elsewhere.
-func writeFixed(fsys *confine.FS, p string, data []byte) error {
-	mode := fs.FileMode(0o644)
-	if _, err := fsys.Stat(p); err == nil {
-		real, err := fsys.RealPath(p)
+// beforeFixWrites runs after the fixes are checked and before they are written: the moment a
+// user's editor may save a file fix is about to change. Tests put an edit here.
+var beforeFixWrites = func(changed []string) {}
+
+// writeFixed writes every changed file through the one writer, all or none: each is prepared
+// beside its target first, and only when every one was prepared (no link or special file on
+// the way, no file changed since fix read it, no new file that exists already) are they put
+// in place. A file fix read through a link is not written either, even one inside the
+// repository: the pull request may have made that link to have fix write over another file
+// (a workflow, say); the message names where it leads.
+func writeFixed(ws *fix.Workspace, changed []string) (written int, err error) {
+	var pending []*confine.PendingWrite
+	defer func() {
+		for _, p := range pending {
+			p.Abort()
+		}
+	}()
+	for _, p := range changed {
+		original := ws.Original(p)
+		data := ws.Current(p)
+		w, err := confine.Prepare(p, confine.WriteOptions{Original: original, New: original == nil, Name: relative(p)}, func(w io.Writer) error {
+			_, err := w.Write(data)
+			return err
+		})
 		if err != nil {
-			return fmt.Errorf("fix: %s: %s", p, confine.Reason(err))
+			return 0, fmt.Errorf("fix: %s", err)
 		}
-		if info, err := os.Stat(real); err == nil {
-			mode = info.Mode().Perm()
-		}
-		p = real
-	} else if !fsys.IsDir(filepath.Dir(p)) {
-		return fmt.Errorf("fix: %s: its folder is outside the scanned paths", p)
+		pending = append(pending, w)
 	}
-	return os.WriteFile(p, data, mode)
+	// Between two commits only a rename happens: a refusal here is a file replaced in the
+	// last moment, after every check passed.
+	for i, w := range pending {
+		if err := w.Commit(); err != nil {
+			return i, fmt.Errorf("fix: %s", err)
+		}
+	}
+	return len(pending), nil
 }

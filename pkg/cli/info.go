@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/eni-lint/eni-lint/pkg/config"
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/limits"
 	"github.com/eni-lint/eni-lint/pkg/report"
 	"github.com/eni-lint/eni-lint/pkg/rules"
@@ -74,7 +75,7 @@ func newRules(stdio IO) *cobra.Command {
 					if err != nil {
 						return fmt.Errorf("%s: %w", readme, err)
 					}
-					if err := os.WriteFile(readme, []byte(text), 0o644); err != nil {
+					if err := confine.WriteFile(readme, []byte(text), confine.WriteOptions{}); err != nil {
 						return err
 					}
 				}

@@ -21,6 +21,7 @@ import (
 
 	gh "github.com/google/go-github/v60/github"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/report"
 )
@@ -126,16 +127,9 @@ func Publish(ctx context.Context, env Env, opts Options, rep *findings.Report) e
 	}
 	md := report.Markdown{LinkBase: linkBase(env), Chart: true}
 	if env.StepSummary != "" {
-		f, err := os.OpenFile(env.StepSummary, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		err := confine.Write(env.StepSummary, confine.WriteOptions{Append: true}, func(w io.Writer) error { return md.Write(w, rep) })
 		if err != nil {
 			return fmt.Errorf("job summary: %w", err)
-		}
-		werr := md.Write(f, rep)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			return fmt.Errorf("job summary: %w", werr)
 		}
 	}
 	if !opts.Comment && !opts.Review {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/findings"
 )
 
@@ -61,11 +62,11 @@ func WriteRuleDocs(dir string, rules []findings.RuleDoc) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte(RuleIndexMarkdown(rules)), 0o644); err != nil {
+	if err := confine.WriteFile(filepath.Join(dir, "README.md"), []byte(RuleIndexMarkdown(rules)), confine.WriteOptions{}); err != nil {
 		return err
 	}
 	for _, r := range rules {
-		if err := os.WriteFile(filepath.Join(dir, r.ID+".md"), []byte(RuleDocMarkdown(r)), 0o644); err != nil {
+		if err := confine.WriteFile(filepath.Join(dir, r.ID+".md"), []byte(RuleDocMarkdown(r)), confine.WriteOptions{}); err != nil {
 			return err
 		}
 	}

@@ -3,7 +3,6 @@ package suppress
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -142,7 +141,7 @@ func (b Baseline) Write(path string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return confine.WriteFile(path, append(data, '\n'), confine.WriteOptions{})
 }
 
 // ReadBaseline loads a baseline file.
