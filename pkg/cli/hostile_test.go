@@ -27,7 +27,30 @@ type hostileCase struct {
 	want  []string // in stdout or stderr
 	// noGood is set where the run stops before reporting (a usage error or a refused policy).
 	noGood bool
+	// fixExit and fixWant, when fixWant is set, are what fix on the same tree must end with.
+	fixExit int
+	fixWant []string
+	// duringFix runs after fix checked its changes and before it writes them.
+	duringFix func(t *testing.T, repo string)
 }
+
+// overlay puts a kustomize overlay in the repository (testdata/scenarios) whose CronJob has
+// no ttlSecondsAfterFinished: ENI002's fix for it is a new patch file in the overlay,
+// overlays/prod/eni-lint-fix-cronjob-prod-db-report.yaml.
+func overlay(t *testing.T, repo string, withoutTTL bool) {
+	t.Helper()
+	root, _ := scenarioEntries(t)
+	copyTree(t, filepath.Join(root, "fix-kustomize-overlay-patch"), filepath.Join(repo, "kust"))
+	os.Remove(filepath.Join(repo, "kust", "args"))
+	if !withoutTTL {
+		return
+	}
+	cronjob := filepath.Join(repo, "kust", "base", "cronjob.yaml")
+	data, _ := os.ReadFile(cronjob)
+	write(t, cronjob, strings.Replace(string(data), "      ttlSecondsAfterFinished: 60\n", "", 1))
+}
+
+const overlayPatch = "kust/overlays/prod/eni-lint-fix-cronjob-prod-db-report.yaml"
 
 func link(t *testing.T, target, name string) {
 	t.Helper()
@@ -73,7 +96,7 @@ var hostileCases = []hostileCase{
 			write(t, filepath.Join(repo, "infra/main.tf"), "variable \"types\" {}\nresource \"aws_eks_node_group\" \"g\" {\n  instance_types = var.types\n}\n")
 			link(t, outside, filepath.Join(repo, "infra/terraform.tfvars.json"))
 		}},
-	{name: "terraform-module-outside", exit: 2, want: []string{"infra/main.tf:1", "leads outside the scanned folders"},
+	{name: "terraform-module-outside", exit: 2, want: []string{"infra/main.tf:1", "leads outside the repository"},
 		setup: func(t *testing.T, repo, outside string) {
 			write(t, filepath.Join(filepath.Dir(repo), "outside", "main.tf"), "resource \"aws_eks_node_group\" \"x\" {\n  instance_types = [\""+canaryText+"\"]\n}\n")
 		}},
@@ -83,7 +106,7 @@ var hostileCases = []hostileCase{
 	{name: "terraform-nested-for", exit: 2, want: []string{"iterate more than 1000000 times"}},
 	{name: "terraform-huge-string", exit: 2, want: []string{"infra/main.tf:3", "arguments larger than 4194304 characters and elements (a budget)"}},
 	{name: "terraform-huge-number", exit: 2, want: []string{"infra/main.tf:4", "Number too large", "infra/squares.tf:3", "exponent passes ±400 (a budget)"}},
-	{name: "terraform-file-outside", exit: 1, want: []string{"infra/main.tf", "outside the scanned folders"}},
+	{name: "terraform-file-outside", exit: 1, want: []string{"infra/main.tf", "outside the repository"}},
 	{name: "terraform-json-nested-for", exit: 2, want: []string{"infra/main.tf.json:3", "iterate more than 1000000 times"}},
 	// A few megabytes of nesting overflowed Go's stack in hcl's recursive parsers: a fatal
 	// error that no recover() catches, so the whole report was lost.
@@ -145,6 +168,48 @@ var hostileCases = []hostileCase{
 	{name: "kustomize-helm-outside", exit: 2, want: []string{"kustomization.yaml:6:5", "leads outside", "kustomization.yaml:7:5", "/etc/passwd"}},
 	{name: "config-chart-outside", exit: 2, want: []string{".eni-lint.yaml:1", "charts", "outside the config file's folder"}, noGood: true},
 	{name: "config-cluster-outside", exit: 2, want: []string{".eni-lint.yaml:1", "clusters", "outside the config file's folder"}, noGood: true},
+	// Write paths: fix and the report files never write through what the pull request planted.
+	{name: "fix-patch-link-outside", exit: 1, want: []string{"ENI001"}, fixExit: 2, fixWant: []string{overlayPatch, "symbolic link", "nothing was written"},
+		setup: func(t *testing.T, repo, outside string) {
+			overlay(t, repo, true)
+			link(t, outside, filepath.Join(repo, overlayPatch))
+		}},
+	{name: "fix-patch-dangling-link", exit: 1, want: []string{"ENI001"}, fixExit: 2, fixWant: []string{overlayPatch, "symbolic link", "nothing was written"},
+		setup: func(t *testing.T, repo, outside string) {
+			overlay(t, repo, true)
+			link(t, filepath.Join(filepath.Dir(outside), "planted"), filepath.Join(repo, overlayPatch))
+		}},
+	{name: "fix-patch-fifo", exit: 1, want: []string{"ENI001"}, fixExit: 2, fixWant: []string{overlayPatch, "named pipe", "nothing was written"},
+		setup: func(t *testing.T, repo, _ string) { overlay(t, repo, true); fifo(t, filepath.Join(repo, overlayPatch)) }},
+	{name: "fix-overlay-folder-link-outside", exit: 1, want: []string{"Not read", "kust/overlays", "leads outside"}, fixExit: 1,
+		fixWant: []string{"fixed ENI002 at good/db-migrate-cronjob.yaml"},
+		setup: func(t *testing.T, repo, outside string) {
+			overlay(t, repo, false)
+			dir := filepath.Join(filepath.Dir(outside), "elsewhere")
+			os.Rename(filepath.Join(repo, "kust/overlays"), dir)
+			link(t, dir, filepath.Join(repo, "kust/overlays"))
+		}},
+	{name: "fix-concurrent-edit", exit: 1, want: []string{"ENI001"}, fixExit: 2,
+		fixWant: []string{"good/db-migrate-cronjob.yaml changed on disk since eni-lint read it", "nothing was written"},
+		duringFix: func(t *testing.T, repo string) {
+			f, err := os.OpenFile(filepath.Join(repo, "good/db-migrate-cronjob.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString("# saved by the user's editor while fix ran\n")
+			f.Close()
+		}},
+	{name: "output-link-outside", args: []string{"--output", "sarif=eni-lint.sarif"}, exit: 2, want: []string{"eni-lint.sarif", "symbolic link"}, fixExit: 0, fixWant: []string{"fixed ENI002"},
+		setup: func(t *testing.T, repo, outside string) { link(t, outside, filepath.Join(repo, "eni-lint.sarif")) }},
+	{name: "output-link-in-parent-folder", args: []string{"--output", "json=reports/secret.txt"}, exit: 2, want: []string{"reports is a symbolic link"}, fixExit: 0, fixWant: []string{"fixed ENI002"},
+		setup: func(t *testing.T, repo, outside string) {
+			link(t, filepath.Dir(outside), filepath.Join(repo, "reports"))
+		}},
+	{name: "baseline-dangling-link", args: []string{"--write-baseline", "baseline.json"}, exit: 2, want: []string{"baseline.json", "symbolic link"}, fixExit: 0, fixWant: []string{"fixed ENI002"},
+		setup: func(t *testing.T, repo, outside string) {
+			link(t, filepath.Join(filepath.Dir(outside), "planted"), filepath.Join(repo, "baseline.json"))
+		}},
+	{name: "policy-schema-file-ref", args: []string{"--policy", "policies"}, exit: 2, want: []string{`schema $ref "../secret.txt" is not resolved`}, noGood: true},
 	{name: "changed-since-option", args: []string{"--changed-since=--output=x.txt"}, exit: 2, want: []string{"is not a git revision"}, noGood: true},
 	// The file name is made here, not committed: ':' is not allowed in a module zip (the Go
 	// proxy would refuse the module) nor in a Windows checkout.
@@ -255,24 +320,55 @@ func TestHostileCorpus(t *testing.T) {
 					t.Errorf("%s was created", f)
 				}
 			}
+			if _, err := os.Lstat(filepath.Join(base, "planted")); err == nil {
+				t.Errorf("a file was created through a dangling link")
+			}
 			if n := connections.Load(); n != 0 {
 				t.Errorf("%d connections were made", n)
 			}
 			// fix on the same tree writes only what the check could read: a run that did not
 			// load everything writes nothing, and nothing outside the tree ever changes.
 			beforeFix := treeOf(t, base)
-			fixArgs := append([]string{"fix", "--node-group", "default=m5.large", "--timeout", "2m"}, tc.args...)
+			if tc.duringFix != nil {
+				beforeFixWrites = func([]string) { tc.duringFix(t, repo); beforeFix = treeOf(t, base) }
+				defer func() { beforeFixWrites = func([]string) {} }()
+			}
+			var fixOnly []string // fix has no --output or --write-baseline
+			for i := 0; i < len(tc.args); i++ {
+				if tc.args[i] == "--output" || tc.args[i] == "--write-baseline" {
+					i++
+					continue
+				}
+				fixOnly = append(fixOnly, tc.args[i])
+			}
+			fixArgs := append([]string{"fix", "--node-group", "default=m5.large", "--timeout", "2m"}, fixOnly...)
 			stdout.Reset()
 			stderr.Reset()
 			fixCode := Run(context.Background(), fixArgs, IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr, Getenv: func(string) string { return "" },
 				Exit: func(c int) { t.Errorf("the guard ended fix with %d: %s", c, stderr.String()) }})
 			afterFix := treeOf(t, base)
+			if len(tc.fixWant) > 0 {
+				if fixCode != tc.fixExit {
+					t.Errorf("fix: exit %d, want %d\n%s%s", fixCode, tc.fixExit, stdout.String(), stderr.String())
+				}
+				for _, w := range tc.fixWant {
+					if !strings.Contains(stdout.String()+stderr.String(), w) {
+						t.Errorf("fix output lacks %q\n%s%s", w, stdout.String(), stderr.String())
+					}
+				}
+				if tc.fixExit == 2 && !equalTrees(beforeFix, afterFix) {
+					t.Errorf("fix failed but changed files")
+				}
+			}
 			for name, data := range afterFix {
 				if beforeFix[name] == data {
 					continue
 				}
 				inGood := strings.HasPrefix(name, filepath.Join("repo", "good")+string(filepath.Separator))
-				if tc.exit == 2 || !inGood {
+				// A check that failed (exit 2) leaves fix nothing to write, unless the case
+				// says what fix does on its own (a report file fix does not write).
+				fixMayWrite := tc.exit != 2 || len(tc.fixWant) > 0 && tc.fixExit != 2
+				if !fixMayWrite || !inGood {
 					t.Errorf("fix (exit %d) changed %s\n%s%s", fixCode, name, stdout.String(), stderr.String())
 				}
 			}
