@@ -144,6 +144,31 @@ func runAction(t *testing.T, workspace string, inputs map[string]string, env map
 	return r.code, r.log, r.outputs
 }
 
+// withSetupGo stands in for actions/setup-go: a go first on PATH, this machine's, which builds
+// with the flags go test compiled the packages with (no -trimpath, the default cgo setting), so
+// the action's build step links what the tests compiled rather than compiling every package
+// again. TestActionDefinition checks the step's own flags.
+func withSetupGo(t *testing.T, env []string) []string {
+	t.Helper()
+	real, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	script := "#!/bin/bash\nargs=()\nfor a in \"$@\"; do [ \"$a\" = -trimpath ] || args+=(\"$a\"); done\nunset CGO_ENABLED\nexec " + real + " \"${args[@]}\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := append([]string{}, env...)
+	for i, kv := range out {
+		if strings.HasPrefix(kv, "PATH=") {
+			out[i] = "PATH=" + dir + string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
+			return out
+		}
+	}
+	return append(out, "PATH="+dir)
+}
+
 // run executes the action's shell steps as a runner would: each step's `if` is evaluated,
 // each step has its own GITHUB_OUTPUT whose values later steps and the action's outputs read,
 // and `uses:` steps (actions/setup-go) are recorded but not executed: this machine has Go.
@@ -177,6 +202,9 @@ func (rn runner) run(t *testing.T, workspace string, inputs map[string]string, e
 		}
 		res.ran = append(res.ran, s.Name)
 		if s.Uses != "" {
+			if strings.HasPrefix(s.Uses, "actions/setup-go@") {
+				baseEnv = withSetupGo(t, baseEnv)
+			}
 			continue
 		}
 		if s.Shell != "bash" {
@@ -360,15 +388,15 @@ func archiveName(t *testing.T, version string) (name string, env map[string]stri
 		map[string]string{"RUNNER_OS": osNames[runtime.GOOS], "RUNNER_ARCH": archNames[runtime.GOARCH]}
 }
 
-// publish builds eni-lint as the release would (the version and commit injected by ldflags), packs it as
-// GoReleaser does and writes the checksums file; tamper writes a wrong checksum.
+// publish builds eni-lint with the version and commit injected by ldflags as the release does,
+// packs it as GoReleaser does and writes the checksums file; tamper writes a wrong checksum.
+// It is built with go test's flags (see buildEniLint): ldflags only change the link.
 func (rel *release) publish(t *testing.T, version, commit string, tamper bool) map[string]string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "eni-lint")
 	ldflags := "-s -w -X github.com/eni-lint/eni-lint/pkg/cli.Version=" + version + " -X github.com/eni-lint/eni-lint/pkg/cli.Commit=" + commit
-	build := exec.Command("go", "build", "-trimpath", "-ldflags", ldflags, "-o", bin, "./cmd/eni-lint")
+	build := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, "./cmd/eni-lint")
 	build.Dir = repoRoot(t)
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

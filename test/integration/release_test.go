@@ -1,6 +1,9 @@
 package integration
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -140,7 +143,10 @@ func TestImageDefinition(t *testing.T) {
 
 // A release build prints the version, commit and date GoReleaser injects, in `version`, in
 // SARIF and in the Markdown of the PR comment. The ldflags come from .goreleaser.yaml, so a
-// renamed variable (which -X would ignore silently) fails here.
+// renamed variable (which -X would ignore silently) fails here. The build flags and
+// environment are go test's, not the release's (-trimpath, CGO_ENABLED=0, which
+// TestReleaseConfig checks): they change every package's compilation, not what -X writes, and
+// compiling everything again costs minutes of `go test ./...`.
 func TestReleaseLdflagsReachEveryReport(t *testing.T) {
 	c := loadGoreleaser(t)
 	ldflags := strings.NewReplacer("{{ .Version }}", "9.8.7", "{{ .FullCommit }}", "0123456789abcdef0123456789abcdef01234567", "{{ .CommitDate }}", "2026-12-01T10:00:00Z").
@@ -149,9 +155,8 @@ func TestReleaseLdflagsReachEveryReport(t *testing.T) {
 		t.Fatalf("a template the test does not fill: %s", ldflags)
 	}
 	bin := filepath.Join(t.TempDir(), "eni-lint")
-	build := exec.Command("go", append([]string{"build"}, append(c.Builds[0].Flags, "-ldflags", ldflags, "-o", bin, "./"+filepath.Clean(c.Builds[0].Main))...)...)
+	build := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, "./"+filepath.Clean(c.Builds[0].Main))
 	build.Dir = repoRoot(t)
-	build.Env = append(os.Environ(), c.Builds[0].Env...)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -198,7 +203,15 @@ func TestGoInstallReportsTheModuleVersion(t *testing.T) {
 		t.Skip("builds eni-lint from a module zip: skipped in -short mode")
 	}
 	const path = "github.com/eni-lint/eni-lint"
-	const version = "v0.3.1-0.20261201100000-0123456789ab"
+	root := repoRoot(t)
+	// The module cache keeps a version once extracted: the revision part of the
+	// pseudo-version is a hash of this checkout, so a changed tree is a new version.
+	var probe bytes.Buffer
+	if err := zip.CreateFromDir(&probe, module.Version{Path: path, Version: "v0.3.1-0.20261201100000-000000000000"}, root); err != nil {
+		t.Fatalf("module zip: %v", err)
+	}
+	sum := sha256.Sum256(probe.Bytes())
+	version := "v0.3.1-0.20261201100000-" + hex.EncodeToString(sum[:6])
 	proxy := t.TempDir()
 	dir := filepath.Join(proxy, path, "@v")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -208,7 +221,6 @@ func TestGoInstallReportsTheModuleVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := repoRoot(t)
 	if err := zip.CreateFromDir(f, module.Version{Path: path, Version: version}, root); err != nil {
 		t.Fatalf("module zip: %v", err)
 	}
@@ -233,7 +245,7 @@ func TestGoInstallReportsTheModuleVersion(t *testing.T) {
 	install := exec.Command("go", "install", path+"/cmd/eni-lint@"+version)
 	install.Dir = t.TempDir()
 	install.Env = append(os.Environ(),
-		"GOBIN="+gobin, "GOFLAGS=-trimpath", "CGO_ENABLED=0", "GOWORK=off",
+		"GOBIN="+gobin, "GOWORK=off", // go test's flags: the dependencies are compiled already
 		"GOPROXY=file://"+filepath.ToSlash(proxy)+","+strings.TrimSpace(string(goproxy)),
 		"GONOSUMDB="+path, // our zip is not in the checksum database; its dependencies are checked by go.sum
 	)
