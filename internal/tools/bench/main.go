@@ -9,8 +9,9 @@
 //	go run ./internal/tools/bench -check          # CI: complexity ratios between small trees
 //
 // -check never compares a time with a constant: it compares trees that differ in one
-// dimension (4x the documents, 4x the node groups) and fails when the time grows by more
-// than the limits below allow, which catches a quadratic rule whatever the machine's speed.
+// dimension (4x the documents, 4x the node groups, the same rendered Helm output beside 0 and
+// 400 folders) and fails when the time grows by more than the limits below allow, which
+// catches a quadratic rule whatever the machine's speed.
 package main
 
 import (
@@ -59,7 +60,35 @@ var defaultSizes = []string{"8k", "32k", "32k-40", "100k", "100k-125", "pr"}
 const (
 	maxDocsRatio   = 6.0
 	maxGroupsRatio = 1.6
+	// The same rendered file beside 400 folders may cost at most this much more than beside
+	// none: locating its `# Source:` templates must not walk the checkout per document.
+	maxFoldersRatio = 1.6
 )
+
+// renderedDocs and renderedFolders shape the rendered-Helm pair of -check.
+const (
+	renderedDocs    = 2000
+	renderedFolders = 400
+)
+
+// writeRendered writes committed `helm template` output, renderedDocs ServiceAccounts each
+// with its own `# Source:` comment (the chart is not in the tree), and folders empty folders
+// beside it.
+func writeRendered(dir string, folders int) error {
+	var b strings.Builder
+	for i := 0; i < renderedDocs; i++ {
+		fmt.Fprintf(&b, "---\n# Source: app/templates/sa-%d.yaml\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: sa-%d\n  namespace: apps\n", i, i)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i := 0; i < folders; i++ {
+		if err := os.MkdirAll(filepath.Join(dir, fmt.Sprintf("team-%03d", i)), 0o755); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(dir, "rendered.yaml"), []byte(b.String()), 0o644)
+}
 
 type measure struct {
 	wall   time.Duration
@@ -123,9 +152,27 @@ func main() {
 	}
 	docs := results["c8k"].wall.Seconds() / results["c2k"].wall.Seconds()
 	groups := results["c2k-40"].wall.Seconds() / results["c2k"].wall.Seconds()
+	var rendered [2]measure
+	for i, folders := range []int{0, renderedFolders} {
+		dir := filepath.Join(work, fmt.Sprintf("rendered-%d", folders))
+		if err := writeRendered(dir, folders); err != nil {
+			fail(err)
+		}
+		rendered[i] = bestIn(*runs, dir, bin, "check", "rendered.yaml", "--format", "json", "--max-memory", "0", "--timeout", "0")
+		if rendered[i].exit == 2 {
+			fail(fmt.Errorf("rendered beside %d folders: eni-lint failed:\n%s", folders, rendered[i].stderr))
+		}
+	}
+	beside := rendered[1].wall.Seconds() / rendered[0].wall.Seconds()
 	fmt.Printf("\n4x the documents: %.2fx the time (limit %.1fx); 4x the node groups: %.2fx (limit %.1fx)\n", docs, maxDocsRatio, groups, maxGroupsRatio)
+	fmt.Printf("%d rendered documents beside %d folders: %v, beside none: %v, %.2fx (limit %.1fx)\n", renderedDocs, renderedFolders,
+		rendered[1].wall.Round(time.Millisecond), rendered[0].wall.Round(time.Millisecond), beside, maxFoldersRatio)
 	if docs > maxDocsRatio || groups > maxGroupsRatio {
 		fmt.Fprintln(os.Stderr, "bench: complexity regression: a rule's cost grows faster than the inventory (profile it with --profile-policies)")
+		os.Exit(1)
+	}
+	if beside > maxFoldersRatio {
+		fmt.Fprintln(os.Stderr, "bench: complexity regression: locating rendered Helm output costs more with the folders beside it")
 		os.Exit(1)
 	}
 }
@@ -142,8 +189,23 @@ func best(runs int, name string, args ...string) measure {
 	return out
 }
 
-func run(name string, args ...string) measure {
+// bestIn is best with the command run in folder dir.
+func bestIn(runs int, dir, name string, args ...string) measure {
+	var out measure
+	for i := 0; i < runs; i++ {
+		m := runIn(dir, name, args...)
+		if i == 0 || m.wall < out.wall {
+			out = m
+		}
+	}
+	return out
+}
+
+func run(name string, args ...string) measure { return runIn("", name, args...) }
+
+func runIn(dir, name string, args ...string) measure {
 	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = nil, &stderr
 	start := time.Now()

@@ -94,12 +94,26 @@ type Locator struct {
 	roots []string
 	mu    sync.Mutex
 	cache map[string]*template
-	dirs  map[string][]string // sub-folders of a folder, listed once
+	// charts indexes the folders a few levels below the roots by name, built once on the first
+	// source that is not directly below a root: a `# Source:` path then costs a map lookup and
+	// a read per folder of the chart's name, whatever the size of the checkout. (Looking for
+	// each source through every folder again cost seconds per thousand documents.)
+	charts  map[string][]string
+	indexed bool
 }
+
+// Bounds of the chart index: how deep below a root a chart folder is looked for (`helm
+// template ./deploy/charts/billing` names templates billing/templates/…), and how many folders
+// are listed at most; past that, a source in an unlisted folder is not located (its findings
+// name the template without a line).
+const (
+	chartDepth      = 4
+	chartIndexLimit = 100000
+)
 
 // NewLocator makes a locator looking for templates under roots.
 func NewLocator(fsys *confine.FS, roots ...string) *Locator {
-	return &Locator{fsys: fsys, roots: roots, cache: map[string]*template{}, dirs: map[string][]string{}}
+	return &Locator{fsys: fsys, roots: roots, cache: map[string]*template{}}
 }
 
 // safeSource reports whether a `# Source:` path names a file below a root: the comment is
@@ -116,23 +130,36 @@ func safeSource(source string) bool {
 	return filepath.VolumeName(source) == ""
 }
 
-// subdirs lists the folders inside dir (cached).
-func (l *Locator) subdirs(dir string) []string {
-	if d, ok := l.dirs[dir]; ok {
-		return d
+// index lists the folders from one to chartDepth levels below each root, breadth first (the
+// order in which a chart is preferred: nearer first), by name. Hidden folders are skipped.
+func (l *Locator) index() {
+	l.indexed = true
+	l.charts = map[string][]string{}
+	if l.fsys == nil {
+		return
 	}
-	var out []string
-	if l.fsys != nil {
-		entries, _ := l.fsys.ReadDir(dir)
-		for _, e := range entries {
-			p := filepath.Join(dir, e.Name())
-			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-				out = append(out, p)
+	listed := 0
+	for _, root := range l.roots {
+		level := []string{root}
+		for depth := 1; depth <= chartDepth && len(level) > 0; depth++ {
+			var next []string
+			for _, d := range level {
+				entries, _ := l.fsys.ReadDir(d)
+				for _, e := range entries {
+					if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+						continue
+					}
+					if listed++; listed > chartIndexLimit {
+						return
+					}
+					p := filepath.Join(d, e.Name())
+					l.charts[e.Name()] = append(l.charts[e.Name()], p)
+					next = append(next, p)
+				}
 			}
+			level = next
 		}
 	}
-	l.dirs[dir] = out
-	return out
 }
 
 func (l *Locator) template(source string) *template {
@@ -143,28 +170,30 @@ func (l *Locator) template(source string) *template {
 	}
 	var t *template
 	if safeSource(source) && l.fsys != nil {
-		var candidates []string
+		read := func(p string) bool {
+			data, err := l.fsys.ReadFile(p)
+			if err != nil {
+				return false
+			}
+			t = &template{path: filepath.Clean(p), lines: strings.Split(string(data), "\n")}
+			t.split()
+			return true
+		}
+		found := false
 		for _, root := range l.roots {
-			candidates = append(candidates, filepath.Join(root, source))
-			// `helm template ./charts/billing` names templates billing/templates/…: look for
-			// the chart a few folders down too.
-			level := []string{root}
-			for depth := 0; depth < 3; depth++ {
-				var next []string
-				for _, d := range level {
-					for _, sub := range l.subdirs(d) {
-						candidates = append(candidates, filepath.Join(sub, source))
-						next = append(next, sub)
-					}
-				}
-				level = next
+			if found = read(filepath.Join(root, source)); found {
+				break
 			}
 		}
-		for _, p := range candidates {
-			if data, err := l.fsys.ReadFile(p); err == nil {
-				t = &template{path: filepath.Clean(p), lines: strings.Split(string(data), "\n")}
-				t.split()
-				break
+		if !found {
+			if !l.indexed {
+				l.index()
+			}
+			chart, rest, _ := strings.Cut(filepath.ToSlash(source), "/")
+			for _, dir := range l.charts[chart] {
+				if read(filepath.Join(dir, filepath.FromSlash(rest))) {
+					break
+				}
 			}
 		}
 	}
