@@ -80,7 +80,22 @@ var hostileCases = []hostileCase{
 	{name: "kustomize-upload-pack", exit: 2, want: []string{"app/kustomization.yaml:2:5", "is remote: remote resources and bases are not fetched"}},
 	{name: "kustomize-remote-base", exit: 2, want: []string{"github.com/org/repo//deploy?ref=v1", "is remote"}},
 	{name: "kustomize-http-resource", exit: 2, want: []string{"is remote"}},
-	{name: "kustomize-cycle", exit: 2, want: []string{"a cycle"}},
+	{name: "kustomize-cycle", exit: 2, want: []string{"b/kustomization.yaml:1:13", "leads back to a/kustomization.yaml", "a cycle"}},
+	{name: "kustomize-includes-itself", exit: 2, want: []string{"self/kustomization.yaml:3:5", "leads back to self/kustomization.yaml", "a cycle"},
+		setup: func(t *testing.T, repo, _ string) {
+			write(t, filepath.Join(repo, "self/kustomization.yaml"), "resources:\n  - cm.yaml\n  - .\n")
+			write(t, filepath.Join(repo, "self/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
+		}},
+	{name: "yaml-invalid-utf8", exit: 2, want: []string{"bad.yaml:6:7", "invalid leading UTF-8 octet"},
+		setup: func(t *testing.T, repo, _ string) {
+			write(t, filepath.Join(repo, "bad.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: \"\xff\xfe\"\n")
+		}},
+	{name: "helm-template-error-line", args: []string{"--helm-chart", "chart"}, exit: 2, want: []string{"chart/templates/cm.yaml:4:26", "name is required"},
+		setup: func(t *testing.T, repo, _ string) {
+			// Chart.yaml names the chart otherwise than its folder: Helm's error names "app/…".
+			write(t, filepath.Join(repo, "chart/Chart.yaml"), "apiVersion: v2\nname: app\nversion: 0.1.0\n")
+			write(t, filepath.Join(repo, "chart/templates/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.name | required \"name is required\" }}\n")
+		}},
 	{name: "helm-source-outside", exit: 1, want: []string{"ENI001"}},
 	{name: "helm-repeat-bomb", args: []string{"--helm-chart", "chart"}, exit: 2, want: []string{"chart/templates/cm.yaml:5", "repeat 2000000000 asks for more than 100000 items"}},
 	{name: "terraform-helm-release-bomb", exit: 2, want: []string{"chart/templates/cm.yaml:5", "repeat 2000000000 asks for more than 100000 items"}},
@@ -213,6 +228,11 @@ var hostileCases = []hostileCase{
 	{name: "changed-since-option", args: []string{"--changed-since=--output=x.txt"}, exit: 2, want: []string{"is not a git revision"}, noGood: true},
 	// The file name is made here, not committed: ':' is not allowed in a module zip (the Go
 	// proxy would refuse the module) nor in a Windows checkout.
+	{name: "legacy-workflow-command-name", exit: 1, want: []string{"pwned.yaml"},
+		setup: func(t *testing.T, repo, _ string) {
+			write(t, filepath.Join(repo, "##[error]pwned.yaml"), "apiVersion: batch/v1\nkind: Job\nmetadata: {name: w, namespace: billing}\n"+
+				"spec: {template: {metadata: {labels: {rds-access: \"true\"}}, spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}\n")
+		}},
 	{name: "workflow-command-name", exit: 1, want: []string{"pwned.yaml"},
 		setup: func(t *testing.T, repo, _ string) {
 			write(t, filepath.Join(repo, "::error::pwned.yaml"), "apiVersion: batch/v1\nkind: Job\nmetadata: {name: w, namespace: billing}\n"+
@@ -308,7 +328,7 @@ func TestHostileCorpus(t *testing.T) {
 				t.Errorf("text from outside the tree in the output\n%s", all)
 			}
 			for _, line := range strings.Split(stdout.String(), "\n") {
-				if strings.HasPrefix(strings.TrimSpace(line), "::") {
+				if trimmed := strings.TrimSpace(line); strings.HasPrefix(trimmed, "::") || strings.HasPrefix(trimmed, "##[") {
 					t.Errorf("a workflow command in the text output: %q", line)
 				}
 			}

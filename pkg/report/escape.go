@@ -22,8 +22,8 @@ var sgr = regexp.MustCompile(`^\x1b\[[0-9;]*m`)
 // TerminalSafe makes text output safe to print where a pull request's file names and values
 // end up: control characters (escape sequences that move the cursor or rewrite the screen,
 // carriage returns that hide a line, bells) are shown as \xNN, and a line that would start
-// with "::" (a GitHub Actions workflow command, e.g. a file named "::error::x.yaml") gets a
-// space before it. Colour sequences of the reporter's own are kept when colour is on.
+// with "::" (a GitHub Actions workflow command, e.g. a file named "::error::x.yaml") or with
+// "##[" (the runner's legacy command prefix, "##[error]x") is broken by a zero-width space. Colour sequences of the reporter's own are kept when colour is on.
 func TerminalSafe(s string, color bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -55,8 +55,11 @@ func TerminalSafe(s string, color bool) string {
 	}
 	lines := strings.Split(b.String(), "\n")
 	for i, l := range lines {
-		if strings.HasPrefix(strings.TrimLeft(l, " \t"), "::") {
-			lines[i] = strings.Replace(l, "::", ":\u200b:", 1) // the runner trims spaces
+		switch trimmed := strings.TrimLeft(l, " \t"); { // the runner trims spaces
+		case strings.HasPrefix(trimmed, "::"):
+			lines[i] = strings.Replace(l, "::", ":\u200b:", 1)
+		case strings.HasPrefix(trimmed, "##["):
+			lines[i] = strings.Replace(l, "##[", "#\u200b#[", 1)
 		}
 	}
 	return strings.Join(lines, "\n")

@@ -13,6 +13,8 @@ func TestTerminalSafe(t *testing.T) {
 	}{
 		{"workflow command in a file name", "::error file=x::pwned.yaml  ENI002\n", false, ":\u200b:error file=x::pwned.yaml  ENI002\n"},
 		{"indented workflow command", "  ::add-mask::x\n", false, "  :\u200b:add-mask::x\n"},
+		{"legacy command prefix in a file name", "##[error]pwned.yaml  ENI002\n", false, "#\u200b#[error]pwned.yaml  ENI002\n"},
+		{"indented legacy command prefix", "ok\n\t##[set-output name=x]y", false, "ok\n\t#\u200b#[set-output name=x]y"},
 		{"escape sequence that clears the screen", "a\x1b[2Jb", false, `a\x1b[2Jb`},
 		{"own colours kept", "\x1b[1mbold\x1b[0m", true, "\x1b[1mbold\x1b[0m"},
 		{"cursor movement dropped even with colour", "\x1b[10Ax", true, `\x1b[10Ax`},
@@ -44,14 +46,14 @@ func TestMarkdownEscape(t *testing.T) {
 }
 
 func FuzzTerminalSafe(f *testing.F) {
-	for _, s := range []string{"::error::x.yaml", "\x1b[2J", "a\rb", "\u202e", "\x1b[1mok\x1b[0m", "\xff\xfe"} {
+	for _, s := range []string{"::error::x.yaml", "##[error]x.yaml", "\x1b[2J", "a\rb", "\u202e", "\x1b[1mok\x1b[0m", "\xff\xfe"} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, s string, color bool) {
 		out := TerminalSafe(s, color)
 		for _, line := range strings.Split(out, "\n") {
-			if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+			if trimmed := strings.TrimLeft(line, " \t"); strings.HasPrefix(trimmed, "::") || strings.HasPrefix(trimmed, "##[") {
 				t.Fatalf("a line starts a workflow command: %q", line)
 			}
 		}

@@ -104,6 +104,25 @@ func syntaxError(err error) *SyntaxError {
 	return &SyntaxError{Message: msg, Syntax: true}
 }
 
+// firstInvalidUTF8 is the line and column (1-based, in characters) of the first byte of data
+// that is not UTF-8; 0, 0 when all of it is.
+func firstInvalidUTF8(data []byte) (line, column int) {
+	line, column = 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return line, column
+		}
+		if r == '\n' {
+			line, column = line+1, 1
+		} else {
+			column++
+		}
+		i += size
+	}
+	return 0, 0
+}
+
 // Limits are the budgets of one YAML stream. A pull request may hold a few hundred bytes that
 // expand to billions of nodes through aliases, or a million empty documents; past a budget the
 // document (or the rest of the stream) is refused with its line, never expanded.
@@ -164,7 +183,13 @@ func DocumentsWithin(data []byte, lim Limits) ([]*yaml.Node, error) {
 			return done()
 		}
 		if err != nil {
-			problems = append(problems, syntaxError(err))
+			se := syntaxError(err)
+			if se.Line == 0 && strings.Contains(se.Message, "UTF-8") {
+				// yaml.v3's reader says the bytes are not UTF-8 but not where: the first
+				// byte that is not is the place to look.
+				se.Line, se.Column = firstInvalidUTF8(data)
+			}
+			problems = append(problems, se)
 			return done()
 		}
 		count++

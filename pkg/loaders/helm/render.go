@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -182,7 +183,7 @@ func RenderTemplates(fsys *confine.FS, c Chart, namespace string, lim Limits, sk
 	}
 	rendered, err := renderWithin(ch, top, lim.Timeout)
 	if err != nil {
-		fail(inventory.Position{}, "rendering: "+err.Error())
+		fail(templateErrorPosition(c.Dir, ch.Name(), err.Error()), "rendering: "+err.Error())
 		return
 	}
 	size := 0
@@ -291,6 +292,29 @@ func chartFiles(fsys *confine.FS, dir string, skip func(confine.Skip)) ([]*loade
 var countFuncs = map[string]bool{
 	"repeat": true, "until": true, "untilStep": true, "seq": true, "indent": true, "nindent": true,
 	"randAlphaNum": true, "randAlpha": true, "randNumeric": true, "randAscii": true, "randBytes": true,
+}
+
+// templateError finds the template and line a Go template error names: "execution error at
+// (billing/templates/cm.yaml:4:26): …", "template: billing/templates/cm.yaml:3:5: executing …",
+// "parse error at (billing/templates/cm.yaml:3): …".
+var templateError = regexp.MustCompile(`(?:at \(|template: )([^\s():]+):(\d+)(?::(\d+))?`)
+
+// templateErrorPosition is where a rendering error points, in the chart's files: Helm names
+// templates from the chart's name in Chart.yaml (which may differ from its folder's), so the
+// first segment is replaced by the chart's folder. An error that names no template is the
+// chart's.
+func templateErrorPosition(dir, chartName, msg string) inventory.Position {
+	m := templateError.FindStringSubmatch(msg)
+	if m == nil {
+		return inventory.Position{}
+	}
+	rest, ok := strings.CutPrefix(m[1], chartName+"/")
+	if !ok || !safeSource(rest) {
+		return inventory.Position{}
+	}
+	line, _ := strconv.Atoi(m[2])
+	col, _ := strconv.Atoi(m[3])
+	return inventory.Position{File: filepath.Join(dir, filepath.FromSlash(rest)), Line: line, Column: col}
 }
 
 // checkCounts refuses a chart whose templates pass a literal count above max to a generator

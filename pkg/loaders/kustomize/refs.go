@@ -135,6 +135,16 @@ func collect(k *kustomization, n *yaml.Node, depth int) {
 	}
 }
 
+// position is where an entry of resources, bases or components is written.
+func (k kustomization) position(entry string) inventory.Position {
+	for _, r := range k.refs {
+		if r.value == entry {
+			return r.pos
+		}
+	}
+	return inventory.Position{File: k.file}
+}
+
 // local lists the resources, bases and components that are local paths.
 func (k kustomization) local() []string {
 	var out []string
@@ -171,13 +181,19 @@ func checkTree(ks *kustomizations, dir string) []inventory.LoadError {
 	fsys := ks.fsys
 	var problems []inventory.LoadError
 	state := map[string]int{} // 1 while its bases are read, 2 when done
-	var visit func(dir string, depth int)
-	visit = func(dir string, depth int) {
+	// via is the entry (resources, bases or components) that led to dir: a cycle is reported
+	// at the entry that closes it.
+	var visit func(dir string, depth int, via inventory.Position)
+	visit = func(dir string, depth int, via inventory.Position) {
 		abs := fsys.Abs(dir)
 		switch state[abs] {
 		case 1:
-			problems = append(problems, inventory.LoadError{Position: inventory.Position{File: kustomizationFile(fsys, dir)},
-				Message: "this kustomization uses itself through its resources, bases or components (a cycle): not built"})
+			at := via
+			if at.File == "" {
+				at = inventory.Position{File: kustomizationFile(fsys, dir)}
+			}
+			problems = append(problems, inventory.LoadError{Position: at,
+				Message: fmt.Sprintf("this entry leads back to %s, which uses itself through its resources, bases or components (a cycle): not built", kustomizationFile(fsys, dir))})
 			return
 		case 2:
 			return
@@ -202,11 +218,11 @@ func checkTree(ks *kustomizations, dir string) []inventory.LoadError {
 		for _, d := range k.local() {
 			sub := filepath.Join(dir, d)
 			if IsKustomization(fsys, sub) {
-				visit(sub, depth+1)
+				visit(sub, depth+1, k.position(d))
 			}
 		}
 	}
-	visit(dir, 0)
+	visit(dir, 0, inventory.Position{})
 	return problems
 }
 
