@@ -696,3 +696,64 @@ func ReadFileAt(path string, maxFileSize int64) ([]byte, error) {
 	}
 	return f.ReadFile(path)
 }
+
+// Folders lists the folders below start, down to depth levels, nearer first and in lexical
+// order within a level, at most limit of them (complete reports whether all were listed); a
+// folder skip names is neither listed nor entered. Each folder is opened once, through the
+// os.Root of its parent, so a listing costs one open and one read per folder (looking each
+// folder up from the repository again costs a walk of its path each time). Links are not
+// followed.
+func (f *FS) Folders(start string, depth, limit int, skip func(name string) bool) (folders []string, complete bool) {
+	r, rel, err := f.locate(start)
+	if err != nil {
+		return nil, true
+	}
+	top, err := r.root.OpenRoot(rel)
+	if err != nil {
+		return nil, true
+	}
+	type found struct {
+		path  string
+		level int
+	}
+	var all []found
+	complete = true
+	var walk func(dir *os.Root, path string, level int)
+	walk = func(dir *os.Root, path string, level int) {
+		if level >= depth || !complete {
+			return
+		}
+		d, err := dir.Open(".")
+		if err != nil {
+			return
+		}
+		entries, _ := d.ReadDir(-1)
+		d.Close()
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+		for _, e := range entries {
+			if !e.IsDir() || skip != nil && skip(e.Name()) {
+				continue
+			}
+			if len(all) >= limit {
+				complete = false
+				return
+			}
+			p := filepath.Join(path, e.Name())
+			all = append(all, found{p, level + 1})
+			if level+1 < depth {
+				if sub, err := dir.OpenRoot(e.Name()); err == nil {
+					walk(sub, p, level+1)
+					sub.Close()
+				}
+			}
+		}
+	}
+	walk(top, start, 0)
+	top.Close()
+	sort.SliceStable(all, func(i, j int) bool { return all[i].level < all[j].level })
+	folders = make([]string, len(all))
+	for i, x := range all {
+		folders[i] = x.path
+	}
+	return folders, complete
+}

@@ -130,34 +130,21 @@ func safeSource(source string) bool {
 	return filepath.VolumeName(source) == ""
 }
 
-// index lists the folders from one to chartDepth levels below each root, breadth first (the
-// order in which a chart is preferred: nearer first), by name. Hidden folders are skipped.
+// index lists the folders from one to chartDepth levels below each root, nearer first (the
+// order in which a chart is preferred), by name. Hidden folders are skipped.
 func (l *Locator) index() {
 	l.indexed = true
 	l.charts = map[string][]string{}
 	if l.fsys == nil {
 		return
 	}
-	listed := 0
+	left := chartIndexLimit
 	for _, root := range l.roots {
-		level := []string{root}
-		for depth := 1; depth <= chartDepth && len(level) > 0; depth++ {
-			var next []string
-			for _, d := range level {
-				entries, _ := l.fsys.ReadDir(d)
-				for _, e := range entries {
-					if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-						continue
-					}
-					if listed++; listed > chartIndexLimit {
-						return
-					}
-					p := filepath.Join(d, e.Name())
-					l.charts[e.Name()] = append(l.charts[e.Name()], p)
-					next = append(next, p)
-				}
-			}
-			level = next
+		folders, _ := l.fsys.Folders(root, chartDepth, left, func(name string) bool { return strings.HasPrefix(name, ".") })
+		left -= len(folders)
+		for _, p := range folders {
+			name := filepath.Base(p)
+			l.charts[name] = append(l.charts[name], p)
 		}
 	}
 }
