@@ -698,7 +698,8 @@ func ReadFileAt(path string, maxFileSize int64) ([]byte, error) {
 }
 
 // Folders lists the folders below start, down to depth levels, nearer first and in lexical
-// order within a level, at most limit of them (complete reports whether all were listed); a
+// order within a level, at most limit of them (complete reports whether all were listed; when
+// the limit cuts, those kept are the first a depth-first walk meets); a
 // folder skip names is neither listed nor entered. Each folder is opened once, through the
 // os.Root of its parent, so a listing costs one open and one read per folder (looking each
 // folder up from the repository again costs a walk of its path each time). Links are not

@@ -309,3 +309,36 @@ func snapshotTree(t *testing.T, dir string) string {
 	})
 	return b.String()
 }
+
+// TestFolders: breadth first, lexical within a level, down to the depth, hidden folders and
+// links skipped, and a limit that says the listing is incomplete.
+func TestFolders(t *testing.T) {
+	base := t.TempDir()
+	repo := filepath.Join(base, "repo")
+	for _, d := range []string{".git", "b/x/y/z/deep", "a/c", "a/.hidden/chart", "c"} {
+		os.MkdirAll(filepath.Join(repo, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(repo, "a", "file.yaml"), nil, 0o644)
+	os.Symlink(base, filepath.Join(repo, "c", "out"))
+	f, err := New(repo, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	hidden := func(name string) bool { return strings.HasPrefix(name, ".") }
+	got, complete := f.Folders(repo, 3, 100, hidden)
+	var rel []string
+	for _, p := range got {
+		r, _ := filepath.Rel(repo, p)
+		rel = append(rel, r)
+	}
+	if want := "a b c a/c b/x b/x/y"; strings.Join(rel, " ") != want || !complete {
+		t.Errorf("folders %q (complete %v), want %q", strings.Join(rel, " "), complete, want)
+	}
+	if got, complete := f.Folders(repo, 3, 4, hidden); len(got) != 4 || complete {
+		t.Errorf("limited: %v, complete %v", got, complete)
+	}
+	if got, _ := f.Folders(filepath.Join(base, "elsewhere"), 3, 100, nil); len(got) != 0 {
+		t.Errorf("outside the boundary: %v", got)
+	}
+}
