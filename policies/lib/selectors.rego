@@ -12,9 +12,17 @@ requirement_matches(req, labels) if {
 	labels[req.key] in req.values
 }
 
+# NotIn: a key that is absent matches, as in labels.Selector (`not labels[key] in values` is
+# false when the key is absent: Rego's `not` of an expression with an undefined operand).
 requirement_matches(req, labels) if {
 	req.operator == "NotIn"
-	not labels[req.key] in req.values
+	not has_key(labels, req.key)
+}
+
+requirement_matches(req, labels) if {
+	req.operator == "NotIn"
+	value := labels[req.key]
+	not value in req.values
 }
 
 requirement_matches(req, labels) if {
@@ -27,7 +35,8 @@ requirement_matches(req, labels) if {
 	not has_key(labels, req.key)
 }
 
-# Node selector requirements also have Gt and Lt, on integer label values.
+# Node selector requirements also have Gt and Lt, on integer label values: as labels.Selector
+# does, a label that is absent or not a 64-bit integer (strconv.ParseInt) matches neither.
 node_requirement_matches(req, labels) if {
 	not req.operator in {"Gt", "Lt"}
 	requirement_matches(req, labels)
@@ -35,12 +44,22 @@ node_requirement_matches(req, labels) if {
 
 node_requirement_matches(req, labels) if {
 	req.operator == "Gt"
-	to_number(labels[req.key]) > to_number(req.values[0])
+	int64_of(labels[req.key]) > int64_of(req.values[0])
 }
 
 node_requirement_matches(req, labels) if {
 	req.operator == "Lt"
-	to_number(labels[req.key]) < to_number(req.values[0])
+	int64_of(labels[req.key]) < int64_of(req.values[0])
+}
+
+# The integer labels.Requirement compares: a label value that strconv.ParseInt(s, 10, 64)
+# reads. A sign is not allowed in a label value, so a requirement value "-1" or "+3" makes
+# the scheduler's requirement invalid and its term match nothing; undefined for all of them.
+int64_of(s) := n if {
+	regex.match(`^[0-9]+$`, s)
+	n := to_number(s)
+	n >= -9223372036854775808
+	n <= 9223372036854775807
 }
 
 has_key(obj, key) if _ = obj[key]
