@@ -28,7 +28,7 @@ import (
 const propertyCases = 4000
 
 var (
-	propKeys   = []string{"team", "tier", "zone", "cpu"}
+	propKeys = []string{"team", "tier", "zone", "cpu"}
 	// Valid label values only (a label or an In/NotIn value Kubernetes refuses is an object the
 	// API rejects); numbers and non-numbers for Gt and Lt.
 	propValues = []string{"core", "web", "payments", "1", "4", "16", "x1", "1.5", "007", ""}
