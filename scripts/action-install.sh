@@ -11,15 +11,19 @@
 # pinned by commit with `version: vX.Y.Z` downloads that release and checks that the binary
 # was built from the pinned commit.
 #
+# Releases are looked for in the repository the action was taken from (github.action_repository:
+# a fork's own releases for `uses: a-fork/eni-lint@v1`). A repository with no release yet, or
+# none that the ref names, is no error: eni-lint is built from the action's checkout, which is
+# the code the ref names, and the log says so.
+#
 # Inputs (environment): INPUT_VERSION (eni-lint's version, v1.2.3 or 1.2.3; empty: the action
-# ref), ACTION_REF (github.action_ref), RUNNER_OS, RUNNER_ARCH, RUNNER_TOOL_CACHE, RUNNER_TEMP.
-# ENI_LINT_RELEASES (default https://github.com/eni-lint/eni-lint/releases/download) and
-# ENI_LINT_API (default $GITHUB_API_URL/repos/eni-lint/eni-lint) name the release host; the
-# tests point them at a local server.
+# ref), ACTION_REF (github.action_ref), ACTION_REPOSITORY (github.action_repository, owner/name),
+# RUNNER_OS, RUNNER_ARCH, RUNNER_TOOL_CACHE, RUNNER_TEMP, GITHUB_SERVER_URL, GITHUB_API_URL.
+# ENI_LINT_RELEASES (default $GITHUB_SERVER_URL/OWNER/NAME/releases/download) and ENI_LINT_API
+# (default $GITHUB_API_URL/repos/OWNER/NAME) name the release host; the tests point them at a
+# local server.
 set -euo pipefail
 
-releases="${ENI_LINT_RELEASES:-https://github.com/eni-lint/eni-lint/releases/download}"
-api="${ENI_LINT_API:-${GITHUB_API_URL:-https://api.github.com}/repos/eni-lint/eni-lint}"
 out="${GITHUB_OUTPUT:-/dev/null}"
 
 fail() {
@@ -38,6 +42,16 @@ build() {
   exit 0
 }
 
+repo="${ACTION_REPOSITORY:-${GITHUB_ACTION_REPOSITORY:-}}"
+if [ -z "$repo" ] && [ -z "${ENI_LINT_RELEASES:-}" ]; then
+  build "the action's repository is unknown (a local action: uses: ./…)"
+fi
+if [ -n "$repo" ] && ! [[ "$repo" =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ ]]; then
+  fail "github.action_repository '$repo' is not owner/name"
+fi
+releases="${ENI_LINT_RELEASES:-${GITHUB_SERVER_URL:-https://github.com}/$repo/releases/download}"
+api="${ENI_LINT_API:-${GITHUB_API_URL:-https://api.github.com}/repos/$repo}"
+
 semver='^v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$'
 want="${INPUT_VERSION:-}"
 if [ -z "$want" ]; then
@@ -48,13 +62,14 @@ if [ -z "$want" ]; then
     prefix="$want."
     auth=()
     [ -n "${GITHUB_TOKEN:-}" ] && auth=(-H "Authorization: Bearer $GITHUB_TOKEN")
-    tags=$(curl -fsSL --retry 3 --max-time 30 ${auth[@]+"${auth[@]}"} "$api/releases?per_page=100" \
-      | grep -oE '"tag_name": *"[^"]+"' | sed -E 's/.*"([^"]+)"$/\1/') \
+    listing=$(curl -fsSL --retry 3 --max-time 30 ${auth[@]+"${auth[@]}"} "$api/releases?per_page=100") \
       || fail "could not list the releases at $api to resolve $want"
+    # An empty list is a repository with no release yet, not a failure.
+    tags=$(printf '%s' "$listing" | grep -oE '"tag_name": *"[^"]+"' | sed -E 's/.*"([^"]+)"$/\1/' || true)
     want=$(printf '%s\n' "$tags" | grep -E '^v[0-9]+\.[0-9]+\.[0-9]+$' \
       | while IFS= read -r t; do [ "${t#"$prefix"}" != "$t" ] && echo "$t"; done \
       | sort -V | tail -n 1 || true)
-    [ -n "$want" ] || fail "no release matches ${prefix}*; set the version input"
+    [ -n "$want" ] || build "${repo:-the repository} has no release ${prefix}* yet"
   elif ! [[ "$want" =~ $semver ]]; then
     build "the ref $want names no release"
   fi
@@ -114,8 +129,15 @@ sums="eni-lint_${version}_checksums.txt"
 work=$(mktemp -d "${RUNNER_TEMP:-/tmp}/eni-lint-install.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fetch() {
-  curl -fsSL --retry 3 --max-time 120 -o "$work/$2" "$releases/$tag/$1" \
+  status=$(curl -sSL --retry 3 --max-time 120 -o "$work/$2" -w '%{http_code}' "$releases/$tag/$1") \
     || fail "could not download $releases/$tag/$1"
+  case "$status" in
+    200) ;;
+    # No such release (yet): the tag's code is the action's checkout.
+    404) [ "$2" = archive ] && build "${repo:-the repository} has no release $tag"
+      fail "release $tag has $archive but no $1" ;;
+    *) fail "could not download $releases/$tag/$1 (HTTP $status)" ;;
+  esac
 }
 fetch "$archive" archive
 fetch "$sums" sums

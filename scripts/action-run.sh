@@ -22,9 +22,23 @@ case "${INPUT_REVIEW:-false}" in
   false) ;;
   *) echo "::error title=eni-lint::input review must be true or false, not '${INPUT_REVIEW}'"; exit 2 ;;
 esac
-if [ -n "${INPUT_ARGS:-}" ]; then
-  read -r -a extra <<<"$INPUT_ARGS"
-  args+=("${extra[@]}")
+while IFS= read -r line; do
+  line="${line#"${line%%[![:space:]]*}"}"
+  [ -n "$line" ] && args+=(--exclude "$line")
+done <<<"${INPUT_EXCLUDE:-}"
+# args are shell words, quotes and backslashes as a shell reads them (--set 'a=b c'), parsed
+# by xargs: nothing in them is expanded or run.
+if [ -n "${INPUT_ARGS//[[:space:]]/}" ]; then
+  words=$(mktemp "${RUNNER_TEMP:-/tmp}/eni-lint-args.XXXXXX")
+  if ! printf '%s\n' "$INPUT_ARGS" | xargs printf '%s\0' >"$words"; then
+    echo "::error title=eni-lint::input args is not valid shell words (an unmatched quote?): $INPUT_ARGS"
+    rm -f "$words"
+    exit 2
+  fi
+  while IFS= read -r -d '' word; do
+    args+=("$word")
+  done <"$words"
+  rm -f "$words"
 fi
 case "${INPUT_COMMENT:-true}" in
   true) args+=(--comment=true) ;;
@@ -36,7 +50,9 @@ if [ -n "${INPUT_SARIF_FILE:-}" ]; then
   sarif="$INPUT_SARIF_FILE"
   args+=(--output "sarif=$sarif")
 fi
-json="${RUNNER_TEMP:-/tmp}/eni-lint-report.json"
+# A report of this step's own: a second eni-lint step in the job, or a run that fails before
+# writing, must not count another run's findings.
+json=$(mktemp "${RUNNER_TEMP:-/tmp}/eni-lint-report.XXXXXX")
 args+=(--output "json=$json")
 read -r -a paths <<<"$(echo "${INPUT_PATHS:-.}" | tr '\n' ' ')"
 [ "${#paths[@]}" -eq 0 ] && paths=(.)
@@ -46,14 +62,29 @@ code=$?
 
 findings=0
 errors=0
-if [ -f "$json" ]; then
+if [ -s "$json" ]; then
   # The summary counts the findings that count (suppressed ones are apart) and the inputs
   # that could not be read; they are the only numeric errors/warnings/info/loadErrors keys.
   count() { grep -oE "\"$1\": [0-9]+" "$json" | head -n 1 | grep -oE '[0-9]+$' || echo 0; }
   findings=$(($(count errors) + $(count warnings) + $(count info)))
   errors=$(count loadErrors)
 fi
-[ -f "$sarif" ] || sarif=""
+rm -f "$json"
+# The SARIF file's path as a later step names it: from the workspace root (working-directory
+# may be a subfolder), absolute when it is outside the workspace.
+if [ -n "$sarif" ] && [ -f "$sarif" ]; then
+  case "$sarif" in
+    /*) abs="$sarif" ;;
+    *) abs="$PWD/$sarif" ;;
+  esac
+  workspace="${GITHUB_WORKSPACE:-$PWD}"
+  case "$abs" in
+    "$workspace"/*) sarif="${abs#"$workspace"/}" ;;
+    *) sarif="$abs" ;;
+  esac
+else
+  sarif=""
+fi
 {
   echo "exit-code=$code"
   echo "findings=$findings"

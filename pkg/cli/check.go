@@ -44,6 +44,7 @@ type checkFlags struct {
 	outputs       []string
 	baseline      string
 	writeBaseline string
+	exclude       []string
 	changedSince  string
 	policies      []string
 	varFiles      []string
@@ -115,6 +116,7 @@ func inputFlags(fl *pflag.FlagSet, f *checkFlags) {
 	fl.DurationVar(&f.cooldown, "cooldown", 0, "branch-ENI cool-down for onCompletion (default 60s, minimum 30s)")
 	fl.StringVar(&f.namespace, "namespace", "", "namespace of manifests without metadata.namespace (default \"default\")")
 	fl.IntVar(&f.workers, "workers", 0, "files parsed at once (default: one per CPU)")
+	fl.StringArrayVar(&f.exclude, "exclude", nil, "leave out files and folders matching this glob (vendor/**), after the config's exclude (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "Terraform variable file for root modules, after terraform.tfvars and *.auto.tfvars (repeatable, in order)")
 	fl.StringArrayVar(&f.helmCharts, "helm-chart", nil, "render this Helm chart in-process (no cluster access) and check its objects: DIR[:VALUES[,VALUES...]], its own values files, later ones winning (repeatable)")
 	fl.BoolVar(&f.renderCharts, "render-charts", true, "render the Helm charts found in the scanned folders with their own values.yaml (false: skip their templates/)")
@@ -204,6 +206,7 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 	eff, err := config.Resolve(config.Flags{
 		Config: f.config, Paths: args, NodeGroups: f.nodeGroups, ENIRelease: f.eniRelease,
 		Cooldown: cooldown, Namespace: f.namespace, FailOn: f.failOn, Baseline: f.baseline, Policies: f.policies,
+		Exclude: f.exclude,
 	}, stdio.Getenv, wd)
 	if err != nil {
 		return run, usageError{err}
@@ -219,7 +222,7 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 		Paths: eff.Paths, Stdin: stdio.In, Version: currentVersion(), Workers: f.workers,
 		NodeGroups: eff.NodeGroups, Limits: eff.Limits, ENIRelease: eff.ENIRelease,
 		CooldownSeconds: eff.CooldownSeconds, DefaultNamespace: eff.Namespace, FailOn: failOn,
-		Exclude: eff.Exclude, Today: stdio.Getenv("ENI_LINT_TODAY"),
+		Exclude: excludeReports(eff.Exclude, eff.Baseline, f.writeBaseline), Today: stdio.Getenv("ENI_LINT_TODAY"),
 		InlineIgnores: inventory.InlineIgnores{Default: eff.AllowInlineIgnores, Rules: map[string]bool{}},
 		Rules:         map[string]analysis.RuleOverride{},
 		EvalTimeout:   f.policyTimeout,
@@ -389,6 +392,18 @@ func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.O
 	return nil
 }
 
+// excludeReports adds eni-lint's own files to the globs the walk leaves out: the baseline a
+// run reads or writes is JSON in the tree, and was read as an input on the next run.
+func excludeReports(globs []string, files ...string) []string {
+	out := append([]string{}, globs...)
+	for _, f := range files {
+		if f != "" {
+			out = append(out, filepath.ToSlash(filepath.Clean(f)))
+		}
+	}
+	return out
+}
+
 // writeFile writes one --output file, through the one writer (no link, no special file).
 func writeFile(path string, r report.Reporter, rep *findings.Report) error {
 	err := confine.Write(path, confine.WriteOptions{}, func(w io.Writer) error { return r.Write(w, rep) })
@@ -411,24 +426,37 @@ func linkBase(getenv func(string) string) string {
 // as paths relative to the current folder.
 func changedFiles(ctx context.Context, ref string) (map[string]bool, error) {
 	out := map[string]bool{}
+	// -z: git writes each name as it is, NUL-terminated; without it a name with a tab, a
+	// quote or a non-ASCII character comes quoted and escaped, and never matched a file.
 	for _, args := range [][]string{
-		{"diff", "--name-only", "--relative", "--end-of-options", ref, "--"},
-		{"ls-files", "--others", "--exclude-standard"},
+		{"diff", "-z", "--name-only", "--relative", "--end-of-options", ref, "--"},
+		{"ls-files", "-z", "--others", "--exclude-standard"},
 	} {
 		cmd := exec.CommandContext(ctx, "git", args...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		b, err := cmd.Output()
 		if err != nil {
-			return nil, fmt.Errorf("--changed-since %s: git %s: %v %s", ref, args[0], err, strings.TrimSpace(stderr.String()))
+			msg := strings.TrimSpace(stderr.String())
+			if args[0] == "diff" && shallowClone(ctx) {
+				return nil, fmt.Errorf("--changed-since %s: this checkout is shallow and does not hold %s (git: %s): fetch the history first, with actions/checkout's fetch-depth: 0 or git fetch --deepen", ref, ref, msg)
+			}
+			return nil, fmt.Errorf("--changed-since %s: git %s: %v %s", ref, args[0], err, msg)
 		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if line = strings.TrimSpace(line); line != "" {
-				out[filepath.ToSlash(filepath.Clean(line))] = true
+		for _, name := range strings.Split(string(b), "\x00") {
+			if name != "" {
+				out[filepath.ToSlash(filepath.Clean(name))] = true
 			}
 		}
 	}
 	return out, nil
+}
+
+// shallowClone reports whether the working folder is in a shallow clone (actions/checkout's
+// default fetch-depth of 1), where the base of a pull request is not there to compare with.
+func shallowClone(ctx context.Context) bool {
+	b, err := exec.CommandContext(ctx, "git", "rev-parse", "--is-shallow-repository").Output()
+	return err == nil && strings.TrimSpace(string(b)) == "true"
 }
 
 func firstNonEmpty(values ...string) string {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -202,5 +203,51 @@ func TestConfigShowAndPrecedence(t *testing.T) {
 	}
 	if code, _, stderr := run(t, "", nil, "config", "show"); code != 2 || !strings.Contains(stderr, ".eni-lint.yaml:2: unknown key \"nodeGroupz\"") {
 		t.Errorf("unknown key: exit %d %s", code, stderr)
+	}
+}
+
+// Names git would quote (a tab, a quote, non-ASCII) are changed files like any other, and a
+// shallow checkout that lacks the base says how to get it.
+func TestChangedSinceNamesAndShallowClones(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	example := filepath.Join("..", "..", "examples", "quickstart")
+	repo := filepath.Join(dir, "repo")
+	copyFile(t, filepath.Join(example, "sgp.yaml"), filepath.Join(repo, "sgp.yaml"))
+	t.Chdir(repo)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "protocol.file.allow=always"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "base")
+	job := "apiVersion: batch/v1\nkind: Job\nmetadata: {name: %s, namespace: billing}\nspec:\n  template:\n    metadata: {labels: {rds-access: \"true\"}}\n    spec: {containers: [{name: c, image: x}]}\n"
+	names := []string{"jobs/ünï\tcode.yaml", "jobs/a \"quoted\" name.yaml"}
+	for i, name := range names {
+		os.MkdirAll(filepath.Dir(name), 0o755)
+		if err := os.WriteFile(name, []byte(fmt.Sprintf(job, fmt.Sprintf("j%d", i))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("add", "jobs/ünï\tcode.yaml") // one committed since the base, one untracked
+	git("commit", "-qm", "one job")
+	_, stdout, stderr := run(t, "", nil, "check", ".", "--node-group", "default=m5.large", "--changed-since", "HEAD~1", "--format", "json")
+	got := strings.Join(openRules(jsonReport(t, stdout)), ",")
+	for _, name := range names {
+		if !strings.Contains(got, "ENI002 "+name) {
+			t.Errorf("%q is not reported as changed: %s (%s)", name, got, stderr)
+		}
+	}
+	git("clone", "-q", "--depth", "1", "file://"+repo, filepath.Join(dir, "shallow"))
+	t.Chdir(filepath.Join(dir, "shallow"))
+	code, _, stderr := run(t, "", nil, "check", ".", "--changed-since", "HEAD~1")
+	if code != 2 || !strings.Contains(stderr, "shallow") || !strings.Contains(stderr, "fetch-depth: 0") {
+		t.Errorf("shallow clone: exit %d %s", code, stderr)
 	}
 }

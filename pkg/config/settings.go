@@ -24,6 +24,8 @@ type Flags struct {
 	FailOn     string
 	Baseline   string
 	Policies   []string
+	// Exclude are --exclude globs, added to the config's.
+	Exclude []string
 }
 
 // Effective is every setting of a run after precedence: flags, then ENI_LINT_* environment
@@ -300,6 +302,15 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 		if len(f.Ignores) > 0 {
 			e.Ignores = f.Ignores
 			e.Sources["ignores"] = fileSrc("ignores")
+		}
+	}
+	// --exclude adds to the config's globs: both leave files out.
+	if len(fl.Exclude) > 0 {
+		e.Exclude = append(e.Exclude, fl.Exclude...)
+		if e.Sources["exclude"] != "" {
+			e.Sources["exclude"] += " and flag"
+		} else {
+			e.Sources["exclude"] = "flag"
 		}
 	}
 	if outside != nil {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -126,7 +127,9 @@ type actionRun struct {
 // runner is the part of a GitHub runner the action depends on.
 type runner struct {
 	ref       string // github.action_ref: a tag, a branch or a commit
+	repo      string // github.action_repository (default eni-lint/eni-lint)
 	toolCache string // RUNNER_TOOL_CACHE, kept between runs to test caching
+	temp      string // RUNNER_TEMP, shared by the steps of one job (default: a new folder)
 }
 
 // runAction runs the action at a release ref whose binary an earlier job left in the tool
@@ -176,11 +179,17 @@ func (rn runner) run(t *testing.T, workspace string, inputs map[string]string, e
 	t.Helper()
 	a, _ := loadAction(t)
 	root := repoRoot(t)
-	temp := t.TempDir()
+	temp := rn.temp
+	if temp == "" {
+		temp = t.TempDir()
+	}
 	if rn.toolCache == "" {
 		rn.toolCache = t.TempDir()
 	}
-	ctx := map[string]string{"github.action_path": root, "github.action_ref": rn.ref, "runner.temp": temp, "github.token": "test-token-not-printed"}
+	if rn.repo == "" {
+		rn.repo = "eni-lint/eni-lint"
+	}
+	ctx := map[string]string{"github.action_path": root, "github.action_ref": rn.ref, "github.action_repository": rn.repo, "runner.temp": temp, "github.token": "test-token-not-printed"}
 	for name, in := range a.Inputs {
 		ctx["inputs."+name] = expand(in.Default, ctx, t)
 	}
@@ -532,9 +541,10 @@ func TestActionInstallsTheRelease(t *testing.T) {
 	if otherSHA.failed == "" || !strings.Contains(otherSHA.log, "pinned at commit 999999999999") {
 		t.Errorf("another commit: failed %q\n%s", otherSHA.failed, otherSHA.log)
 	}
+	// A tag with no release (not published yet): the tag's code is the action's checkout.
 	missing := runner{ref: "v1.9.9", toolCache: t.TempDir()}.run(t, ws, in, env)
-	if missing.failed == "" || !strings.Contains(missing.log, "could not download") {
-		t.Errorf("missing release: failed %q\n%s", missing.failed, missing.log)
+	if missing.failed != "" || missing.code != 1 || !strings.Contains(missing.log, "has no release v1.9.9") || !slices.Contains(missing.ran, "Build eni-lint from the action's checkout") {
+		t.Errorf("missing release: failed %q exit %d ran %v\n%s", missing.failed, missing.code, missing.ran, missing.log)
 	}
 	bad := runner{ref: "v1.2.3", toolCache: t.TempDir()}.run(t, ws, map[string]string{"version": "latest-please"}, env)
 	if bad.failed == "" || !strings.Contains(bad.log, "input version must be a release") {
@@ -582,4 +592,91 @@ func archNameOf(env map[string]string) string {
 		return "arm64"
 	}
 	return "amd64"
+}
+
+// A repository with no release yet (a new fork, or before the first tag): the release list
+// is empty, which is no error, and @v1 builds from the action's checkout with a note.
+func TestActionWithNoReleaseYetBuilds(t *testing.T) {
+	rel := &release{dir: t.TempDir()}
+	srv := rel.serve(t) // an empty list
+	ws := workspaceWithExample(t, true)
+	env := map[string]string{"GITHUB_EVENT_NAME": "push", "ENI_LINT_RELEASES": srv.URL, "ENI_LINT_API": srv.URL}
+	r := runner{ref: "v1", toolCache: t.TempDir()}.run(t, ws, map[string]string{"paths": "k8s", "comment": "false"}, env)
+	if r.failed != "" || r.code != 1 || !strings.Contains(r.log, "has no release v1.* yet; building it from the action's checkout") {
+		t.Fatalf("failed %q exit %d\n%s", r.failed, r.code, r.log)
+	}
+	if !slices.Contains(r.ran, "Build eni-lint from the action's checkout") || r.outputs["eni-lint-version"] != "" {
+		t.Errorf("ran %v outputs %v", r.ran, r.outputs)
+	}
+}
+
+// A fork's action downloads the fork's releases: owner and name come from
+// github.action_repository, the hosts from the runner's GITHUB_SERVER_URL and GITHUB_API_URL.
+func TestActionUsesTheForksReleases(t *testing.T) {
+	rel := &release{dir: t.TempDir()}
+	env := rel.publish(t, "1.2.3", strings.Repeat("1", 40), false)
+	files := http.StripPrefix("/a-fork/eni-lint/releases/download", http.FileServer(http.Dir(rel.dir)))
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		paths = append(paths, r.URL.Path)
+		switch {
+		case r.URL.Path == "/api/repos/a-fork/eni-lint/releases":
+			fmt.Fprint(w, `[{"tag_name": "v1.2.3"}]`)
+		case strings.HasPrefix(r.URL.Path, "/a-fork/eni-lint/releases/download/"):
+			files.ServeHTTP(w, r)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	env["GITHUB_EVENT_NAME"] = "push"
+	env["GITHUB_SERVER_URL"] = srv.URL
+	env["GITHUB_API_URL"] = srv.URL + "/api"
+	ws := workspaceWithExample(t, true)
+	r := runner{ref: "v1", repo: "a-fork/eni-lint", toolCache: t.TempDir()}.run(t, ws, map[string]string{"paths": "k8s", "comment": "false"}, env)
+	if r.failed != "" || r.code != 1 || r.outputs["eni-lint-version"] != "v1.2.3" {
+		t.Fatalf("failed %q exit %d outputs %v\n%s", r.failed, r.code, r.outputs, r.log)
+	}
+	for _, p := range paths {
+		if !strings.Contains(p, "a-fork/eni-lint") {
+			t.Errorf("a request outside the fork: %s", p)
+		}
+	}
+}
+
+// working-directory: the SARIF file is written there and the output names it from the
+// workspace root, where upload-sarif looks; exclude and args (shell words) reach eni-lint; a
+// second step in the same job that fails before writing a report does not report the first
+// step's findings.
+func TestActionInputsAndTwoSteps(t *testing.T) {
+	ws := workspaceWithExample(t, true)
+	env := map[string]string{"GITHUB_EVENT_NAME": "push"}
+	code, stdout, outputs := runAction(t, ws, map[string]string{"paths": ".", "working-directory": "k8s", "comment": "false"}, env)
+	if code != 1 || outputs["sarif-file"] != "k8s/eni-lint.sarif" || outputs["findings"] != "2" {
+		t.Fatalf("working-directory: exit %d outputs %v\n%s", code, outputs, stdout)
+	}
+	if _, err := os.Stat(filepath.Join(ws, outputs["sarif-file"])); err != nil {
+		t.Errorf("the sarif-file output does not name the file from the workspace: %v", err)
+	}
+	// The quotes are the shell's: the glob reaches eni-lint without them.
+	for name, in := range map[string]map[string]string{
+		"args":    {"paths": "k8s", "args": `--exclude 'k8s/db-*' --eni-release "onDelete"`, "sarif-file": "", "comment": "false"},
+		"exclude": {"paths": "k8s", "exclude": "k8s/db-*\n", "sarif-file": "", "comment": "false"},
+	} {
+		code, stdout, outputs := runAction(t, ws, in, env)
+		if code != 0 || outputs["findings"] != "1" || strings.Contains(stdout, "ENI001") {
+			t.Errorf("%s: exit %d outputs %v\n%s", name, code, outputs, stdout)
+		}
+	}
+	if code, stdout, _ := runAction(t, ws, map[string]string{"paths": "k8s", "args": `--exclude 'unclosed`, "comment": "false"}, env); code != 2 || !strings.Contains(stdout, "not valid shell words") {
+		t.Errorf("unmatched quote: exit %d\n%s", code, stdout)
+	}
+	// Two steps, one job (one RUNNER_TEMP): the second fails on a bad flag before it writes
+	// a report, and must not count the first one's findings.
+	job := runner{ref: "v0.0.1", toolCache: cachedRelease(t, "0.0.1"), temp: t.TempDir()}
+	first := job.run(t, ws, map[string]string{"paths": "k8s", "sarif-file": "", "comment": "false"}, env)
+	second := job.run(t, ws, map[string]string{"paths": "k8s", "args": "--eni-release sometimes", "sarif-file": "", "comment": "false"}, env)
+	if first.outputs["findings"] != "2" || second.code != 2 || second.outputs["findings"] != "0" || second.outputs["exit-code"] != "2" {
+		t.Errorf("two steps: first %v, second exit %d %v\n%s", first.outputs, second.code, second.outputs, second.log)
+	}
 }
