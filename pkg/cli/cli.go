@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/rules"
@@ -71,11 +72,22 @@ finished Job pods keep their ENIs while kube-scheduler no longer counts them.`,
 		Version:       currentVersion(),
 	}
 	root.SetVersionTemplate("eni-lint {{.Version}}\n")
+	// pflag writes a boolean flag as --comment[=true|false]; --help shows it as --comment,
+	// aligned as before. The template is the parent's for every subcommand.
+	cobra.AddTemplateFunc("plainBools", plainBools)
+	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), "FlagUsages | trimTrailingWhitespaces", "FlagUsages | plainBools | trimTrailingWhitespaces"))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%v (see %s --help)", err, c.CommandPath())}
 	})
 	root.AddCommand(newCheck(stdio), newRules(stdio), newExplain(stdio), newLimits(stdio), newVersion(stdio), newConfig(stdio), newAudit(stdio), newClusters(stdio), newFix(stdio))
 	return root
+}
+
+// plainBools shows boolean flags as --name in flag usages: pflag's [=true|false] suffix is
+// replaced by as many spaces, so the descriptions stay aligned.
+func plainBools(usages string) string {
+	const suffix = "[=true|false]"
+	return strings.ReplaceAll(usages, suffix, strings.Repeat(" ", len(suffix)))
 }
 
 // engine compiles the built-in policies and any custom policy folders; every command that

@@ -283,3 +283,32 @@ func TestConfigCharts(t *testing.T) {
 		t.Error("a huge list index was accepted")
 	}
 }
+
+// First-hour polish: --help shows booleans plainly, config show lists charts, and a tree
+// without any SecurityGroupPolicy says so instead of printing a table of zeros.
+func TestFirstRunGuidance(t *testing.T) {
+	_, out, _ := run(t, "", nil, "check", "--help")
+	if strings.Contains(out, "[=true|false]") || !strings.Contains(out, "--render-charts ") {
+		t.Errorf("check --help:\n%s", out)
+	}
+	dir := t.TempDir()
+	job, err := os.ReadFile(filepath.Join(quickstart, "db-migrate-cronjob.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "job.yaml"), []byte(strings.ReplaceAll(string(job), "rds-access: \"true\"", "tier: batch")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".eni-lint.yaml"), []byte("charts:\n  - path: charts/app\n    values: [ci/values.yaml]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if _, out, _ := run(t, "", nil, "config", "show"); !strings.Contains(out, "charts/app:ci/values.yaml") {
+		t.Errorf("config show lacks the chart:\n%s", out)
+	}
+	os.Remove(".eni-lint.yaml")
+	code, out, errOut := run(t, "", nil, "check", ".", "--node-group", "default=m5.large")
+	if code != 0 || !strings.Contains(out, "no SecurityGroupPolicy found") || strings.Contains(out, "NODE GROUP") {
+		t.Errorf("no SGP: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -422,7 +422,7 @@ func TestModuleBesideTheScannedFolderIsRead(t *testing.T) {
 	write(t, filepath.Join(repo, "examples/basic/main.tf"), "module \"eks\" {\n  source = \"../..\"\n}\n")
 	t.Chdir(repo)
 	var stdout, stderr bytes.Buffer
-	code := Run(context.Background(), []string{"check", "examples"}, IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr, Getenv: func(string) string { return "" }})
+	code := Run(context.Background(), []string{"check", "examples", "--format", "json"}, IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr, Getenv: func(string) string { return "" }})
 	if code != 0 || !strings.Contains(stdout.String(), "m5.xlarge") {
 		t.Errorf("exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}

@@ -188,6 +188,9 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 			}
 			e.Charts = append(e.Charts, c)
 		}
+		if len(f.Charts) > 0 {
+			e.Sources["charts"] = fileSrc("charts")
+		}
 		for _, c := range f.Clusters {
 			for _, list := range [][]string{c.Infrastructure, c.Manifests, c.VarFiles} {
 				for i, p := range list {
@@ -382,8 +385,26 @@ func (e *Effective) Show() [][3]string {
 		row("allowInlineIgnores", fmt.Sprint(e.AllowInlineIgnores)),
 		row("rules", strings.Join(append([]string{}, or(rules)), "; ")),
 		row("ignores", fmt.Sprintf("%d", len(e.Ignores))),
+		row("charts", or(chartNames(e.Charts))),
 		row("clusters", or(clusterNames(e.Clusters))),
 	}
+}
+
+// chartNames describes each chart entry: its folder, and its values files after a colon, as
+// --helm-chart takes it.
+func chartNames(cs []Chart) []string {
+	var out []string
+	for _, c := range cs {
+		s := c.Path
+		if len(c.Values) > 0 {
+			s += ":" + strings.Join(c.Values, ",")
+		}
+		if c.Namespace != "" {
+			s += " (namespace " + c.Namespace + ")"
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 func clusterNames(cs []Cluster) []string {

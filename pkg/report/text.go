@@ -161,7 +161,16 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 	if noVerdict && len(r.InstanceTypes) > 0 {
 		fmt.Fprintf(&b, "\n%s %s\n", t.paint(ansiBold, "No verdict:"), count(len(r.Errors), "input")+" could not be read (listed above), so the per-instance-type verdicts are not shown; fix or exclude them")
 	}
-	if len(r.InstanceTypes) > 0 && !noVerdict {
+	// A first run on a repository without Security groups for Pods: a table of zeros says
+	// nothing, a sentence does.
+	nothingHeld := r.Inputs.SecurityGroupPolicies == 0
+	for _, row := range r.InstanceTypes {
+		nothingHeld = nothingHeld && row.Hidden == 0 && row.Active == 0
+	}
+	if nothingHeld && !noVerdict {
+		fmt.Fprintf(&b, "\n%s no SecurityGroupPolicy found, and no workload asks for vpc.amazonaws.com/pod-eni: nothing here holds branch ENIs (a pod gets one only when a SecurityGroupPolicy selects it). Scan the folder that holds your SecurityGroupPolicies too, if they live elsewhere.\n", t.paint(ansiBold, "Nothing to check:"))
+	}
+	if len(r.InstanceTypes) > 0 && !noVerdict && !nothingHeld {
 		// A section per cluster when there are several: each is judged on its own.
 		var sections []string
 		byCluster := map[string][]findings.InstanceTypeRow{}
