@@ -134,6 +134,17 @@ var hostileCases = []hostileCase{
 		setup: func(t *testing.T, repo, _ string) {
 			write(t, filepath.Join(repo, "infra/main.tf"), "locals {\n  x = "+strings.Repeat("!", 1000000)+"true\n}\n")
 		}},
+	// One expression of hundreds of thousands of operations: hcl parses a chain of
+	// conditionals, and evaluates a chain of subtractions, one stack frame per operation.
+	{name: "terraform-deep-conditionals", exit: 2, want: []string{"infra/main.tf:2", "more than 500 levels deep (a budget)"},
+		setup: func(t *testing.T, repo, _ string) {
+			write(t, filepath.Join(repo, "infra/main.tf"), "locals {\n  x = "+strings.Repeat("true ? 1 : ", 800000)+"1\n}\n")
+		}},
+	{name: "terraform-long-subtraction", exit: 2, want: []string{"infra/main.tf:2", "more than 500 levels deep (a budget)"},
+		setup: func(t *testing.T, repo, _ string) {
+			write(t, filepath.Join(repo, "infra/main.tf"), "locals {\n  x = "+strings.Repeat("1 - ", 2000000)+"1\n}\n"+
+				"resource \"aws_eks_node_group\" \"g\" {\n  instance_types = [local.x == 1 ? \"m5.large\" : \"m5.xlarge\"]\n}\n")
+		}},
 	{name: "terraform-deep-blocks", exit: 2, want: []string{"infra/main.tf:501", "more than 500 levels deep (a budget)"},
 		setup: func(t *testing.T, repo, _ string) {
 			write(t, filepath.Join(repo, "infra/main.tf"), strings.Repeat("a {\n", 500000)+strings.Repeat("}\n", 500000))

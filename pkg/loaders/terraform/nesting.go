@@ -73,18 +73,60 @@ func checkTokens(tokens hclsyntax.Tokens, base int) *hcl.Diagnostic {
 	return nil
 }
 
-// nativeNesting returns the range where tokens first nest deeper than MaxNesting-base.
+// binaryOperators are the tokens hcl parses into an operation node: each operation in one
+// expression nests the tree one level more (`a ? b : c ? d : …` in the parser, `1 + 1 + …` in
+// the evaluator, which walks the left-deep tree recursively).
+var binaryOperators = map[hclsyntax.TokenType]bool{
+	hclsyntax.TokenQuestion: true, hclsyntax.TokenPlus: true, hclsyntax.TokenMinus: true,
+	hclsyntax.TokenStar: true, hclsyntax.TokenSlash: true, hclsyntax.TokenPercent: true,
+	hclsyntax.TokenAnd: true, hclsyntax.TokenOr: true, hclsyntax.TokenEqualOp: true,
+	hclsyntax.TokenNotEqual: true, hclsyntax.TokenLessThan: true, hclsyntax.TokenLessThanEq: true,
+	hclsyntax.TokenGreaterThan: true, hclsyntax.TokenGreaterThanEq: true,
+}
+
+// nativeNesting returns the range where tokens first nest deeper than MaxNesting-base. Every
+// construct that makes hcl recurse counts: brackets, strings and templates while open,
+// template directives, prefix operators in a row, and the operations of one expression (they
+// count until the expression ends: a comma or a new line at their bracket level, or the
+// bracket that holds them). An index or attribute after a bracket (`f(x)[0].a`) is an
+// operation too. Real modules stay far below the budget; a few megabytes of `true ? 1 : true
+// ? 1 : …` no longer reach the parser.
 func nativeNesting(tokens hclsyntax.Tokens, base int) (hcl.Range, bool) {
 	depth, directives, unary := base, 0, 0
+	ops := []int{0} // operations of the expression open at each bracket level
+	pending := 0    // their sum
 	for i, t := range tokens {
 		switch t.Type {
 		case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen, hclsyntax.TokenOQuote,
 			hclsyntax.TokenOHeredoc, hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
+			if (t.Type == hclsyntax.TokenOBrack || t.Type == hclsyntax.TokenOParen) && i > 0 &&
+				(tokens[i-1].Type == hclsyntax.TokenCBrack || tokens[i-1].Type == hclsyntax.TokenCParen) {
+				ops[len(ops)-1]++ // a postfix index or call on an expression
+				pending++
+			}
 			depth++
+			ops = append(ops, 0)
 		case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen, hclsyntax.TokenCQuote,
 			hclsyntax.TokenCHeredoc, hclsyntax.TokenTemplateSeqEnd:
 			if depth > base {
 				depth--
+			}
+			if len(ops) > 1 {
+				pending -= ops[len(ops)-1]
+				ops = ops[:len(ops)-1]
+			}
+		case hclsyntax.TokenComma, hclsyntax.TokenNewline:
+			pending -= ops[len(ops)-1]
+			ops[len(ops)-1] = 0
+		case hclsyntax.TokenDot:
+			if i > 0 && (tokens[i-1].Type == hclsyntax.TokenCBrack || tokens[i-1].Type == hclsyntax.TokenCParen) {
+				ops[len(ops)-1]++
+				pending++
+			}
+		default:
+			if binaryOperators[t.Type] {
+				ops[len(ops)-1]++
+				pending++
 			}
 		}
 		// %{ if } … %{ endif } and %{ for } … %{ endfor } nest their bodies in the parser.
@@ -104,7 +146,7 @@ func nativeNesting(tokens hclsyntax.Tokens, base int) (hcl.Range, bool) {
 		} else {
 			unary = 0
 		}
-		if depth+directives+unary > MaxNesting {
+		if depth+directives+unary+pending > MaxNesting {
 			return t.Range, true
 		}
 	}

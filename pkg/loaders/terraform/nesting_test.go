@@ -14,6 +14,10 @@ import (
 
 func TestNativeNesting(t *testing.T) {
 	deep := MaxNesting + 1
+	var short strings.Builder // many short expressions, each with a few operations
+	for i := 0; i < 2*MaxNesting; i++ {
+		fmt.Fprintf(&short, "x%d = 1 - 1 - 1 > 0 ? 2 : 3\n", i)
+	}
 	tests := []struct {
 		name string
 		src  string
@@ -26,7 +30,14 @@ func TestNativeNesting(t *testing.T) {
 		{"blocks on their own lines", "x = 1\n" + strings.Repeat("a {\n", deep) + strings.Repeat("}\n", deep), true, 2 + MaxNesting},
 		{"bangs", "x = " + strings.Repeat("!", deep) + "true\n", true, 1},
 		{"minus signs", "x = " + strings.Repeat("-", deep) + "1\n", true, 1},
-		{"subtractions are not nesting", "x = " + strings.Repeat("1 - ", 2*MaxNesting) + "1\n", false, 0},
+		// hcl evaluates `1 - 1 - …` and parses `a ? b : c ? …` recursively, one level per
+		// operation: a few megabytes of either ended the process with a stack overflow.
+		{"subtractions in one expression", "x = " + strings.Repeat("1 - ", 2*MaxNesting) + "1\n", true, 1},
+		{"conditionals in one expression", "x = " + strings.Repeat("true ? 1 : ", deep) + "1\n", true, 1},
+		{"operations at the limit", "x = " + strings.Repeat("1 + ", MaxNesting-2) + "1\n", false, 0},
+		{"operations end with their expression", short.String(), false, 0},
+		{"operations end with their list item", "x = [" + strings.Repeat("1 - 1, ", 2*MaxNesting) + "]\n", false, 0},
+		{"postfix indexes", "x = f(1)" + strings.Repeat("[0]", deep) + "\n", true, 1},
 		{"templates in templates", "x = " + strings.Repeat(`"${`, deep/2+1) + "1" + strings.Repeat(`}"`, deep/2+1) + "\n", true, 1},
 		{"if directives", "x = \"" + strings.Repeat("%{ if true }a", deep) + strings.Repeat("%{ endif }", deep) + "\"\n", true, 1},
 		{"many closed brackets in sequence", "x = [" + strings.Repeat("[1], ", 10*MaxNesting) + "]\n", false, 0},
@@ -216,6 +227,8 @@ func FuzzNativeNesting(f *testing.F) {
 	f.Add("x = \"%{ if a }${b}%{ endif }\"\n")
 	f.Add("x = !!-1\n")
 	f.Add("a {\n b {\n }\n}\n")
+	f.Add("x = true ? 1 : false ? 2 : 3\n")
+	f.Add("x = 1 - 2 * 3 % 4 == 5 || f(1)[0].a\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if d := checkNativeNesting([]byte(src), "f.tf"); d != nil {
 			if d.Subject == nil || d.Subject.Filename != "f.tf" {
