@@ -169,6 +169,22 @@ var hostileCases = []hostileCase{
 		setup: func(t *testing.T, repo, _ string) {
 			write(t, filepath.Join(repo, "big.yaml"), "a: "+strings.Repeat("x", 4096)+"\n")
 		}},
+	// 1 + a retry limit near the largest int wrapped to a negative pod count: "0 finished
+	// pods", exit 0. Counts from input saturate at the budget instead.
+	{name: "argo-retry-limit-overflow", exit: 1, want: []string{"wf.yaml", "ENI001", "retryStrategy.limit 9223372036854775807: more than 1048576 pods per run (a budget)"},
+		setup: func(t *testing.T, repo, _ string) {
+			write(t, filepath.Join(repo, "wf.yaml"), "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: w, namespace: billing}\nspec:\n"+
+				"  entrypoint: main\n  templates:\n    - name: main\n      retryStrategy: {limit: 9223372036854775807}\n      steps:\n"+
+				"        - - name: leaf\n            template: leaf\n            withItems: [a, b]\n"+
+				"    - name: leaf\n      metadata: {labels: {rds-access: \"true\"}}\n      container: {image: x}\n")
+		}},
+	{name: "argo-sequence-overflow", exit: 1, want: []string{"wf.yaml", "ENI001", "more than 1048576 pods per run (a budget)"},
+		setup: func(t *testing.T, repo, _ string) {
+			write(t, filepath.Join(repo, "wf.yaml"), "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: w, namespace: billing}\nspec:\n"+
+				"  entrypoint: main\n  templates:\n    - name: main\n      steps:\n"+
+				"        - - name: leaf\n            template: leaf\n            withSequence: {start: \"-9223372036854775808\", end: \"9223372036854775807\"}\n"+
+				"    - name: leaf\n      metadata: {labels: {rds-access: \"true\"}}\n      container: {image: x}\n")
+		}},
 	{name: "cloudformation-default-ref", exit: 1, want: []string{"not a literal value"}},
 	{name: "cloudformation-sub-self", exit: 1, want: []string{"ENI001"}},
 	{name: "cloudformation-labels-cycle", exit: 2, want: []string{"stack.yaml:7", "alias cycle"}},

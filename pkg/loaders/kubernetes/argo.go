@@ -300,6 +300,9 @@ func callTarget(call *yaml.Node, path string, c *argoCount) (string, int) {
 	if _, seq := yamlpos.Lookup(call, "withSequence"); seq != nil {
 		if n, ok := sequenceLength(seq); ok {
 			items = min(n, maxWorkflowPods)
+			if n > maxWorkflowPods {
+				c.unbounded = append(c.unbounded, inventory.UnboundedReason{Reason: fmt.Sprintf("withSequence: more than %d pods per run (a budget)", maxWorkflowPods), Path: path + ".withSequence"})
+			}
 		} else {
 			c.lowerBound("withSequence's count, start or end comes from a parameter, which only the run knows", path+".withSequence", seq)
 		}
@@ -317,6 +320,12 @@ func retries(t *yaml.Node, path string, c *argoCount) int {
 	_, limit := yamlpos.Lookup(rs, "limit")
 	if limit != nil && limit.Kind == yaml.ScalarNode {
 		if n, err := strconv.Atoi(strings.TrimSpace(limit.Value)); err == nil && n >= 0 {
+			// Saturate: 1 + a limit near the largest int wrapped to a negative count, which
+			// counted no pod at all.
+			if n >= maxWorkflowPods {
+				c.unbounded = append(c.unbounded, inventory.UnboundedReason{Reason: fmt.Sprintf("retryStrategy.limit %d: more than %d pods per run (a budget)", n, maxWorkflowPods), Path: path + ".retryStrategy.limit"})
+				return maxWorkflowPods
+			}
 			return 1 + n
 		}
 	}
@@ -345,11 +354,17 @@ func sequenceLength(seq *yaml.Node) (int, bool) {
 	if end < start {
 		start, end = end, start
 	}
-	return end - start + 1, true
+	// end - start + 1 as unsigned numbers cannot wrap; past the budget it saturates.
+	if span := uint64(end) - uint64(start); span < maxWorkflowPods {
+		return int(span) + 1, true
+	}
+	return maxWorkflowPods + 1, true
 }
 
+// mulBounded multiplies two counts, saturating at the budget (a negative count, which no
+// reader produces any more, saturates too rather than wrap).
 func mulBounded(a, b int, c *argoCount, path string) int {
-	if b != 0 && a > maxWorkflowPods/b {
+	if a < 0 || b < 0 || b != 0 && a > maxWorkflowPods/b {
 		c.unbounded = append(c.unbounded, inventory.UnboundedReason{Reason: fmt.Sprintf("more than %d pods per run (a budget)", maxWorkflowPods), Path: path})
 		return maxWorkflowPods
 	}
