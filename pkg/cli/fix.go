@@ -14,6 +14,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/fix"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/report"
 	"github.com/eni-lint/eni-lint/pkg/rules"
 	"github.com/pmezard/go-difflib/difflib"
 	"github.com/spf13/cobra"
@@ -105,7 +106,7 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 	}
 	if len(res.Before.Errors) > 0 {
 		for _, e := range res.Before.Errors {
-			fmt.Fprintf(stdio.Err, "eni-lint: %s: %s\n", at(e.Position), e.Message)
+			fmt.Fprintln(stdio.Err, report.TerminalSafe(report.OneLine(fmt.Sprintf("eni-lint: %s: %s", at(e.Position), e.Message)), false))
 		}
 		fmt.Fprintln(stdio.Err, "eni-lint: the inputs did not all load: nothing was fixed")
 		return exitError{findings.ExitFailed}
@@ -122,7 +123,7 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 		beforeFixWrites(changed)
 		if written, err := writeFixed(res.Workspace, changed); err != nil {
 			writeSummary(summary, res, changed, true)
-			fmt.Fprintf(stdio.Err, "eni-lint: %s\n", err)
+			fmt.Fprintln(stdio.Err, report.TerminalSafe(report.OneLine("eni-lint: "+err.Error()), false))
 			if written == 0 {
 				fmt.Fprintln(stdio.Err, "eni-lint fix: nothing was written")
 			} else {
@@ -226,13 +227,13 @@ func relative(p string) string {
 func writeDiff(w io.Writer, ws *fix.Workspace, changed []string) error {
 	for _, p := range changed {
 		name := filepath.ToSlash(relative(p))
-		from, old := "a/"+name, ws.Original(p)
+		from, old := gitQuote("a/"+name), ws.Original(p)
 		if old == nil {
 			from = "/dev/null"
 		}
 		text, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
 			A: diffLines(old), B: diffLines(ws.Current(p)),
-			FromFile: from, ToFile: "b/" + name, Context: 3,
+			FromFile: from, ToFile: gitQuote("b/" + name), Context: 3,
 		})
 		if err != nil {
 			return err
@@ -242,6 +243,46 @@ func writeDiff(w io.Writer, ws *fix.Workspace, changed []string) error {
 		}
 	}
 	return nil
+}
+
+// gitQuote writes a file name of a diff header as git does: as it is when it holds only
+// printable ASCII, else in double quotes with C escapes and every other byte in octal
+// (core.quotePath). A name with a newline could otherwise forge the next header line; git
+// apply reads the quoted form back.
+func gitQuote(name string) string {
+	plain := true
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return name
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			if c < 0x20 || c >= 0x7f {
+				fmt.Fprintf(&b, "\\%03o", c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // diffLines splits a file for the diff, each line with its newline; a last line without one
@@ -264,15 +305,18 @@ func writeSummary(w io.Writer, res *fix.Result, changed []string, preview bool) 
 	if preview {
 		verb = "would write"
 	}
+	// Object and file names come from the pull request: one line each, no control
+	// characters, no line that starts a workflow command.
+	safe := func(s string) string { return report.TerminalSafe(report.OneLine(s), false) }
 	for _, o := range res.Outcomes {
-		fmt.Fprintln(w, o.Describe(preview))
+		fmt.Fprintln(w, safe(o.Describe(preview)))
 	}
 	if len(changed) == 0 {
 		fmt.Fprintln(w, "eni-lint fix: nothing to change")
 	} else {
 		var names []string
 		for _, p := range changed {
-			names = append(names, relative(p))
+			names = append(names, safe(relative(p)))
 		}
 		if len(names) > 10 { // the lines above name every change; this line stays short
 			names = append(names[:10], fmt.Sprintf("and %d more", len(names)-10))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -302,5 +303,47 @@ func TestPreferInstanceTypeFromAFlagIsShown(t *testing.T) {
 	code, out, errOut := run(t, "", nil, "fix", quickstart, "--node-group", "default=m5.large", "--dry-run", "--prefer", "instance-type")
 	if code != 1 || !strings.Contains(errOut, `not written ENI001`) || !strings.Contains(errOut, "the type is not written in a file") || strings.Contains(out, "m5.") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// A file name written to forge a diff header is quoted as git quotes it, and git apply
+// reads the diff back.
+func TestFixDiffQuotesFileNames(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	for name, want := range map[string]string{
+		"k8s/job.yaml":         "k8s/job.yaml",
+		"a\n+++ b/etc/passwd":  `"a\n+++ b/etc/passwd"`,
+		"tab\there \"q\" \\ é": `"tab\there \"q\" \\ \303\251"`,
+		"esc\x1b[2J.yaml":      `"esc\033[2J.yaml"`,
+	} {
+		if got := gitQuote(name); got != want {
+			t.Errorf("gitQuote(%q) = %s, want %s", name, got, want)
+		}
+	}
+	dir := t.TempDir()
+	name := "jobs\n+++ b/forged.yaml"
+	copyFile(t, filepath.Join(quickstart, "sgp.yaml"), filepath.Join(dir, "sgp.yaml"))
+	copyFile(t, filepath.Join(quickstart, "db-migrate-cronjob.yaml"), filepath.Join(dir, name))
+	t.Chdir(dir)
+	code, out, errOut := run(t, "", nil, "fix", ".", "--node-group", "default=m5.large", "--dry-run")
+	if code != 0 && code != 1 {
+		t.Fatalf("fix --dry-run: exit %d\n%s", code, errOut)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if line == "+++ b/forged.yaml" {
+			t.Fatalf("a forged diff header:\n%s", out)
+		}
+	}
+	if !strings.Contains(out, `+++ "b/jobs\n+++ b/forged.yaml"`) {
+		t.Errorf("the header is not quoted:\n%s", out)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"apply", "--check", "-"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Stdin = strings.NewReader(out)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("git %v: %v\n%s\n%s", args, err, b, out)
+		}
 	}
 }

@@ -255,6 +255,15 @@ var hostileCases = []hostileCase{
 	{name: "changed-since-option", args: []string{"--changed-since=--output=x.txt"}, exit: 2, want: []string{"is not a git revision"}, noGood: true},
 	// The file name is made here, not committed: ':' is not allowed in a module zip (the Go
 	// proxy would refuse the module) nor in a Windows checkout.
+	// Names written to forge output: a finding line, a workflow command, a diff header, an
+	// escape sequence. Every human-readable output shows them on one line, escaped.
+	{name: "forged-lines-in-names", exit: 1, want: []string{`w\n::error file=x::pwned\nk8s/x.yaml:1:1  error  ENI001`, `\x1b[2J`},
+		setup: func(t *testing.T, repo, _ string) {
+			write(t, filepath.Join(repo, "job.yaml"), "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: \"w\\n::error file=x::pwned\\nk8s/x.yaml:1:1  error  ENI001\\e[2J\"\n  namespace: billing\n"+
+				"spec: {template: {metadata: {labels: {rds-access: \"true\"}}, spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}\n")
+			write(t, filepath.Join(repo, "a\n+++ b/etc/passwd\n.yaml"), "apiVersion: batch/v1\nkind: Job\nmetadata: {name: named, namespace: billing}\n"+
+				"spec: {template: {metadata: {labels: {rds-access: \"true\"}}, spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}\n")
+		}},
 	{name: "legacy-workflow-command-name", exit: 1, want: []string{"pwned.yaml"},
 		setup: func(t *testing.T, repo, _ string) {
 			write(t, filepath.Join(repo, "##[error]pwned.yaml"), "apiVersion: batch/v1\nkind: Job\nmetadata: {name: w, namespace: billing}\n"+
@@ -394,6 +403,11 @@ func TestHostileCorpus(t *testing.T) {
 			fixCode := Run(context.Background(), fixArgs, IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr, Getenv: func(string) string { return "" },
 				Exit: func(c int) { t.Errorf("the guard ended fix with %d: %s", c, stderr.String()) }})
 			afterFix := treeOf(t, base)
+			for _, line := range strings.Split(stdout.String()+stderr.String(), "\n") {
+				if trimmed := strings.TrimSpace(line); strings.HasPrefix(trimmed, "::") || strings.HasPrefix(trimmed, "##[") || strings.Contains(line, "\x1b") {
+					t.Errorf("fix printed a forged or raw line: %q", line)
+				}
+			}
 			if len(tc.fixWant) > 0 {
 				if fixCode != tc.fixExit {
 					t.Errorf("fix: exit %d, want %d\n%s%s", fixCode, tc.fixExit, stdout.String(), stderr.String())

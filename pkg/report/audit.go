@@ -70,7 +70,7 @@ func auditText(r *audit.Report, t Text) string {
 			if e.Position.Line > 0 {
 				loc += fmt.Sprintf(":%d", e.Position.Line)
 			}
-			fmt.Fprintf(&b, "  %s  %s\n", loc, e.Message)
+			fmt.Fprintf(&b, "  %s  %s\n", OneLine(loc), OneLine(e.Message))
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Branch ENIs per node, now"))
@@ -78,7 +78,7 @@ func auditText(r *audit.Report, t Text) string {
 	fmt.Fprintln(tw, "  NODE\tINSTANCE TYPE\tSCHEDULER\tENIs\tHELD BY FINISHED PODS\tRELEASED\tWAITING\tVERDICT")
 	for _, n := range r.Nodes {
 		sched, enis := nodeViews(n)
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", n.Name, dash(n.InstanceType), sched, enis, n.HeldByFinished, n.Released, n.Waiting, t.auditVerdict(n.Verdict))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", OneLine(n.Name), OneLine(dash(n.InstanceType)), sched, enis, n.HeldByFinished, n.Released, n.Waiting, t.auditVerdict(n.Verdict))
 	}
 	if r.Model.ENIRelease == "onCompletion" {
 		fmt.Fprintf(&b, "  Released: finished pods that ended %ds or more before the snapshot time, whose ENIs the controller has freed.\n", r.Model.CooldownSeconds)
@@ -89,7 +89,7 @@ func auditText(r *audit.Report, t Text) string {
 			continue
 		}
 		sched, enis := nodeViews(n)
-		fmt.Fprintf(&b, "\n%s %s (%s, capacity from %s): scheduler: %s; ENIs: %s\n", t.auditVerdict(n.Verdict), n.Name, dash(n.InstanceType), n.CapacitySource, sched, enis)
+		fmt.Fprintf(&b, "\n%s %s (%s, capacity from %s): scheduler: %s; ENIs: %s\n", t.auditVerdict(n.Verdict), OneLine(n.Name), OneLine(dash(n.InstanceType)), OneLine(n.CapacitySource), sched, enis)
 		switch n.Verdict {
 		case audit.Exhausted:
 			b.WriteString("  The next SGP pod the scheduler places here gets no branch ENI and waits in ContainerCreating.\n")
@@ -99,17 +99,17 @@ func auditText(r *audit.Report, t Text) string {
 			b.WriteString("  The node advertises no vpc.amazonaws.com/pod-eni and its instance type is not in the table.\n")
 		}
 		for _, p := range n.Stuck {
-			fmt.Fprintf(&b, "  waiting: %s/%s%s\n", p.Namespace, p.Name, suffix(p.Event))
+			fmt.Fprintf(&b, "  waiting: %s\n", OneLine(p.Namespace+"/"+p.Name+suffix(p.Event)))
 		}
 		if len(n.Holders) > 0 {
-			fmt.Fprintf(&b, "  held by %s: %s\n", count(len(n.Holders), "finished pod"), holderList(n.Holders, 5))
+			fmt.Fprintf(&b, "  held by %s: %s\n", count(len(n.Holders), "finished pod"), OneLine(holderList(n.Holders, 5)))
 		}
 	}
 	if len(r.Owners) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Finished pods holding branch ENIs, per owner"))
 		for _, o := range r.Owners {
-			fmt.Fprintf(&b, "  %s %s/%s: %d on %s; ttlSecondsAfterFinished %s%s\n", o.Kind, o.Namespace, o.Name, o.Holding, strings.Join(o.Nodes, ", "), intOrNone(o.TTL), historyText(o))
-			fmt.Fprintf(&b, "    %s: %s (eni-lint explain %s)\n", t.paint(ansiBold, o.Rule), o.Fix, o.Rule)
+			fmt.Fprintf(&b, "  %s: %d on %s; ttlSecondsAfterFinished %s%s\n", OneLine(o.Kind+" "+o.Namespace+"/"+o.Name), o.Holding, OneLine(strings.Join(o.Nodes, ", ")), intOrNone(o.TTL), historyText(o))
+			fmt.Fprintf(&b, "    %s: %s (eni-lint explain %s)\n", t.paint(ansiBold, o.Rule), OneLine(o.Fix), o.Rule)
 		}
 	}
 	if len(r.Unscheduled) > 0 {
@@ -129,17 +129,17 @@ func auditModelCheckText(b *strings.Builder, mc *audit.ModelCheck, t Text) {
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  WHAT\tOBSERVED\tSTATIC BOUND\t")
 	for _, n := range mc.Nodes {
-		fmt.Fprintf(tw, "  node %s (%s)\t%d\t%s\t%s\n", n.Node, n.InstanceType, n.Observed, bound(n.Bound, n.AtLeast), above(n.Above))
+		fmt.Fprintf(tw, "  node %s (%s)\t%d\t%s\t%s\n", OneLine(n.Node), OneLine(n.InstanceType), n.Observed, bound(n.Bound, n.AtLeast), above(n.Above))
 	}
 	for _, w := range mc.Workloads {
-		fmt.Fprintf(tw, "  %s %s/%s\t%d\t%s\t%s\n", w.Kind, w.Namespace, w.Name, w.Observed, bound(w.Bound, w.Unbounded), above(w.Above))
+		fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\n", OneLine(w.Kind+" "+w.Namespace+"/"+w.Name), w.Observed, bound(w.Bound, w.Unbounded), above(w.Above))
 	}
 	tw.Flush()
 	for _, a := range mc.AboveBound {
-		fmt.Fprintf(b, "%s %s. The static model must never be below what a cluster shows: please report this at %s/issues with the snapshot and the manifests.\n", t.paint(ansiBold+ansiRed, "MODEL BUG:"), a, InformationURI)
+		fmt.Fprintf(b, "%s %s. The static model must never be below what a cluster shows: please report this at %s/issues with the snapshot and the manifests.\n", t.paint(ansiBold+ansiRed, "MODEL BUG:"), OneLine(a), InformationURI)
 	}
 	if len(mc.NotInManifests) > 0 {
-		fmt.Fprintf(b, "  Not in the manifests (not compared): %s\n", strings.Join(mc.NotInManifests, ", "))
+		fmt.Fprintf(b, "  Not in the manifests (not compared): %s\n", OneLine(strings.Join(mc.NotInManifests, ", ")))
 	}
 }
 

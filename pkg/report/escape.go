@@ -64,3 +64,16 @@ func TerminalSafe(s string, color bool) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// OneLine shows the line breaks of text that came from input (an object's name, a file name,
+// a value in a message) as \n and \r, so that it cannot start a line of its own in a
+// line-oriented output: forge a finding line there, or a workflow command once the line is
+// printed in CI. TerminalSafe then shows the other control characters. Every human-readable
+// writer puts each input-derived field through it: the text report, audit's text, fix's
+// summary, the baseline's stale list, and the GitHub log lines.
+func OneLine(s string) string {
+	if !strings.ContainsAny(s, "\n\r\u2028\u2029\u0085") {
+		return s
+	}
+	return strings.NewReplacer("\n", `\n`, "\r", `\r`, "\u2028", `\u2028`, "\u2029", `\u2029`, "\u0085", `\u0085`).Replace(s)
+}

@@ -72,3 +72,20 @@ func FuzzTerminalSafe(f *testing.F) {
 		}
 	})
 }
+
+// TestHostileNames: a field from input, through OneLine and TerminalSafe, is one line with no
+// control character, and cannot start a workflow command.
+func TestHostileNames(t *testing.T) {
+	for _, name := range []string{
+		"w\n::error file=x::pwned", "a\r\nb", "\x1b[2Jclear", "::add-mask::x", "##[error]x",
+		"bidi\u202eevil", "nul\x00byte", "sep\u2028line\u2029para\u0085nel", strings.Repeat("long", 20000),
+	} {
+		line := "  " + TerminalSafe(OneLine(name), false)
+		if strings.ContainsAny(line, "\n\r\x00\x1b\u2028\u2029\u0085\u202e") {
+			t.Errorf("%q: %q", name, line)
+		}
+		if own := TerminalSafe(OneLine(name), false); strings.HasPrefix(own, "::") || strings.HasPrefix(own, "##[") {
+			t.Errorf("%q starts a workflow command: %q", name, own)
+		}
+	}
+}

@@ -72,7 +72,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 	if len(r.OnFargate) > 0 {
 		var names []string
 		for _, f := range r.OnFargate {
-			names = append(names, fmt.Sprintf("%s %s/%s (profile %s)", f.Object.Kind, f.Object.Namespace, f.Object.Name, f.Profile))
+			names = append(names, OneLine(fmt.Sprintf("%s %s/%s (profile %s)", f.Object.Kind, f.Object.Namespace, f.Object.Name, f.Profile)))
 		}
 		fmt.Fprintf(&b, "%s %s run on Fargate: their pods hold no node branch ENI and are in no node group's sum.\n", t.paint(ansiBold, "Fargate:"), strings.Join(names, ", "))
 	}
@@ -88,29 +88,29 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			if e.Position.Line > 0 {
 				loc += ":" + place(e.Position)
 			}
-			fmt.Fprintf(&b, "  %s  %s\n", loc, e.Message)
+			fmt.Fprintf(&b, "  %s  %s\n", OneLine(loc), OneLine(e.Message))
 		}
 	}
 
 	if len(r.Inputs.RenderedCharts) > 0 {
-		fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Helm charts rendered:"), strings.Join(r.Inputs.RenderedCharts, ", "))
+		fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Helm charts rendered:"), OneLine(strings.Join(r.Inputs.RenderedCharts, ", ")))
 	}
 	if len(r.Inputs.BuiltKustomizations) > 0 {
-		fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Kustomizations built:"), strings.Join(r.Inputs.BuiltKustomizations, ", "))
+		fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Kustomizations built:"), OneLine(strings.Join(r.Inputs.BuiltKustomizations, ", ")))
 	}
 	if len(r.Inputs.NotModelled) > 0 {
 		fmt.Fprintf(&b, "%s\n", t.paint(ansiBold, "Not modelled (they run pods eni-lint does not count):"))
 		for _, o := range r.Inputs.NotModelled {
-			fmt.Fprintf(&b, "  %s:%s  %s %s\n", o.Location.File, place(o.Location), o.APIVersion+" "+o.Kind, qualified(o.Namespace, o.Name))
+			fmt.Fprintf(&b, "  %s:%s  %s %s\n", OneLine(o.Location.File), place(o.Location), OneLine(o.APIVersion+" "+o.Kind), OneLine(qualified(o.Namespace, o.Name)))
 		}
 	}
 	if len(r.Inputs.SkippedChartTemplates) > 0 {
-		fmt.Fprintf(&b, "%s %s (--render-charts=false; render them, or check helm template's output with -)\n", t.paint(ansiBold, "Helm chart templates not read:"), strings.Join(r.Inputs.SkippedChartTemplates, ", "))
+		fmt.Fprintf(&b, "%s %s (--render-charts=false; render them, or check helm template's output with -)\n", t.paint(ansiBold, "Helm chart templates not read:"), OneLine(strings.Join(r.Inputs.SkippedChartTemplates, ", ")))
 	}
 	if len(r.Inputs.Skipped) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Not read"))
 		for _, s := range r.Inputs.Skipped {
-			fmt.Fprintf(&b, "  %s  %s\n", s.Path, s.Reason)
+			fmt.Fprintf(&b, "  %s  %s\n", OneLine(s.Path), OneLine(s.Reason))
 		}
 	}
 
@@ -123,7 +123,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		}
 		if f.Location.File != file {
 			file = f.Location.File
-			fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, file))
+			fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, OneLine(file)))
 		}
 		env := ""
 		switch {
@@ -136,7 +136,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		}
 		prefix := fmt.Sprintf("  %-8s %-7s %s  ", place(f.Location), f.Severity, f.Rule)
 		indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
-		lines := t.wrap(env+f.Message, len(indent))
+		lines := t.wrap(OneLine(env+f.Message), len(indent))
 		fmt.Fprintf(&b, "  %-8s %s %s  %s\n", place(f.Location), t.severity(f.Severity), t.paint(ansiBold, f.Rule), lines[0])
 		for _, l := range lines[1:] {
 			b.WriteString(indent + l + "\n")
@@ -144,7 +144,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		if fixes := f.Fixes(); len(fixes) > 0 {
 			b.WriteString(indent + fixesIntro(f, len(fixes)) + "\n")
 			for _, fix := range fixes {
-				for i, l := range t.wrap(fix, len(indent)+2) {
+				for i, l := range t.wrap(OneLine(fix), len(indent)+2) {
 					if i == 0 {
 						b.WriteString(indent + "- " + l + "\n")
 					} else {
@@ -192,11 +192,11 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			rows, empty := findings.ShownRows(byCluster[name])
 			for _, row := range rows {
 				branch, demand := rowCells(row, ">=")
-				group := row.NodeGroup
+				group := OneLine(row.NodeGroup)
 				if row.Environment != "" && name == "" {
 					group = row.Environment + "/" + group
 				}
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", group, row.TypeLabel(), branch, row.Hidden, row.Active, demand, t.verdict(row.Verdict), source(row.NodeGroupLocation))
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", group, OneLine(row.TypeLabel()), branch, row.Hidden, row.Active, demand, t.verdict(row.Verdict), OneLine(source(row.NodeGroupLocation)))
 			}
 			tw.Flush()
 			// A row without a source would end in the padding of the verdict column.
@@ -210,7 +210,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			}
 			for _, row := range rows {
 				if s := row.ScheduleSeparated; s != nil {
-					fmt.Fprintf(&b, "  %s %s: %s whose runs cannot hold at the same time counted at their peak together (%d fewer than their sum)\n", row.NodeGroup, row.TypeLabel(), count(len(s.Workloads), "CronJob"), s.Saved)
+					fmt.Fprintf(&b, "  %s %s: %s whose runs cannot hold at the same time counted at their peak together (%d fewer than their sum)\n", OneLine(row.NodeGroup), OneLine(row.TypeLabel()), count(len(s.Workloads), "CronJob"), s.Saved)
 				}
 			}
 		}
@@ -233,7 +233,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			if selected == "" && wl.HandRequested {
 				selected = "(pod-eni by hand)"
 			}
-			fmt.Fprintf(tw, "  %s %s/%s\t%s\t%s\t%s\t%v\n", wl.Kind, wl.Namespace, wl.Name, selected, tRun, hidden, wl.Numbers["active"])
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%v\n", OneLine(wl.Kind+" "+wl.Namespace+"/"+wl.Name), OneLine(selected), tRun, hidden, wl.Numbers["active"])
 		}
 		tw.Flush()
 	}
@@ -245,7 +245,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			if f.Suppressed.Expires != "" {
 				why += ", until " + f.Suppressed.Expires
 			}
-			fmt.Fprintf(&b, "  %s:%s %s  %s\n", f.Location.File, place(f.Location), f.Rule, t.paint(ansiDim, why))
+			fmt.Fprintf(&b, "  %s:%s %s  %s\n", OneLine(f.Location.File), place(f.Location), f.Rule, t.paint(ansiDim, OneLine(why)))
 		}
 	}
 	if r.Baseline != nil && len(r.Baseline.Stale) > 0 {
@@ -255,7 +255,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			if e.Name != "" {
 				what = e.Kind + " " + e.Namespace + "/" + e.Name
 			}
-			fmt.Fprintf(&b, "  %s %s %s\n", e.Rule, e.File, what)
+			fmt.Fprintf(&b, "  %s %s %s\n", OneLine(e.Rule), OneLine(e.File), OneLine(what))
 		}
 	}
 	if r.ChangedSince != "" {
@@ -266,13 +266,13 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Verdict per cluster"))
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		for _, c := range r.Clusters {
-			fmt.Fprintf(tw, "  %s\t%s, %s, %s; exit %d\t%s\n", c.Name, count(c.Summary.Errors, "error"), count(c.Summary.Warnings, "warning"), count(c.Summary.Info, "info finding"), c.ExitCode, clusterOrigin(c))
+			fmt.Fprintf(tw, "  %s\t%s, %s, %s; exit %d\t%s\n", OneLine(c.Name), count(c.Summary.Errors, "error"), count(c.Summary.Warnings, "warning"), count(c.Summary.Info, "info finding"), c.ExitCode, clusterOrigin(c))
 		}
 		tw.Flush()
 	} else if len(r.Environments) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Verdict per environment"))
 		for _, env := range r.Environments {
-			fmt.Fprintf(&b, "  %-12s %s, %s, %s; exit %d (%s)\n", env.Name, count(env.Summary.Errors, "error"), count(env.Summary.Warnings, "warning"), count(env.Summary.Info, "info finding"), env.ExitCode, env.VarFile)
+			fmt.Fprintf(&b, "  %-12s %s, %s, %s; exit %d (%s)\n", OneLine(env.Name), count(env.Summary.Errors, "error"), count(env.Summary.Warnings, "warning"), count(env.Summary.Info, "info finding"), env.ExitCode, OneLine(env.VarFile))
 		}
 	}
 
