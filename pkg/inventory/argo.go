@@ -27,7 +27,24 @@ func ResolveArgoRefs(workloads []Workload, templates []Workload) ([]Workload, []
 		if w.ArgoRef.Cluster {
 			key, kind = "ClusterWorkflowTemplate/"+w.ArgoRef.Name, "ClusterWorkflowTemplate"
 		}
-		leaves, ok := byRef[key]
+		var leaves []Workload
+		for _, leaf := range byRef[key] {
+			// A template without an entrypoint of its own runs from the workflow's.
+			if leaf.Argo.Entry == "" || leaf.Argo.Entry == w.ArgoRef.Entrypoint {
+				leaves = append(leaves, leaf)
+			}
+		}
+		_, ok := byRef[key]
+		if ok && len(leaves) == 0 {
+			reason := fmt.Sprintf("it runs %s %q, which has no entrypoint of its own, and gives none either: which pods run is not known; set spec.entrypoint", kind, w.ArgoRef.Name)
+			if w.ArgoRef.Entrypoint != "" {
+				reason = fmt.Sprintf("its entrypoint %q is not a template of %s %q: which pods run is not known", w.ArgoRef.Entrypoint, kind, w.ArgoRef.Name)
+			}
+			missing = append(missing, UnresolvedObject{
+				Source: fmt.Sprintf("%s %s/%s", w.Kind, w.Namespace, w.Name), Location: w.Locations[""], Severity: "warning", Pods: true, Reason: reason,
+			})
+			continue
+		}
 		if !ok {
 			at := w.Locations["spec.workflowSpec.workflowTemplateRef"]
 			if !at.Known() {

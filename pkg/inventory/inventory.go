@@ -273,12 +273,17 @@ type Definition struct {
 // ArgoTemplate is the template of an Argo Workflow or CronWorkflow a workload's pods run.
 type ArgoTemplate struct {
 	Template string `json:"template"`
+	// Entry, for a WorkflowTemplate without an entrypoint of its own, is the template the
+	// pods are counted from: Argo runs the entrypoint of the Workflow that refers to it.
+	Entry string `json:"entry,omitempty"`
 }
 
-// ArgoRef names the WorkflowTemplate (or ClusterWorkflowTemplate) a workflow runs.
+// ArgoRef names the WorkflowTemplate (or ClusterWorkflowTemplate) a workflow runs, and the
+// entrypoint the workflow gives ("" when it gives none).
 type ArgoRef struct {
-	Name    string
-	Cluster bool
+	Name       string
+	Cluster    bool
+	Entrypoint string
 }
 
 // UnboundedReason is why a count from the manifest is only a lower bound, and the field.

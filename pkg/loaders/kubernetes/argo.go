@@ -96,19 +96,36 @@ func readArgoWorkflow(r *fieldReader, doc *yaml.Node, obj inventory.Object) []in
 	if s := r.str(wfSpec, wfPath, "entrypoint"); s != nil {
 		entry = *s
 	}
-	if entry != "" {
-		walkArgo(templates, paths, entry, 1, map[string]bool{}, &count, wfPath+".entrypoint", 0)
+	if templateRef != nil {
+		templateRef.Entrypoint = entry
 	}
-
-	seen := map[inventory.UnboundedReason]bool{}
-	reasons := count.unbounded[:0]
-	for _, u := range count.unbounded {
-		if !seen[u] {
-			seen[u] = true
-			reasons = append(reasons, u)
+	// A WorkflowTemplate without an entrypoint runs from the entrypoint of the Workflow that
+	// refers to it: its pods are counted from each of its templates, one set per entry.
+	entries := []string{entry}
+	perEntry := entry == "" && (obj.Kind == "WorkflowTemplate" || obj.Kind == "ClusterWorkflowTemplate")
+	if perEntry {
+		entries = entries[:0]
+		for name := range templates {
+			entries = append(entries, name)
 		}
+		sort.Strings(entries)
 	}
-	count.unbounded = reasons
+	counts := make([]argoCount, len(entries))
+	for i, e := range entries {
+		counts[i] = argoCount{pods: map[string]int{}, pos: count.pos, unbounded: append([]inventory.UnboundedReason{}, count.unbounded...)}
+		if e != "" {
+			walkArgo(templates, paths, e, 1, map[string]bool{}, &counts[i], wfPath+".entrypoint", 0)
+		}
+		seen := map[inventory.UnboundedReason]bool{}
+		reasons := counts[i].unbounded[:0]
+		for _, u := range counts[i].unbounded {
+			if !seen[u] {
+				seen[u] = true
+				reasons = append(reasons, u)
+			}
+		}
+		counts[i].unbounded = reasons
+	}
 
 	// What every pod of the workflow shares: spec.podMetadata, serviceAccountName, placement.
 	podMeta := r.mapping(wfSpec, wfPath, "podMetadata")
@@ -116,35 +133,45 @@ func readArgoWorkflow(r *fieldReader, doc *yaml.Node, obj inventory.Object) []in
 	ttl := workflowTTL(r, wfSpec, wfPath)
 	deadline := r.integer(wfSpec, wfPath, "activeDeadlineSeconds")
 
-	names := make([]string, 0, len(count.pods))
-	for n := range count.pods {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var out []inventory.Workload
-	for i, name := range names {
-		t := templates[name]
-		path := paths[name]
-		pod := readPodParts(r, r.mapping(t, path, "metadata"), path+".metadata", t, path)
-		pod = mergeArgoPod(shared, pod, obj.Name)
-		w := inventory.Workload{Object: obj, JobSpecPath: path, PodPath: path, TTLPath: wfPath + ".ttlStrategy"}
-		w.Locations = make(map[string]inventory.Position, len(r.locs))
-		for k, v := range r.locs {
-			w.Locations[k] = v
+	for ei, entryName := range entries {
+		count := counts[ei]
+		tag := ""
+		if perEntry {
+			tag = entryName
 		}
-		w.ID = objectID(obj) + "#" + name
-		w.Name = obj.Name + " (" + name + ")"
-		pods := count.pods[name]
-		zero := 0
-		job := inventory.JobDefaults(inventory.DeclaredJob{Completions: &pods, Parallelism: intPtr(1), BackoffLimit: &zero, TTLSecondsAfterFinished: ttl, ActiveDeadlineSeconds: deadline})
-		w.Job = &job
-		w.CronJob = cron
-		w.Pod = pod
-		w.Argo = &inventory.ArgoTemplate{Template: name}
-		if i == 0 {
-			w.Unbounded = count.unbounded // once per workflow: the lower bound is the workflow's
+		names := make([]string, 0, len(count.pods))
+		for n := range count.pods {
+			names = append(names, n)
 		}
-		out = append(out, w)
+		sort.Strings(names)
+		for i, name := range names {
+			t := templates[name]
+			path := paths[name]
+			pod := readPodParts(r, r.mapping(t, path, "metadata"), path+".metadata", t, path)
+			pod = mergeArgoPod(shared, pod, obj.Name)
+			w := inventory.Workload{Object: obj, JobSpecPath: path, PodPath: path, TTLPath: wfPath + ".ttlStrategy"}
+			w.Locations = make(map[string]inventory.Position, len(r.locs))
+			for k, v := range r.locs {
+				w.Locations[k] = v
+			}
+			w.ID = objectID(obj) + "#" + name
+			w.Name = obj.Name + " (" + name + ")"
+			pods := count.pods[name]
+			zero := 0
+			job := inventory.JobDefaults(inventory.DeclaredJob{Completions: &pods, Parallelism: intPtr(1), BackoffLimit: &zero, TTLSecondsAfterFinished: ttl, ActiveDeadlineSeconds: deadline})
+			w.Job = &job
+			w.CronJob = cron
+			w.Pod = pod
+			w.Argo = &inventory.ArgoTemplate{Template: name, Entry: tag}
+			if i == 0 {
+				w.Unbounded = count.unbounded // once per workflow: the lower bound is the workflow's
+			}
+			out = append(out, w)
+		}
+	}
+	if len(counts) > 0 {
+		count = counts[0]
 	}
 	if len(out) == 0 && len(count.unbounded) > 0 {
 		// Nothing countable, but pods will run: say so through one workload of no pods.
