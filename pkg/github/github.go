@@ -92,6 +92,47 @@ type publisher struct {
 	owner   string
 	repo    string
 	said    map[string]bool
+	// self is the login the token acts as (identity), looked up once: only its comments are
+	// eni-lint's, whatever marker another author writes.
+	self      string
+	selfKnown bool
+}
+
+// actionsBot is the author of comments made with the GITHUB_TOKEN of a workflow run: an
+// installation token of the GitHub Actions app, which may not read GET /user.
+const actionsBot = "github-actions[bot]"
+
+// identity is the login eni-lint's comments are written as: the user a personal or OAuth
+// token belongs to (GET /user), or the Actions bot for an app installation token, which GET
+// /user refuses (401 or 403).
+func (p *publisher) identity(ctx context.Context) string {
+	if p.selfKnown {
+		return p.self
+	}
+	p.selfKnown = true
+	p.self = actionsBot
+	user, _, err := p.client.Users.Get(ctx, "")
+	if err == nil && user.GetLogin() != "" {
+		p.self = user.GetLogin()
+		if user.GetType() == "Bot" && !strings.HasSuffix(p.self, "[bot]") {
+			p.self += "[bot]"
+		}
+	}
+	return p.self
+}
+
+// ours reports whether a comment is eni-lint's: it carries the marker and was written by the
+// identity the token acts as. A comment that starts with the marker but is someone else's (a
+// pull request's author can write one) is left alone.
+func (p *publisher) ours(ctx context.Context, c *gh.IssueComment) bool {
+	if !strings.HasPrefix(c.GetBody(), Marker) {
+		return false
+	}
+	if author := c.GetUser().GetLogin(); author != p.identity(ctx) {
+		p.say("impostor", "a comment by %s carries eni-lint's marker; it is not eni-lint's and is left alone", author)
+		return false
+	}
+	return true
 }
 
 // say writes a message once, with the token removed should it ever appear.
@@ -369,7 +410,7 @@ func (p *publisher) findComment(ctx context.Context, pr int) (*gh.IssueComment, 
 			return nil, err
 		}
 		for _, c := range comments {
-			if strings.HasPrefix(c.GetBody(), Marker) {
+			if p.ours(ctx, c) {
 				return c, nil
 			}
 		}

@@ -36,10 +36,14 @@ type fakeGitHub struct {
 	files     []map[string]any
 	reviews   []map[string]any
 	forbid    bool
+	// authors of the comments; new ones are the token's: user, or the Actions bot when user
+	// is "" (GET /user answers 403, as it does for a workflow's GITHUB_TOKEN).
+	authors map[int64]string
+	user    string
 }
 
 func newFake() *fakeGitHub {
-	return &fakeGitHub{comments: map[int64]string{}, nextID: 100, fail: map[string][]int{}, failAfter: map[string][]int{}}
+	return &fakeGitHub{comments: map[int64]string{}, authors: map[int64]string{}, nextID: 100, fail: map[string][]int{}, failAfter: map[string][]int{}}
 }
 
 func (f *fakeGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -63,16 +67,28 @@ func (f *fakeGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Body != nil {
 		json.NewDecoder(r.Body).Decode(&body)
 	}
+	self := f.user
+	if self == "" {
+		self = "github-actions[bot]"
+	}
 	switch {
+	case key == "GET /user":
+		if f.user == "" {
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprint(w, `{"message": "Resource not accessible by integration"}`)
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"login": f.user, "type": "User"})
 	case key == "GET /repos/org/repo/issues/7/comments":
 		var out []map[string]any
 		for id, b := range f.comments {
-			out = append(out, map[string]any{"id": id, "body": b})
+			out = append(out, map[string]any{"id": id, "body": b, "user": map[string]any{"login": f.authors[id]}})
 		}
 		json.NewEncoder(w).Encode(out)
 	case key == "POST /repos/org/repo/issues/7/comments":
 		f.nextID++
 		f.comments[f.nextID] = body["body"].(string)
+		f.authors[f.nextID] = self
 		if codes := f.failAfter[key]; len(codes) > 0 {
 			f.failAfter[key] = codes[1:]
 			w.WriteHeader(codes[0])
@@ -91,7 +107,11 @@ func (f *fakeGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		var out []map[string]any
 		for _, rv := range f.reviews {
 			for _, c := range rv["comments"].([]any) {
-				out = append(out, c.(map[string]any))
+				c := c.(map[string]any)
+				if c["user"] == nil {
+					c["user"] = map[string]any{"login": self}
+				}
+				out = append(out, c)
 			}
 		}
 		json.NewEncoder(w).Encode(out)
@@ -516,5 +536,59 @@ func TestReviewSuggestsTheFix(t *testing.T) {
 func TestSuggestionFence(t *testing.T) {
 	if got := suggestion("a: ```x```\n"); got != "````suggestion\na: ```x```\n````" {
 		t.Errorf("suggestion = %q", got)
+	}
+}
+
+// A comment that starts with the sticky marker but was written by someone else (a pull
+// request's author can) is not eni-lint's: it is left alone and eni-lint makes its own. With
+// a personal token, the token's user is eni-lint's identity.
+func TestStickyCommentOnlyFromTheTokensIdentity(t *testing.T) {
+	fake := newFake()
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	fake.comments[1] = Marker + "\nall clear, merge away"
+	fake.authors[1] = "mallory"
+	env := Env{EventPath: eventFile(t, "org/repo"), SHA: "mergesha"}
+	r := publish(t, srv, env, Options{Comment: true}, reportWith(eni001))
+	if fake.comments[1] != Marker+"\nall clear, merge away" || fake.count("POST /repos/org/repo/issues/7/comments") != 1 {
+		t.Errorf("comments %v, requests %v", fake.comments, fake.requests)
+	}
+	if !strings.Contains(r.log.String(), "a comment by mallory carries eni-lint's marker") || strings.Contains(r.log.String(), "token may not") {
+		t.Errorf("log:\n%s", r.log.String())
+	}
+	// A second run edits its own comment, not mallory's.
+	publish(t, srv, env, Options{Comment: true}, reportWith())
+	if fake.count("POST /repos/org/repo/issues/7/comments") != 1 || !strings.Contains(fake.comments[fake.nextID], "resolved") {
+		t.Errorf("second run: comments %v", fake.comments)
+	}
+
+	pat := newFake()
+	pat.user = "ci-user"
+	srv2 := httptest.NewServer(pat)
+	defer srv2.Close()
+	pat.comments[1] = Marker + "\nold report"
+	pat.authors[1] = "ci-user"
+	publish(t, srv2, env, Options{Comment: true}, reportWith(eni001))
+	if pat.count("POST /repos/org/repo/issues/7/comments") != 0 || !strings.Contains(pat.comments[1], "ENI001") {
+		t.Errorf("personal token: comments %v requests %v", pat.comments, pat.requests)
+	}
+}
+
+// A review comment is cut under GitHub's limit (one of 70,000 characters made the whole
+// review fail).
+func TestReviewCommentsAreCutToTheLimit(t *testing.T) {
+	fake := newFake()
+	fake.files = []map[string]any{{"filename": "k8s/cron.yaml", "patch": "@@ -8,3 +8,4 @@ spec:\n   a: 1\n-  b: 2\n+  b: 3\n+  c: 4\n   d: 5"}}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	long := eni001
+	long.Message = "CronJob billing/" + strings.Repeat("n", 70000) + " holds 35 branch ENIs"
+	publish(t, srv, Env{EventPath: eventFile(t, "org/repo")}, Options{Review: true}, reportWith(long))
+	if len(fake.reviews) != 1 {
+		t.Fatalf("reviews %v", fake.reviews)
+	}
+	body := fake.reviews[0]["comments"].([]any)[0].(map[string]any)["body"].(string)
+	if len(body) > 65536 || !strings.Contains(body, "cut to GitHub's comment limit") || !strings.Contains(body, "<!-- eni-lint:") {
+		t.Errorf("a body of %d characters:\n%.300s", len(body), body)
 	}
 }

@@ -100,7 +100,9 @@ func (p *publisher) review(ctx context.Context, pr int, rep *findings.Report) {
 			return
 		}
 		for _, c := range page {
-			if i := strings.Index(c.GetBody(), "<!-- eni-lint:"); i >= 0 {
+			// Only eni-lint's own comments say a finding was posted: a marker another author
+			// copies must not keep a finding's comment away.
+			if i := strings.Index(c.GetBody(), "<!-- eni-lint:"); i >= 0 && c.GetUser().GetLogin() == p.identity(ctx) {
 				posted[c.GetBody()[i:]] = true
 			}
 		}
@@ -126,6 +128,17 @@ func (p *publisher) review(ctx context.Context, pr int, rep *findings.Report) {
 				comment.StartLine, comment.StartSide = gh.Int(e.StartLine), gh.String("RIGHT")
 			}
 			body = fmt.Sprintf("**%s** (%s): %s\n\n%s\n\n`eni-lint fix` writes this change; `eni-lint explain %s` tells why.\n%s", f.Rule, f.Severity, report.MarkdownMessage(f), suggestion(e.Text), f.Rule, marker)
+		}
+		if len(body) > MaxCommentLength {
+			// GitHub refuses a comment over 65,536 characters, and with it the whole review:
+			// the message is cut, and the suggestion dropped, so the rest still goes out.
+			comment.Line, comment.StartLine, comment.StartSide = gh.Int(f.Location.Line), nil, nil
+			msg := report.MarkdownMessage(f)
+			room := MaxCommentLength - len(marker) - 400
+			if len(msg) > room {
+				msg = strings.ToValidUTF8(msg[:room], "") + " …"
+			}
+			body = fmt.Sprintf("**%s** (%s): %s\n\n(cut to GitHub's comment limit: the job summary and the annotations have it all.) `eni-lint explain %s` tells how to fix it.\n%s", f.Rule, f.Severity, msg, f.Rule, marker)
 		}
 		comment.Body = gh.String(body)
 		comments = append(comments, comment)
