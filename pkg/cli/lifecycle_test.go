@@ -251,3 +251,41 @@ func TestChangedSinceNamesAndShallowClones(t *testing.T) {
 		t.Errorf("shallow clone: exit %d %s", code, stderr)
 	}
 }
+
+// A new rendered file whose `# Source:` names a committed template: its findings are located
+// in the template, which did not change, and still count as changed.
+func TestChangedSinceKeepsRenderedFilesChanged(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	example := filepath.Join("..", "..", "examples", "quickstart")
+	copyFile(t, filepath.Join(example, "sgp.yaml"), filepath.Join(dir, "sgp.yaml"))
+	copyFile(t, filepath.Join(example, "db-migrate-cronjob.yaml"), filepath.Join(dir, "charts", "billing", "templates", "cronjob.yaml"))
+	job, err := os.ReadFile(filepath.Join(example, "db-migrate-cronjob.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "base")
+	if err := os.MkdirAll("rendered", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("rendered", "billing.yaml"), append([]byte("---\n# Source: billing/templates/cronjob.yaml\n"), job...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, stderr := run(t, "", nil, "check", "rendered", "sgp.yaml", "--node-group", "default=m5.large", "--changed-since", "HEAD", "--format", "json")
+	got := strings.Join(openRules(jsonReport(t, stdout)), ",")
+	if !strings.Contains(got, "ENI001 charts/billing/templates/cronjob.yaml") {
+		t.Errorf("the new render's findings are hidden: %q (%s)", got, stderr)
+	}
+}

@@ -84,6 +84,9 @@ type Finding struct {
 	Suppressed *Suppression `json:"suppressed,omitempty"`
 	// ObjectID identifies the object within the run, for matching ignores.
 	ObjectID string `json:"-"`
+	// ReadFrom is the file the object was read from when Location is elsewhere (rendered
+	// Helm output located in its template): a change to either makes the finding changed.
+	ReadFrom string `json:"-"`
 	// Environments lists the Terraform environments (--each-var-file) the finding occurs in;
 	// empty when the run had none.
 	Environments []string `json:"environments,omitempty"`

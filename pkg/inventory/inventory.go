@@ -70,6 +70,10 @@ type Object struct {
 	// Origin says how the object's text was produced: it decides where `eni-lint fix` puts a
 	// change (the manifest, a chart's values, an overlay's patch, the Terraform code).
 	Origin Origin `json:"-"`
+	// ReadFrom is the file the object's document was read from when its positions point
+	// elsewhere: rendered Helm output (or standard input) relocated to the template its
+	// `# Source:` comment names. --changed-since counts the object as changed when either is.
+	ReadFrom string `json:"-"`
 }
 
 // Origin kinds; the zero value is a manifest file whose Locations are its own.

@@ -528,6 +528,7 @@ func loadBytes(file string, data []byte, opts Options) inventory.Fragment {
 				seen[source] = map[string]int{}
 			}
 			opts.locator.RelocateCounting(&f, source, seen[source])
+			f.EachObject(func(o *inventory.Object) { o.ReadFrom = file })
 			rendered = append(rendered, f)
 			continue
 		}

@@ -411,6 +411,9 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, extra .
 			ref := pf.Object.ObjectRef
 			f.Object = &ref
 			f.ObjectID = pf.Object.ID
+			if o, ok := objects[pf.Object.ID]; ok {
+				f.ReadFrom = o.ReadFrom
+			}
 			if !f.Location.Known() {
 				f.Location = locate(pf.Object.ID, pf.Paths)
 			}

@@ -122,7 +122,9 @@ func ChangedOnly(fs []findings.Finding, changed map[string]bool) []findings.Find
 }
 
 func related(f findings.Finding, changed map[string]bool) bool {
-	if changed[filepath.ToSlash(filepath.Clean(f.Location.File))] {
+	// A rendered file's objects are located in their templates: the file they were read
+	// from counts too, so a new render cannot move its findings out of the changed set.
+	if changed[filepath.ToSlash(filepath.Clean(f.Location.File))] || f.ReadFrom != "" && changed[filepath.ToSlash(filepath.Clean(f.ReadFrom))] {
 		return true
 	}
 	hit := false
