@@ -50,14 +50,22 @@ func refuse(path, format string, args ...any) error {
 // hold value in the document whose root node starts on docLine (1-based; 0 for the only
 // document). changed is false when the field already holds the value: nothing to do.
 func SetInt(data []byte, docLine int, path string, value int) (edit Edit, changed bool, err error) {
-	// Documents that parse are returned with the error of a later one: the one to edit may
-	// still be among them.
-	docs, perr := yamlpos.Documents(data)
-	var root *yaml.Node
-	for _, d := range docs {
-		if docLine == 0 && len(docs) == 1 || d.Line == docLine {
-			root = d
-			break
+	// Only the document to edit is parsed: a file of N documents edited once per document
+	// (fix, SARIF's fixes) cost N full parses each, quadratic in the file. Its text is found
+	// by the document markers, which end any YAML construct; when that does not find it, the
+	// whole file is parsed as before.
+	root := documentAt(data, docLine)
+	var perr error
+	if root == nil {
+		// Documents that parse are returned with the error of a later one: the one to edit
+		// may still be among them.
+		var docs []*yaml.Node
+		docs, perr = yamlpos.Documents(data)
+		for _, d := range docs {
+			if docLine == 0 && len(docs) == 1 || d.Line == docLine {
+				root = d
+				break
+			}
 		}
 	}
 	if root == nil && perr != nil {
@@ -81,6 +89,71 @@ func SetInt(data []byte, docLine int, path string, value int) (edit Edit, change
 		parentKey, node = k, v
 	}
 	return replace(data, lines, path, node, value)
+}
+
+// documentAt parses the one document whose root node starts on line docLine, found between
+// the document markers (a line that starts with "---" or "..."; a marker line ends every
+// construct, block scalars included) around it, with its node lines as in the whole file.
+// It returns nil when docLine is 0 or the document is not found so.
+func documentAt(data []byte, docLine int) *yaml.Node {
+	if docLine <= 0 {
+		return nil
+	}
+	isMarker := func(l []byte) bool {
+		return (bytes.HasPrefix(l, []byte("---")) || bytes.HasPrefix(l, []byte("..."))) &&
+			(len(l) == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r' || l[3] == '\n')
+	}
+	start, startLine, end := 0, 1, len(data)
+	line, found := 1, false
+	for off := 0; off < len(data); line++ {
+		next := bytes.IndexByte(data[off:], '\n')
+		lineEnd := len(data)
+		if next >= 0 {
+			lineEnd = off + next + 1
+		}
+		if isMarker(data[off:lineEnd]) {
+			if line <= docLine {
+				start, startLine = off, line
+			} else if found {
+				end = off
+				break
+			}
+		}
+		if line == docLine {
+			found = true
+		}
+		off = lineEnd
+	}
+	if !found {
+		return nil
+	}
+	docs, err := yamlpos.Documents(data[start:end])
+	if err != nil {
+		return nil
+	}
+	var root *yaml.Node
+	for _, d := range docs {
+		if d.Line+startLine-1 == docLine {
+			root = d
+		}
+	}
+	if root == nil {
+		return nil
+	}
+	var shift func(n *yaml.Node)
+	seen := map[*yaml.Node]bool{}
+	shift = func(n *yaml.Node) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		n.Line += startLine - 1
+		for _, c := range n.Content {
+			shift(c)
+		}
+	}
+	shift(root)
+	return root
 }
 
 // lookup finds a key in a mapping as written: no alias or merge key is followed, since the

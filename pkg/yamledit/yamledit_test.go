@@ -2,6 +2,8 @@ package yamledit
 
 import (
 	"errors"
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
+	"go.yaml.in/yaml/v3"
 	"testing"
 )
 
@@ -94,5 +96,36 @@ func TestSetInt(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// documentAt finds the one document on its line between document markers, with the lines of
+// the whole file, and agrees with parsing the whole file.
+func TestDocumentAt(t *testing.T) {
+	data := []byte("a: 1\n---\nb: 2\n...\n--- \r\nc: |\n  ---x\n  y\n---\t{d: 4}\n--- {e: 5}\n---\n")
+	whole, err := yamlpos.Documents(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole) != 6 {
+		t.Fatalf("%d documents", len(whole))
+	}
+	for _, d := range whole {
+		if d.Kind != yaml.MappingNode {
+			continue // the empty document after the last marker: not one an edit targets
+		}
+		got := documentAt(data, d.Line)
+		if got == nil {
+			t.Errorf("line %d: not found", d.Line)
+			continue
+		}
+		if got.Line != d.Line || got.Column != d.Column || len(got.Content) != len(d.Content) || got.Content[0].Value != d.Content[0].Value || got.Content[1].Line != d.Content[1].Line {
+			t.Errorf("line %d: %+v, want %+v", d.Line, got, d)
+		}
+	}
+	for _, line := range []int{0, 2, 4, 99} {
+		if got := documentAt(data, line); got != nil {
+			t.Errorf("line %d: found %+v", line, got)
+		}
 	}
 }

@@ -65,6 +65,26 @@ const (
 	maxFoldersRatio = 1.6
 )
 
+// fixableSmall and fixableLarge are the fixable-finding pair of -check: that many CronJobs in
+// one file, each with an ENI002 whose fix SARIF carries (the Action always writes SARIF).
+const (
+	fixableSmall = 100
+	fixableLarge = 400
+)
+
+// writeFixable writes n SGP-selected CronJobs without a TTL into one file, and their SGP.
+func writeFixable(dir string, n int) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString("apiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata: {name: db, namespace: apps}\nspec:\n  podSelector: {matchLabels: {db: \"true\"}}\n  securityGroups: {groupIds: [sg-0123456789abcdef0]}\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "---\napiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: job-%d\n  namespace: apps\nspec:\n  schedule: \"%d * * * *\"\n  jobTemplate:\n    spec:\n      template:\n        metadata:\n          labels:\n            db: \"true\"\n        spec:\n          restartPolicy: Never\n          containers:\n            - name: c\n              image: x\n", i, i%60)
+	}
+	return os.WriteFile(filepath.Join(dir, "jobs.yaml"), []byte(b.String()), 0o644)
+}
+
 // renderedDocs and renderedFolders shape the rendered-Helm pair of -check.
 const (
 	renderedDocs    = 2000
@@ -164,11 +184,28 @@ func main() {
 		}
 	}
 	beside := rendered[1].wall.Seconds() / rendered[0].wall.Seconds()
+	var fixable [2]measure
+	for i, n := range []int{fixableSmall, fixableLarge} {
+		dir := filepath.Join(work, fmt.Sprintf("fixable-%d", n))
+		if err := writeFixable(dir, n); err != nil {
+			fail(err)
+		}
+		fixable[i] = best(*runs, bin, "check", dir, "--format", "sarif", "--node-group", "default=m5.24xlarge", "--max-memory", "0", "--timeout", "0")
+		if fixable[i].exit == 2 {
+			fail(fmt.Errorf("%d fixable CronJobs: eni-lint failed:\n%s", n, fixable[i].stderr))
+		}
+	}
+	fixes := fixable[1].wall.Seconds() / fixable[0].wall.Seconds()
 	fmt.Printf("\n4x the documents: %.2fx the time (limit %.1fx); 4x the node groups: %.2fx (limit %.1fx)\n", docs, maxDocsRatio, groups, maxGroupsRatio)
 	fmt.Printf("%d rendered documents beside %d folders: %v, beside none: %v, %.2fx (limit %.1fx)\n", renderedDocs, renderedFolders,
 		rendered[1].wall.Round(time.Millisecond), rendered[0].wall.Round(time.Millisecond), beside, maxFoldersRatio)
+	fmt.Printf("4x the fixable findings (%d to %d CronJobs, SARIF with their fixes): %.2fx the time (limit %.1fx)\n", fixableSmall, fixableLarge, fixes, maxDocsRatio)
 	if docs > maxDocsRatio || groups > maxGroupsRatio {
 		fmt.Fprintln(os.Stderr, "bench: complexity regression: a rule's cost grows faster than the inventory (profile it with --profile-policies)")
+		os.Exit(1)
+	}
+	if fixes > maxDocsRatio {
+		fmt.Fprintln(os.Stderr, "bench: complexity regression: SARIF's fixes cost more than linear in the fixable findings")
 		os.Exit(1)
 	}
 	if beside > maxFoldersRatio {
