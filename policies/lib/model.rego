@@ -96,8 +96,9 @@ selection_of(ns, labels, sa_name) := result if {
 	# the order they were read. The pod's own labels need nothing else; the ServiceAccount is
 	# looked up only for the policies that pass.
 	anchored := [[i, s] | some lk, lv in labels; some [i, s] in sgp_index[[ns, lk, lv]]]
+	on_key := [[i, s] | some lk, _ in labels; some [i, s] in sgp_key_index[[ns, lk]]]
 	others := [[i, s] | some [sns, i, s] in unanchored_sgps; sns == ns]
-	candidates := [s | some [_, s] in sort(array.concat(anchored, others))]
+	candidates := [s | some [_, s] in sort(array.concat(array.concat(anchored, on_key), others))]
 	count(candidates) > 0
 	pod_ok := [s | some s in candidates; admitted_by_pod_selector(s, labels)]
 	count(pod_ok) > 0
@@ -130,24 +131,46 @@ service_account_labels := {ns: by_name |
 
 # A policy whose podSelector has matchLabels selects only pods that carry its first entry
 # (matchLabels are ANDed): it is indexed by namespace and that label, so a workload looks up
-# the policies of its own labels instead of testing every policy of its namespace. Policies
-# without matchLabels are tested one by one. Each entry keeps the policy's position, so that
-# the matched policies stay in the order they were read.
-sgp_anchor(s) := [k, s.podSelector.matchLabels[k]] if {
+# the policies of its own labels instead of testing every policy of its namespace. Without
+# matchLabels, a matchExpressions `In` selects only pods with one of its values for its key:
+# the policy is indexed under each of them; an `Exists` only pods with its key: the policy is
+# indexed by the key (sgp_key_index). Only policies with neither (NotIn and DoesNotExist
+# alone, or no podSelector) are tested one by one. Each entry keeps the policy's position, so
+# that the matched policies stay in the order they were read.
+sgp_anchors(s) := {[k, s.podSelector.matchLabels[k]]} if {
 	s.podSelector != null
 	keys := [k | some k, _ in object.get(s.podSelector, "matchLabels", {})]
 	count(keys) > 0
 	k := keys[0]
+} else := {[r.key, v] | some v in r.values} if {
+	s.podSelector != null
+	ins := [r | some r in object.get(s.podSelector, "matchExpressions", []); r.operator == "In"]
+	count(ins) > 0
+	r := ins[0]
+}
+
+sgp_key_anchor(s) := r.key if {
+	s.podSelector != null
+	not sgp_anchors(s)
+	exists := [r | some r in object.get(s.podSelector, "matchExpressions", []); r.operator == "Exists"]
+	count(exists) > 0
+	r := exists[0]
 }
 
 anchored_sgps := [[[s.namespace, a[0], a[1]], i, s] |
 	some i, s in matchable_sgps
-	a := sgp_anchor(s)
+	some a in sgp_anchors(s)
+]
+
+key_anchored_sgps := [[[s.namespace, k], i, s] |
+	some i, s in matchable_sgps
+	k := sgp_key_anchor(s)
 ]
 
 unanchored_sgps := [[s.namespace, i, s] |
 	some i, s in matchable_sgps
-	not sgp_anchor(s)
+	not sgp_anchors(s)
+	not sgp_key_anchor(s)
 ]
 
 # A policy that selects on one label and nothing else admits every pod its index entry found:
@@ -169,6 +192,11 @@ admitted_by_pod_selector(s, labels) if {
 sgp_index := {key: entries |
 	some [key, _, _] in anchored_sgps
 	entries := [[i, s] | some [k, i, s] in anchored_sgps; k == key]
+}
+
+sgp_key_index := {key: entries |
+	some [key, _, _] in key_anchored_sgps
+	entries := [[i, s] | some [k, i, s] in key_anchored_sgps; k == key]
 }
 
 # The ServiceAccount a workload's pods run as: its labels, or unknown. The `default`

@@ -138,6 +138,19 @@ test_empty_selector_selects_all if {
 	count(ws) == 1
 }
 
+# matchExpressions In and Exists are looked up by label like matchLabels: the lookup finds
+# exactly the policies the full test would, each once, with NotIn still tested in full.
+test_selection_by_expressions_is_indexed if {
+	w := fx.with_pod(fx.job("j", {}), {"labels": {"team": "core", "tier": "batch"}})
+	by_in := fx.sgp("by-in", {"matchLabels": {}, "matchExpressions": [{"key": "team", "operator": "In", "values": ["core", "core", "web"]}]})
+	by_exists := fx.sgp("by-exists", {"matchLabels": {}, "matchExpressions": [{"key": "tier", "operator": "Exists", "values": []}, {"key": "team", "operator": "NotIn", "values": ["web"]}]})
+	by_not_in := fx.sgp("by-not-in", {"matchLabels": {}, "matchExpressions": [{"key": "zone", "operator": "NotIn", "values": ["a"]}]})
+	other_value := fx.sgp("other-value", {"matchLabels": {}, "matchExpressions": [{"key": "team", "operator": "In", "values": ["web"]}]})
+	other_key := fx.sgp("other-key", {"matchLabels": {}, "matchExpressions": [{"key": "gpu", "operator": "Exists", "values": []}]})
+	inv := fx.inventory([w], [by_in, by_exists, by_not_in, other_value, other_key], [])
+	model.selection[w.id].names == ["by-exists", "by-in", "by-not-in"] with input as inv
+}
+
 test_policy_without_groups_ignored if {
 	sgp := object.union(fx.sgp_all, {"groupIds": []})
 	ws := model.eni_workloads with input as fx.inventory([fx.job("j", {})], [sgp], [])

@@ -85,6 +85,34 @@ func writeFixable(dir string, n int) error {
 	return os.WriteFile(filepath.Join(dir, "jobs.yaml"), []byte(b.String()), 0o644)
 }
 
+// selectorSGPs and selectorJobs shape the selector pair of -check: the same policies written
+// with matchExpressions (In) and with matchLabels must cost the same within noise, since both
+// are looked up by label rather than tested against every workload.
+const (
+	selectorSGPs = 200
+	selectorJobs = 1200
+)
+
+// writeSelectors writes selectorSGPs policies, each selecting one team by matchLabels or by a
+// matchExpressions In, and selectorJobs Jobs spread over the teams.
+func writeSelectors(dir string, expressions bool) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var b strings.Builder
+	for i := 0; i < selectorSGPs; i++ {
+		sel := fmt.Sprintf("matchLabels: {team: t%d}", i)
+		if expressions {
+			sel = fmt.Sprintf("matchExpressions: [{key: team, operator: In, values: [t%d, spare%d]}]", i, i)
+		}
+		fmt.Fprintf(&b, "---\napiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata: {name: s%d, namespace: apps}\nspec:\n  podSelector: {%s}\n  securityGroups: {groupIds: [sg-0123456789abcdef0]}\n", i, sel)
+	}
+	for j := 0; j < selectorJobs; j++ {
+		fmt.Fprintf(&b, "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j%d, namespace: apps}\nspec:\n  ttlSecondsAfterFinished: 60\n  template:\n    metadata: {labels: {team: t%d, id: \"%d\"}}\n    spec: {restartPolicy: Never, containers: [{name: c, image: x}]}\n", j, j%selectorSGPs, j)
+	}
+	return os.WriteFile(filepath.Join(dir, "all.yaml"), []byte(b.String()), 0o644)
+}
+
 // renderedDocs and renderedFolders shape the rendered-Helm pair of -check.
 const (
 	renderedDocs    = 2000
@@ -196,12 +224,29 @@ func main() {
 		}
 	}
 	fixes := fixable[1].wall.Seconds() / fixable[0].wall.Seconds()
+	var selection [2]measure
+	for i, expressions := range []bool{false, true} {
+		dir := filepath.Join(work, fmt.Sprintf("selectors-%v", expressions))
+		if err := writeSelectors(dir, expressions); err != nil {
+			fail(err)
+		}
+		selection[i] = best(*runs, bin, "check", dir, "--format", "json", "--node-group", "default=m5.24xlarge", "--max-memory", "0", "--timeout", "0")
+		if selection[i].exit == 2 {
+			fail(fmt.Errorf("selectors (expressions %v): eni-lint failed:\n%s", expressions, selection[i].stderr))
+		}
+	}
+	expr := selection[1].wall.Seconds() / selection[0].wall.Seconds()
 	fmt.Printf("\n4x the documents: %.2fx the time (limit %.1fx); 4x the node groups: %.2fx (limit %.1fx)\n", docs, maxDocsRatio, groups, maxGroupsRatio)
 	fmt.Printf("%d rendered documents beside %d folders: %v, beside none: %v, %.2fx (limit %.1fx)\n", renderedDocs, renderedFolders,
 		rendered[1].wall.Round(time.Millisecond), rendered[0].wall.Round(time.Millisecond), beside, maxFoldersRatio)
 	fmt.Printf("4x the fixable findings (%d to %d CronJobs, SARIF with their fixes): %.2fx the time (limit %.1fx)\n", fixableSmall, fixableLarge, fixes, maxDocsRatio)
 	if docs > maxDocsRatio || groups > maxGroupsRatio {
 		fmt.Fprintln(os.Stderr, "bench: complexity regression: a rule's cost grows faster than the inventory (profile it with --profile-policies)")
+		os.Exit(1)
+	}
+	fmt.Printf("%d SGPs x %d Jobs selected by matchExpressions In, against matchLabels: %.2fx the time (limit %.1fx)\n", selectorSGPs, selectorJobs, expr, maxFoldersRatio)
+	if expr > maxFoldersRatio {
+		fmt.Fprintln(os.Stderr, "bench: complexity regression: matchExpressions selectors are tested against every workload instead of looked up")
 		os.Exit(1)
 	}
 	if fixes > maxDocsRatio {
