@@ -22,6 +22,13 @@ const (
 	DefaultMaxMemory = 4 << 30
 )
 
+// maxStack bounds the goroutine stacks of a run. Go ends a process whose goroutine's stack
+// passes 1 GB with "fatal error: stack overflow", which no recover() catches: no report, no
+// message of ours. Input that recurses without a bound (a Helm chart whose tpl renders a tpl of
+// itself: Helm bounds include's depth, not tpl's) grows one stack toward that limit; the guard
+// stops the run at a quarter of it and says where it was. Real runs use a few megabytes.
+const maxStack = 256 << 20
+
 // timeoutGrace is how long the guard waits after --timeout for the run to stop by itself: the
 // run's context has the same deadline, and the steps that honour it (dispatching files,
 // evaluating the policies) end with a report of what was read. Only a step that does not
@@ -109,7 +116,7 @@ func (g *guard) Stop() {
 func (g *guard) watch() {
 	defer g.done.Done()
 	deadline := time.Now().Add(g.timeout + g.grace)
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}
 	tick := time.NewTicker(g.interval)
 	defer tick.Stop()
 	for {
@@ -122,8 +129,13 @@ func (g *guard) watch() {
 				g.exit(2)
 				return
 			}
+			metrics.Read(sample)
+			if stacks := sample[1].Value.Uint64(); stacks > maxStack {
+				fmt.Fprintf(g.stderr, "eni-lint: the run's stack grew past %s while %s: an input recurses without a bound (a Helm tpl that renders itself, say): stopped with no verdict (exit 2) before Go's stack limit would end it with no message.\n", formatBytes(maxStack), report.TerminalSafe(g.current(), false))
+				g.exit(2)
+				return
+			}
 			if g.maxBytes > 0 {
-				metrics.Read(sample)
 				if used := sample[0].Value.Uint64(); used > g.maxBytes {
 					fmt.Fprintf(g.stderr, "eni-lint: the run used more than --max-memory %s while %s: stopped with no verdict (exit 2). An input expands far beyond its size, or the tree needs a higher --max-memory.\n", formatBytes(g.maxBytes), report.TerminalSafe(g.current(), false))
 					g.exit(2)
