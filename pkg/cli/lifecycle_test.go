@@ -88,6 +88,18 @@ func TestBaselineWriteThenRead(t *testing.T) {
 	}
 }
 
+// gitIn runs git in the current folder with a committer of its own (and file:// clones
+// allowed); the test fails when git does.
+func gitIn(t *testing.T) func(args ...string) {
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "protocol.file.allow=always"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
 func TestChangedSince(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -97,12 +109,7 @@ func TestChangedSince(t *testing.T) {
 	copyFile(t, filepath.Join(example, "sgp.yaml"), filepath.Join(dir, "policies", "sgp.yaml"))
 	copyFile(t, filepath.Join(example, "db-migrate-cronjob.yaml"), filepath.Join(dir, "jobs", "report.yaml"))
 	t.Chdir(dir)
-	git := func(args ...string) {
-		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t)
 	git("init", "-q")
 	git("add", ".")
 	git("commit", "-qm", "base")
@@ -217,13 +224,7 @@ func TestChangedSinceNamesAndShallowClones(t *testing.T) {
 	repo := filepath.Join(dir, "repo")
 	copyFile(t, filepath.Join(example, "sgp.yaml"), filepath.Join(repo, "sgp.yaml"))
 	t.Chdir(repo)
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "protocol.file.allow=always"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t)
 	git("init", "-q")
 	git("add", ".")
 	git("commit", "-qm", "base")
@@ -267,13 +268,7 @@ func TestChangedSinceKeepsRenderedFilesChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t)
 	git("init", "-q")
 	git("add", ".")
 	git("commit", "-qm", "base")

@@ -200,41 +200,34 @@ func main() {
 	}
 	docs := results["c8k"].wall.Seconds() / results["c2k"].wall.Seconds()
 	groups := results["c2k-40"].wall.Seconds() / results["c2k"].wall.Seconds()
-	var rendered [2]measure
-	for i, folders := range []int{0, renderedFolders} {
-		dir := filepath.Join(work, fmt.Sprintf("rendered-%d", folders))
-		if err := writeRendered(dir, folders); err != nil {
-			fail(err)
+	// pair measures two trees that differ in one dimension: write makes tree i in dir, and
+	// the command runs in dir on args (a "{dir}" argument is the folder itself).
+	pair := func(name string, write func(i int, dir string) error, args ...string) [2]measure {
+		var out [2]measure
+		for i := range out {
+			dir := filepath.Join(work, fmt.Sprintf("%s-%d", name, i))
+			if err := write(i, dir); err != nil {
+				fail(err)
+			}
+			run := make([]string, len(args))
+			for j, a := range args {
+				run[j] = strings.ReplaceAll(a, "{dir}", dir)
+			}
+			out[i] = bestIn(*runs, dir, bin, append(run, "--max-memory", "0", "--timeout", "0")...)
+			if out[i].exit == 2 {
+				fail(fmt.Errorf("%s, tree %d: eni-lint failed:\n%s", name, i, out[i].stderr))
+			}
 		}
-		rendered[i] = bestIn(*runs, dir, bin, "check", "rendered.yaml", "--format", "json", "--max-memory", "0", "--timeout", "0")
-		if rendered[i].exit == 2 {
-			fail(fmt.Errorf("rendered beside %d folders: eni-lint failed:\n%s", folders, rendered[i].stderr))
-		}
+		return out
 	}
+	rendered := pair("rendered", func(i int, dir string) error { return writeRendered(dir, []int{0, renderedFolders}[i]) },
+		"check", "rendered.yaml", "--format", "json")
 	beside := rendered[1].wall.Seconds() / rendered[0].wall.Seconds()
-	var fixable [2]measure
-	for i, n := range []int{fixableSmall, fixableLarge} {
-		dir := filepath.Join(work, fmt.Sprintf("fixable-%d", n))
-		if err := writeFixable(dir, n); err != nil {
-			fail(err)
-		}
-		fixable[i] = best(*runs, bin, "check", dir, "--format", "sarif", "--node-group", "default=m5.24xlarge", "--max-memory", "0", "--timeout", "0")
-		if fixable[i].exit == 2 {
-			fail(fmt.Errorf("%d fixable CronJobs: eni-lint failed:\n%s", n, fixable[i].stderr))
-		}
-	}
+	fixable := pair("fixable", func(i int, dir string) error { return writeFixable(dir, []int{fixableSmall, fixableLarge}[i]) },
+		"check", "{dir}", "--format", "sarif", "--node-group", "default=m5.24xlarge")
 	fixes := fixable[1].wall.Seconds() / fixable[0].wall.Seconds()
-	var selection [2]measure
-	for i, expressions := range []bool{false, true} {
-		dir := filepath.Join(work, fmt.Sprintf("selectors-%v", expressions))
-		if err := writeSelectors(dir, expressions); err != nil {
-			fail(err)
-		}
-		selection[i] = best(*runs, bin, "check", dir, "--format", "json", "--node-group", "default=m5.24xlarge", "--max-memory", "0", "--timeout", "0")
-		if selection[i].exit == 2 {
-			fail(fmt.Errorf("selectors (expressions %v): eni-lint failed:\n%s", expressions, selection[i].stderr))
-		}
-	}
+	selection := pair("selectors", func(i int, dir string) error { return writeSelectors(dir, i == 1) },
+		"check", "{dir}", "--format", "json", "--node-group", "default=m5.24xlarge")
 	expr := selection[1].wall.Seconds() / selection[0].wall.Seconds()
 	fmt.Printf("\n4x the documents: %.2fx the time (limit %.1fx); 4x the node groups: %.2fx (limit %.1fx)\n", docs, maxDocsRatio, groups, maxGroupsRatio)
 	fmt.Printf("%d rendered documents beside %d folders: %v, beside none: %v, %.2fx (limit %.1fx)\n", renderedDocs, renderedFolders,
