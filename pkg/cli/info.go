@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"text/tabwriter"
@@ -42,7 +43,7 @@ func engineWithPolicies(cmd *cobra.Command, stdio IO, flags []string) (*rules.En
 }
 
 func newRules(stdio IO) *cobra.Command {
-	var format, outDir, readme string
+	var format, outDir, readme, examplesDir string
 	var policies []string
 	cmd := &cobra.Command{
 		Use:   "rules",
@@ -80,7 +81,13 @@ func newRules(stdio IO) *cobra.Command {
 					}
 				}
 				if outDir != "" {
-					return report.WriteRuleDocs(outDir, eng.Rules())
+					// The pages show the examples a test runs (testdata/rule-examples, from
+					// the repository's root, where this is run).
+					examples, err := report.LoadRuleExamples(examplesDir)
+					if err != nil {
+						return err
+					}
+					return report.WriteRuleDocs(outDir, report.WithExamples(eng.Rules(), examples))
 				}
 				if readme != "" {
 					return nil
@@ -93,6 +100,7 @@ func newRules(stdio IO) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, json or markdown")
 	cmd.Flags().StringVar(&outDir, "out-dir", "", "with --format markdown: write README.md and one page per rule into this folder")
+	cmd.Flags().StringVar(&examplesDir, "examples", filepath.Join("testdata", "rule-examples"), "with --out-dir: the folder of the rule pages' examples (ID/args, ID/fails/, ID/passes/)")
 	cmd.Flags().StringVar(&readme, "readme", "", "with --format markdown: rewrite the rules table of this README (between its marker lines)")
 	cmd.Flags().StringArrayVar(&policies, "policy", nil, "folder of custom Rego rules (repeatable)")
 	return cmd

@@ -22,7 +22,11 @@ func TestRuleDocsAreGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := report.WriteRuleDocs(dir, eng.Rules()); err != nil {
+	examples, err := report.LoadRuleExamples(filepath.Join("..", "..", "testdata", "rule-examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteRuleDocs(dir, report.WithExamples(eng.Rules(), examples)); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := os.ReadDir(dir)

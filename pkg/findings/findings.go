@@ -68,6 +68,23 @@ type RuleDoc struct {
 	// BuiltIn is true for eni-lint's own rules, whose pages are docs/rules/<ID>.md; custom
 	// rules (--policy) have none.
 	BuiltIn bool `json:"builtIn"`
+	// Example, for a built-in rule's page, is a failing and a passing input
+	// (testdata/rule-examples; a test runs both).
+	Example *RuleExample `json:"-"`
+}
+
+// RuleExample is the input a rule's page shows: the files on which `eni-lint check . ARGS`
+// reports the rule, and the same files changed so that it does not.
+type RuleExample struct {
+	Args   string
+	Fails  []ExampleFile
+	Passes []ExampleFile
+}
+
+// ExampleFile is one file of an example.
+type ExampleFile struct {
+	Name string
+	Text string
 }
 
 // Finding is one rule's verdict on one place.

@@ -1,0 +1,9 @@
+resource "aws_eks_addon" "vpc_cni" {
+  cluster_name = "prod"
+  addon_name   = "vpc-cni"
+  configuration_values = jsonencode({
+    env = {
+      ENABLE_POD_ENI = "true"
+    }
+  })
+}
