@@ -93,8 +93,8 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 	if err != nil {
 		return err
 	}
-	// Files are read through a file system confined to the scanned paths, as the check reads
-	// them, and written only inside them.
+	// Files are read within the boundary the check reads in (the repository and the paths
+	// named), and written only through the one writer (writeFixed).
 	fsys, err := rootsOf(opts)
 	if err != nil {
 		return err
