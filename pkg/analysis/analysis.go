@@ -201,17 +201,12 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 	return report, nil
 }
 
-// NamePaths makes every path the command line or the config names readable, wherever it is:
-// the scanned paths decide what is reported on, not what may be read, so a chart, a values
-// file or a var file beside the scanned folder is read. A path that cannot be added is left
-// to the loader that reads it, which reports it at its place.
+// NamePaths makes every path the command line or the config names besides the scanned ones
+// readable, wherever it is: a chart, a values file or a var file beside the scanned folder is
+// read. (The scanned paths are added by whoever walks them: loaders.Load, fix's rootsOf.) A
+// path that cannot be added is left to the loader that reads it, which reports it at its place.
 func NamePaths(fsys *confine.FS, opts Options) {
 	var named []string
-	for _, p := range opts.Paths {
-		if p != "-" {
-			named = append(named, p)
-		}
-	}
 	for _, c := range opts.HelmCharts {
 		named = append(named, c.Dir)
 		named = append(named, c.Values...)

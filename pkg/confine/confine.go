@@ -98,14 +98,12 @@ type root struct {
 type FS struct {
 	mu  sync.Mutex
 	cwd string
-	// repo is the repository (see Repository), opened once: every path lexically inside it is
-	// read through repoRoot, so a link is followed wherever it leads inside the repository
-	// and refused where it leaves it, whichever folder was scanned.
-	repo     string
-	repoRoot *os.Root
-	repoR    *root            // repo and repoRoot, as locate returns them
-	roots    []*root          // folders named outside the repository, longest path first
-	files    map[string]*root // files named outside the repository: absolute path → their folder
+	// repo is the repository (see Repository), opened once (nil when it cannot be opened):
+	// every path lexically inside it is read through it, so a link is followed wherever it
+	// leads inside the repository and refused where it leaves it, whichever folder was scanned.
+	repo  *root
+	roots []*root          // folders named outside the repository, longest path first
+	files map[string]*root // files named outside the repository: absolute path → their folder
 	// maxFileSize is the size budget of one file.
 	maxFileSize int64
 	// overlay holds contents read instead of the disk's, by absolute path (SetOverlay).
@@ -177,9 +175,9 @@ func New(cwd string, maxFileSize int64) (*FS, error) {
 		return nil, err
 	}
 	f := &FS{cwd: filepath.Clean(cwd), maxFileSize: maxFileSize, files: map[string]*root{}}
-	f.repo = Repository(f.cwd)
-	if r, err := os.OpenRoot(f.repo); err == nil {
-		f.repoRoot, f.repoR = r, &root{abs: f.repo, root: r}
+	repo := Repository(f.cwd)
+	if r, err := os.OpenRoot(repo); err == nil {
+		f.repo = &root{abs: repo, root: r}
 	}
 	return f, nil
 }
@@ -188,7 +186,12 @@ func New(cwd string, maxFileSize int64) (*FS, error) {
 func (f *FS) MaxFileSize() int64 { return f.maxFileSize }
 
 // RepositoryFolder is the repository the reads are confined to (see Repository).
-func (f *FS) RepositoryFolder() string { return f.repo }
+func (f *FS) RepositoryFolder() string {
+	if f.repo == nil {
+		return ""
+	}
+	return f.repo.abs
+}
 
 // Abs returns a path as an absolute, clean path (relative paths are relative to cwd).
 func (f *FS) Abs(p string) string {
@@ -214,10 +217,10 @@ func Under(p, dir string) bool {
 
 // inRepo reports whether abs is lexically inside the repository, and its path from there.
 func (f *FS) inRepo(abs string) (string, bool) {
-	if f.repoRoot == nil || !Within(f.repo, abs) {
+	if f.repo == nil || !Within(f.repo.abs, abs) {
 		return "", false
 	}
-	rel, _ := filepath.Rel(f.repo, abs)
+	rel, _ := filepath.Rel(f.repo.abs, abs)
 	return rel, true
 }
 
@@ -228,7 +231,7 @@ func (f *FS) inRepo(abs string) (string, bool) {
 func (f *FS) AddRoot(dir string) error {
 	abs := f.Abs(dir)
 	if rel, ok := f.inRepo(abs); ok {
-		info, err := f.repoRoot.Stat(rel)
+		info, err := f.repo.root.Stat(rel)
 		if err != nil {
 			return classify(dir, abs, err)
 		}
@@ -259,7 +262,7 @@ func (f *FS) AddRoot(dir string) error {
 func (f *FS) AddPath(p string) (isDir bool, err error) {
 	abs := f.Abs(p)
 	if rel, ok := f.inRepo(abs); ok {
-		info, err := f.repoRoot.Stat(rel)
+		info, err := f.repo.root.Stat(rel)
 		if err != nil {
 			return false, classify(p, abs, err)
 		}
@@ -313,9 +316,9 @@ func (f *FS) Close() {
 		r.root.Close()
 	}
 	f.files = nil
-	if f.repoRoot != nil {
-		f.repoRoot.Close()
-		f.repoRoot, f.repoR = nil, nil
+	if f.repo != nil {
+		f.repo.root.Close()
+		f.repo = nil
 	}
 }
 
@@ -325,9 +328,9 @@ func (f *FS) locate(p string) (*root, string, error) {
 	abs := f.Abs(p)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.repoRoot != nil && Within(f.repo, abs) {
-		rel, _ := filepath.Rel(f.repo, abs)
-		return f.repoR, rel, nil
+	if f.repo != nil && Within(f.repo.abs, abs) {
+		rel, _ := filepath.Rel(f.repo.abs, abs)
+		return f.repo, rel, nil
 	}
 	if r, ok := f.files[abs]; ok {
 		return r, filepath.Base(abs), nil
