@@ -9,48 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
-
-// fromInventory is the simulator's form of a Job or CronJob the loader read, when the
-// simulator plays its shape: one pod at a time, restartPolicy Never, no per-index back-off, no
-// Ignore rules, the Job controller, a known schedule; ok is false otherwise (with why).
-func fromInventory(w inventory.Workload) (Workload, string) {
-	j := w.Job
-	if j == nil || (w.Kind != "Job" && w.Kind != "CronJob") {
-		return Workload{}, "not a Job or CronJob"
-	}
-	completions := 0
-	if j.Completions != nil {
-		completions = *j.Completions
-	}
-	switch {
-	case j.Parallelism != 1 && completions != 1:
-		return Workload{}, "parallel pods"
-	case j.BackoffLimitPerIndex != nil, j.RestartPolicy != "Never", j.Suspend, j.PodFailurePolicyIgnore,
-		j.ManualSelector, j.ManagedBy != "kubernetes.io/job-controller":
-		return Workload{}, "a shape the simulator does not play"
-	}
-	out := Workload{Completions: completions, BackoffLimit: j.BackoffLimit, TTL: -1, Deadline: -1, StartingDeadline: -1}
-	if j.TTLSecondsAfterFinished != nil {
-		out.TTL = *j.TTLSecondsAfterFinished
-	}
-	if j.ActiveDeadlineSeconds != nil {
-		out.Deadline = *j.ActiveDeadlineSeconds
-	}
-	if c := w.CronJob; c != nil {
-		if c.PeriodSeconds <= 0 || (c.ConcurrencyPolicy == "Allow" && out.Deadline < 0) {
-			return Workload{}, "no bound in time"
-		}
-		out.CronJob, out.Period, out.Policy = true, c.PeriodSeconds, c.ConcurrencyPolicy
-		out.SuccessfulHistory, out.FailedHistory = c.SuccessfulJobsHistoryLimit, c.FailedJobsHistoryLimit
-		if c.StartingDeadlineSeconds != nil {
-			out.StartingDeadline = *c.StartingDeadlineSeconds
-		}
-	}
-	return out, ""
-}
 
 // TestTightnessOnScenarios prints, for every Job and CronJob of the plain manifests under
 // testdata/scenarios that the simulator plays, the model's bound beside the best peak the
@@ -77,7 +37,7 @@ func TestTightnessOnScenarios(t *testing.T) {
 		}
 		frag := kubernetes.Load(file, data, kubernetes.Options{DefaultNamespace: "default"})
 		for _, iw := range frag.Workloads {
-			w, why := fromInventory(iw)
+			w, why := FromInventory(iw)
 			if why != "" {
 				continue
 			}

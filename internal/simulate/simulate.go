@@ -7,7 +7,6 @@
 package simulate
 
 import (
-	"math/rand/v2"
 	"sort"
 )
 
@@ -32,6 +31,22 @@ type Workload struct {
 	// Times, when set, are the schedule's times within Horizon instead of random gaps of at
 	// least Period.
 	Times []int
+	// Grace is the pod template's terminationGracePeriodSeconds (0 means the default, 30): how
+	// long a pod deleted while it runs (a deadline, a replacement) may take to stop.
+	Grace int
+	// Schedule and Timezone are the CronJob's, for a witness to play its real times.
+	Schedule, Timezone string
+	// Start is when a Job (not a CronJob) is created; -1 lets the adversary choose.
+	Start int
+	// OnFailure is restartPolicy OnFailure: its pods fail only when disrupted or stopped,
+	// which the adversary's failures cover, so it plays as Never; the model reads it.
+	OnFailure bool
+}
+
+// stop is how long a deleted running pod may take to end: its grace period, and at least the
+// 30 s the status may take to be seen.
+func (w Workload) stop() int {
+	return max(30, w.Grace)
 }
 
 // Model is the release model and its window W (cool-down plus one delete-queue tick).
@@ -65,19 +80,30 @@ func Backoff(n int) int {
 }
 
 type run struct {
+	slot          int // the schedule time the run is for (its start for a Job)
 	start, finish int
 	failed, done  bool
 	pods          []*pod
-	deletedAt     int // -1 while the Job exists
+	deletedAt     int    // -1 while the Job exists
+	deletedBy     string // "ttl", "history" or "replaced"
 }
 
 type pod struct {
 	created, ended int // ended: the pod is terminal (or gone); -1 while running
 	release        int // the second after which the ENI is free; -1 while held
+	failed         bool
+	deleted        int // when the pod is deleted, -1 while it exists
+}
+
+// Source is where the adversary's choices come from: a *rand.Rand, or a tape a search can
+// replay and mutate.
+type Source interface {
+	IntN(n int) int
+	Float64() float64
 }
 
 // Peak plays one trajectory and returns the most pods holding ENIs at one second.
-func Peak(w Workload, m Model, a Adversary, rng *rand.Rand) int {
+func Peak(w Workload, m Model, a Adversary, rng Source) int {
 	s := &sim{w: w, m: m, a: a, rng: rng}
 	s.play()
 	return s.peak()
@@ -85,7 +111,7 @@ func Peak(w Workload, m Model, a Adversary, rng *rand.Rand) int {
 
 // PeakAll plays one trajectory of several workloads on the same node: each has its own
 // controllers, and the peak is over all their pods.
-func PeakAll(ws []Workload, m Model, a Adversary, rng *rand.Rand) int {
+func PeakAll(ws []Workload, m Model, a Adversary, rng Source) int {
 	all := &sim{m: m}
 	for _, w := range ws {
 		s := &sim{w: w, m: m, a: a, rng: rng}
@@ -99,7 +125,7 @@ type sim struct {
 	w    Workload
 	m    Model
 	a    Adversary
-	rng  *rand.Rand
+	rng  Source
 	runs []*run
 }
 
@@ -122,7 +148,14 @@ func (s *sim) pick(max int) int {
 // through deletions; deletions are applied afterwards in time order.
 func (s *sim) play() {
 	if !s.w.CronJob {
-		s.runs = append(s.runs, s.playRun(0, -1))
+		start := s.w.Start
+		if start < 0 {
+			start = s.pick(s.a.Horizon) // any time: a search aligns it with the others
+		}
+		r := s.playRun(start, -1)
+		r.slot = start
+		s.runs = append(s.runs, r)
+		s.history()
 		s.releaseAll()
 		return
 	}
@@ -162,7 +195,9 @@ func (s *sim) play() {
 			}
 			lastScheduled = idx
 			start := now + s.pick(s.a.StartLatency)
-			s.runs = append(s.runs, s.playRun(start, -1))
+			r := s.playRun(start, -1)
+			r.slot = slots[idx]
+			s.runs = append(s.runs, r)
 		}
 		if idx+1 >= len(slots) {
 			break
@@ -190,18 +225,25 @@ func (s *sim) playRun(start, _ int) *run {
 			r.finish, r.failed = max(start+s.w.Deadline, r.pods[len(r.pods)-1].ended), true
 			return r
 		}
-		p := &pod{created: next, release: -1}
+		p := &pod{created: next, release: -1, deleted: -1}
 		r.pods = append(r.pods, p)
 		finished := next + s.pick(s.a.MaxRun)
 		ended := finished + s.pick(s.a.MaxLag)
 		fail := s.rng.Float64() < s.a.FailShare
 		if s.w.Deadline >= 0 && ended >= start+s.w.Deadline {
-			// The deadline fails the Job; its running pod is deleted and ends within the grace.
-			p.ended = start + s.w.Deadline + s.pick(30)
+			// The deadline fails the Job; its running pod is deleted and ends within its grace
+			// period. Before Kubernetes 1.31 the Job is finished at once and Forbid may start
+			// the next run while the pod still stops; since, only once the pod has ended.
+			p.ended = start + s.w.Deadline + s.pick(s.w.stop())
+			p.failed = true
 			r.finish, r.failed = p.ended, true
+			if s.rng.IntN(2) == 0 {
+				r.finish = min(p.ended, start+s.w.Deadline+s.pick(30))
+			}
 			return r
 		}
 		p.ended = ended
+		p.failed = fail
 		if fail {
 			failures++
 			consecutive++
@@ -223,9 +265,9 @@ func (s *sim) playRun(start, _ int) *run {
 }
 
 // replace deletes the active run at a new start (Replace): its pods go, the running one within
-// the default 30 s grace.
+// its grace period.
 func (s *sim) replace(r *run, now int) {
-	r.deletedAt = now
+	r.deletedAt, r.deletedBy = now, "replaced"
 	kept := r.pods[:0]
 	for _, p := range r.pods {
 		if p.created <= now {
@@ -235,9 +277,12 @@ func (s *sim) replace(r *run, now int) {
 	r.pods = kept
 	for _, p := range r.pods {
 		if p.ended > now {
-			p.ended = now + s.pick(30)
+			// A deletion only shortens a pod: one already stopping (past a deadline) or about
+			// to end keeps its earlier end.
+			p.ended = min(p.ended, now+s.pick(s.w.stop()))
 		}
-		s.free(p, max(now, min(p.ended, now+30)))
+		p.deleted = max(now, p.ended)
+		s.free(p, max(now, min(p.ended, now+s.w.stop())))
 	}
 	r.finish = now
 }
@@ -253,7 +298,10 @@ func (s *sim) history() {
 			continue // replaced
 		}
 		if s.w.TTL >= 0 {
-			s.deleteRun(r, r.finish+s.w.TTL)
+			s.deleteRun(r, r.finish+s.w.TTL, "ttl")
+		}
+		if !s.w.CronJob {
+			continue // a Job alone: only its TTL deletes it
 		}
 		done = append(done, r)
 		var ok, bad []*run
@@ -274,21 +322,22 @@ func (s *sim) history() {
 			}
 			sort.SliceStable(set, func(i, j int) bool { return set[i].start < set[j].start })
 			for i := 0; i < len(set)-limit; i++ {
-				s.deleteRun(set[i], r.finish)
+				s.deleteRun(set[i], r.finish, "history")
 			}
 		}
 	}
 }
 
 // deleteRun deletes a finished Job at time t (or keeps the earlier deletion).
-func (s *sim) deleteRun(r *run, t int) {
+func (s *sim) deleteRun(r *run, t int, by string) {
 	if r.deletedAt >= 0 && r.deletedAt <= t {
 		return
 	}
 	for _, p := range r.pods {
-		s.free(p, max(t, p.ended))
+		p.deleted = max(t, p.ended)
+		s.free(p, p.deleted)
 	}
-	r.deletedAt = t
+	r.deletedAt, r.deletedBy = t, by
 }
 
 // free records that a pod is deleted at t: under onDelete its ENI is held W more.
@@ -318,7 +367,7 @@ func (s *sim) releaseAll() {
 
 // Overlap plays one trajectory of two workloads on the same node and reports whether pods of
 // both ever hold ENIs at the same second.
-func Overlap(a, b Workload, m Model, adv Adversary, rng *rand.Rand) bool {
+func Overlap(a, b Workload, m Model, adv Adversary, rng Source) bool {
 	var holds [2][][2]int
 	for i, w := range []Workload{a, b} {
 		s := &sim{w: w, m: m, a: adv, rng: rng}

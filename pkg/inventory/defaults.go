@@ -33,7 +33,15 @@ type DeclaredJob struct {
 	// DisruptionTarget condition.
 	PodFailurePolicyIgnoreDisruptions bool
 	RestartPolicy                     *string
+	// TerminationGracePeriodSeconds and PodActiveDeadlineSeconds are the pod template's
+	// spec.terminationGracePeriodSeconds and spec.activeDeadlineSeconds.
+	TerminationGracePeriodSeconds *int
+	PodActiveDeadlineSeconds      *int
 }
+
+// DefaultTerminationGracePeriod is the pod spec's terminationGracePeriodSeconds default
+// (core/v1 SetDefaults_PodSpec).
+const DefaultTerminationGracePeriod = 30
 
 // JobDefaults applies batch/v1 Job defaults.
 func JobDefaults(d DeclaredJob) JobSpec {
@@ -88,6 +96,11 @@ func JobDefaults(d DeclaredJob) JobSpec {
 	if d.RestartPolicy != nil {
 		s.RestartPolicy = *d.RestartPolicy
 	}
+	s.TerminationGracePeriodSeconds = DefaultTerminationGracePeriod
+	if d.TerminationGracePeriodSeconds != nil {
+		s.TerminationGracePeriodSeconds = *d.TerminationGracePeriodSeconds
+	}
+	s.PodActiveDeadlineSeconds = copyInt(d.PodActiveDeadlineSeconds)
 	if s.Defaulted == nil {
 		s.Defaulted = []string{}
 	}
@@ -131,6 +144,7 @@ func CronJobDefaults(d DeclaredCronJob) CronJobSpec {
 	tz := ""
 	if d.TimeZone != nil {
 		tz = *d.TimeZone
+		s.TimeZone = tz
 	}
 	period, err := ShortestGap(d.Schedule, tz)
 	if err != nil {

@@ -18,21 +18,23 @@ func TestJobDefaults(t *testing.T) {
 		want JobSpec
 	}{
 		{"all defaults", DeclaredJob{},
-			JobSpec{Parallelism: 1, Completions: ip(1), BackoffLimit: 6, CompletionMode: "NonIndexed", ManagedBy: "kubernetes.io/job-controller", RestartPolicy: "Never",
+			JobSpec{Parallelism: 1, Completions: ip(1), BackoffLimit: 6, CompletionMode: "NonIndexed", ManagedBy: "kubernetes.io/job-controller", RestartPolicy: "Never", TerminationGracePeriodSeconds: 30,
 				Defaulted: []string{"parallelism", "completions", "backoffLimit", "completionMode", "managedBy"}}},
 		{"completions only", DeclaredJob{Completions: ip(5)},
-			JobSpec{Parallelism: 1, Completions: ip(5), BackoffLimit: 6, CompletionMode: "NonIndexed", ManagedBy: "kubernetes.io/job-controller", RestartPolicy: "Never",
+			JobSpec{Parallelism: 1, Completions: ip(5), BackoffLimit: 6, CompletionMode: "NonIndexed", ManagedBy: "kubernetes.io/job-controller", RestartPolicy: "Never", TerminationGracePeriodSeconds: 30,
 				Defaulted: []string{"parallelism", "backoffLimit", "completionMode", "managedBy"}}},
 		{"work queue: parallelism only leaves completions nil", DeclaredJob{Parallelism: ip(4)},
-			JobSpec{Parallelism: 4, Completions: nil, BackoffLimit: 6, CompletionMode: "NonIndexed", ManagedBy: "kubernetes.io/job-controller", RestartPolicy: "Never",
+			JobSpec{Parallelism: 4, Completions: nil, BackoffLimit: 6, CompletionMode: "NonIndexed", ManagedBy: "kubernetes.io/job-controller", RestartPolicy: "Never", TerminationGracePeriodSeconds: 30,
 				Defaulted: []string{"backoffLimit", "completionMode", "managedBy"}}},
 		{"backoffLimitPerIndex makes backoffLimit MaxInt32", DeclaredJob{Completions: ip(3), CompletionMode: sp("Indexed"), BackoffLimitPerIndex: ip(1)},
-			JobSpec{Parallelism: 1, Completions: ip(3), BackoffLimit: MaxInt32, BackoffLimitPerIndex: ip(1), CompletionMode: "Indexed", ManagedBy: "kubernetes.io/job-controller", RestartPolicy: "Never",
+			JobSpec{Parallelism: 1, Completions: ip(3), BackoffLimit: MaxInt32, BackoffLimitPerIndex: ip(1), CompletionMode: "Indexed", ManagedBy: "kubernetes.io/job-controller", RestartPolicy: "Never", TerminationGracePeriodSeconds: 30,
 				Defaulted: []string{"parallelism", "backoffLimit", "managedBy"}}},
 		{"declared values win", DeclaredJob{Parallelism: ip(2), Completions: ip(2), BackoffLimit: ip(0), Suspend: bp(true), TTLSecondsAfterFinished: ip(60),
-			ManualSelector: bp(true), ManagedBy: sp("example.com/x"), RestartPolicy: sp("OnFailure"), CompletionMode: sp("NonIndexed"), PodFailurePolicyIgnore: true},
+			ManualSelector: bp(true), ManagedBy: sp("example.com/x"), RestartPolicy: sp("OnFailure"), CompletionMode: sp("NonIndexed"), PodFailurePolicyIgnore: true,
+			TerminationGracePeriodSeconds: ip(3600), PodActiveDeadlineSeconds: ip(900)},
 			JobSpec{Parallelism: 2, Completions: ip(2), BackoffLimit: 0, Suspend: true, TTLSecondsAfterFinished: ip(60), ManualSelector: true, ManagedBy: "example.com/x",
-				RestartPolicy: "OnFailure", CompletionMode: "NonIndexed", PodFailurePolicyIgnore: true, Defaulted: []string{}}},
+				RestartPolicy: "OnFailure", CompletionMode: "NonIndexed", PodFailurePolicyIgnore: true,
+				TerminationGracePeriodSeconds: 3600, PodActiveDeadlineSeconds: ip(900), Defaulted: []string{}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

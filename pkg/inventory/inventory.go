@@ -262,9 +262,16 @@ type JobSpec struct {
 	PodFailurePolicyIgnore  bool   `json:"podFailurePolicyIgnore"`
 	// PodFailurePolicyIgnoreDisruptions: an Ignore rule on DisruptionTarget alone, whose
 	// replacements only disruptions cause (ENI005 as info).
-	PodFailurePolicyIgnoreDisruptions bool     `json:"podFailurePolicyIgnoreDisruptions,omitempty"`
-	RestartPolicy                     string   `json:"restartPolicy"`
-	Defaulted                         []string `json:"defaulted"`
+	PodFailurePolicyIgnoreDisruptions bool   `json:"podFailurePolicyIgnoreDisruptions,omitempty"`
+	RestartPolicy                     string `json:"restartPolicy"`
+	// TerminationGracePeriodSeconds is how long a pod the Job controller deletes (a replaced
+	// run's, or one stopped by activeDeadlineSeconds) may keep running, and holding its ENI,
+	// before it is killed: the pod template's value, 30 by default.
+	TerminationGracePeriodSeconds int `json:"terminationGracePeriodSeconds"`
+	// PodActiveDeadlineSeconds is the pod template's own activeDeadlineSeconds (nil when
+	// unset): the kubelet fails each pod that long after it starts.
+	PodActiveDeadlineSeconds *int     `json:"podActiveDeadlineSeconds"`
+	Defaulted                []string `json:"defaulted"`
 }
 
 // Definition is one place an object is defined: its file and position, and the kustomization
@@ -324,6 +331,8 @@ type ScaledJobSpec struct {
 // CronJobSpec is a batch/v1 CronJob's own fields with defaults applied.
 type CronJobSpec struct {
 	Schedule string `json:"schedule"`
+	// TimeZone is spec.timeZone ("" when unset: the controller's zone, UTC on EKS).
+	TimeZone string `json:"timeZone,omitempty"`
 	// PeriodSeconds is the shortest gap between two schedule times; 0 when the schedule could
 	// not be parsed (ScheduleError says why).
 	PeriodSeconds int    `json:"periodSeconds"`

@@ -165,3 +165,28 @@ func weekTimes(schedule, timeZone string) (times []int, ok bool) {
 	}
 	return times, len(times) > 0
 }
+
+// ScheduleStart is the instant ScheduleTimes counts from: the fixed reference of the scans.
+var ScheduleStart = gapScanStart
+
+// ScheduleTimes returns when a schedule fires within span seconds of ScheduleStart (seconds
+// since it), at most limit of them; nil when the schedule cannot be parsed. A witness plays a
+// CronJob's runs at these times.
+func ScheduleTimes(schedule, timeZone string, span, limit int) []int {
+	if timeZone != "" && !strings.HasPrefix(schedule, "TZ=") && !strings.HasPrefix(schedule, "CRON_TZ=") {
+		if _, err := time.LoadLocation(timeZone); err != nil {
+			return nil
+		}
+		schedule = "CRON_TZ=" + timeZone + " " + schedule
+	}
+	sched, err := parseSchedule(schedule)
+	if err != nil {
+		return nil
+	}
+	end := gapScanStart.Add(time.Duration(span) * time.Second)
+	var times []int
+	for t := sched.Next(gapScanStart.Add(-time.Second)); !t.IsZero() && t.Before(end) && len(times) < limit; t = sched.Next(t) {
+		times = append(times, int(t.Sub(gapScanStart)/time.Second))
+	}
+	return times
+}

@@ -754,7 +754,7 @@ type_row(g, t, ks) := row if {
 	active := sum([key_totals[k].active | some k in ks])
 
 	# CronJobs whose runs cannot overlap count at their largest sum at one instant
-	# (timeline.rego, onCompletion only): what that saves comes off hidden and held.
+	# (timeline.rego): what that saves comes off hidden and held.
 	separated := [c | some k in ks; some c in key_separated[k]]
 	saved := sum([c.held | some c in separated]) - separated_peak(separated)
 
@@ -788,9 +788,9 @@ type_row(g, t, ks) := row if {
 	})
 }
 
-# The counted contributions of each key that are separable CronJobs (onCompletion only: under
-# onDelete nothing is, and the pass over every member is skipped).
-key_separated := {k: [c | some c in members; separable[c.id]] | not on_delete; some k, members in key_members}
+# The counted contributions of each key that are separable CronJobs (timeline.rego); when none
+# is (under onDelete, only CronJobs with a TTL can be), the pass over every member is skipped.
+key_separated := {k: [c | some c in members; separable[c.id]] | count(separable) > 0; some k, members in key_members}
 
 # A row says which CronJobs it counted by their busy windows, and what that saved.
 separated_details(separated, saved) := {} if {

@@ -408,8 +408,9 @@ test_indexed_policy_still_tests_its_expressions if {
 
 # 25 nightly backups every 20 minutes from 00:00, each stopped by a 600 s deadline: a run
 # holds within 600 + 30 + 90 = 720 s of its time, so no two hold at once and the row
-# counts one of them (7: the deadline ends each run before the next time, so Forbid has no
-# skipped time to catch up), not all 25 (175).
+# counts one of them, not all 25. One run alone holds 4: the deadline ends it long before the
+# next time, so only its own pods count, and the back-off spaces them (0, 10, 30, 70 s) so that
+# no more than 4 end within 90 s of each other.
 nightly(i) := fx.cronjob(sprintf("backup-%02d", [i]), {
 	"schedule": "", "periodSeconds": 86400,
 	"weekTimes": week_times(i * 1200),
@@ -421,11 +422,11 @@ test_nightly_backups_do_not_add_up if {
 	slots := [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24]
 	inv := fx.on_completion(fx.inventory([nightly(i) | some i in slots], [fx.sgp_all], [fx.node_group("default", ["m5.large"])]))
 	rows := model.rows with input as inv
-	rows[0].held == 7
-	rows[0].hidden == 7
-	rows[0].demand == 7
+	rows[0].held == 4
+	rows[0].hidden == 4
+	rows[0].demand == 4
 	rows[0].verdict == "fits"
-	rows[0].scheduleSeparated.saved == 168
+	rows[0].scheduleSeparated.saved == 96
 	count(rows[0].scheduleSeparated.workloads) == 25
 }
 
@@ -435,14 +436,52 @@ test_overlapping_backups_add_up if {
 	b := object.union(nightly(1), {"cronJob": object.union(nightly(1).cronJob, {"weekTimes": [600]})})
 	inv := fx.on_completion(fx.inventory([a, b], [fx.sgp_all], [fx.node_group("default", ["m5.large"])]))
 	rows := model.rows with input as inv
-	rows[0].held == 14
+	rows[0].held == 8
 }
 
-# Under onDelete the schedules do not separate anything: finished Jobs stay until deleted.
-test_separation_is_on_completion_only if {
+# Under onDelete without a TTL the schedules do not separate anything: finished Jobs stay until
+# the history deletes them.
+test_no_separation_on_delete_without_ttl if {
 	inv := fx.inventory([nightly(0), nightly(1)], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
 	rows := model.rows with input as inv
 	not rows[0].scheduleSeparated
+}
+
+# With a TTL a finished Job is deleted TTL after it ends: six backups 4 h apart with a 300 s TTL
+# hold within 600 + 30 + 300 + 90 s of their times, never together. Each alone is one run's 7
+# pods: the next run of the same CronJob comes a day later (78 before, the sum of 7 + a
+# 6-pod catch-up each).
+backup_with_ttl(i) := object.union(nightly(i), {
+	"cronJob": {"weekTimes": week_times(i * 14400)},
+	"job": {"ttlSecondsAfterFinished": 300},
+})
+
+test_ttl_separates_on_delete if {
+	inv := fx.inventory([backup_with_ttl(i) | some i in [0, 1, 2, 3, 4, 5]], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
+	rows := model.rows with input as inv
+	count(rows[0].scheduleSeparated.workloads) == 6
+	rows[0].held == 7
+	rows[0].demand == 7
+	rows[0].verdict == "fits"
+}
+
+# A replaced run's pod with a long grace period keeps its ENI while it stops: every 5 minutes,
+# Replace, grace 3600 s. Counted as if pods stopped within 30 s (7) plus one running pod per run
+# replaced in the 3570 s before (12): 19, where the issue's simulator reached 17; before, 7.
+test_long_grace_replace_is_counted if {
+	cj := fx.cronjob("sync", {"concurrencyPolicy": "Replace"}, {"terminationGracePeriodSeconds": 3600})
+	inv := fx.on_completion(fx.inventory([cj], [fx.sgp_all], []))
+	model.numbers[cj.id].held == 19 with input as inv
+}
+
+# OnFailure pods fail only when disrupted or stopped, and each replacement waits out the same
+# back-off: a single-pod Job chains like restartPolicy Never.
+test_on_failure_chains if {
+	never := fx.job("never", {})
+	onfail := fx.job("onfail", {"restartPolicy": "OnFailure"})
+	inv := fx.on_completion(fx.inventory([never, onfail], [fx.sgp_all], []))
+	model.numbers[never.id].held == model.numbers[onfail.id].held with input as inv
+	model.numbers[onfail.id].held < 7 with input as inv
 }
 
 # --- Runs in a window (§5a) ---

@@ -32,21 +32,37 @@ prefix_at(i) := 630 + (backoff_cap * (i - 6)) if i > 6
 # A run is a single chain when its pods follow each other and every pod but the last is a
 # failure: one pod at a time (parallelism 1, or completions 1) and one success ends it
 # (completions 1, or a work queue). Then its n-th pod exists no earlier than prefix_at(n−1)
-# after the run starts, because nothing but a success resets the back-off. Other shapes (more
-# completions, parallel pods, per-index back-off, OnFailure) keep the count.
+# after the run starts, because nothing but a success resets the back-off. The back-off counts
+# the run's Failed pods whatever the restart policy (newBackoffRecord), so OnFailure, whose
+# pods fail only when disrupted or past the limits, chains the same way. Other shapes (more
+# completions, parallel pods, per-index back-off) keep the count.
 single_chain(job) if {
 	job_running(job) == 1
-	job.restartPolicy == "Never"
+	job.restartPolicy in {"Never", "OnFailure"}
 	job.backoffLimitPerIndex == null
 	job.completions == 1
 }
 
 single_chain(job) if {
 	job_running(job) == 1
-	job.restartPolicy == "Never"
+	job.restartPolicy in {"Never", "OnFailure"}
 	job.backoffLimitPerIndex == null
 	job.completions == null
 }
+
+# How long a pod the Job controller deletes while it runs (past activeDeadlineSeconds, past the
+# back-off limit with others still running, replaced by the next run) can keep its ENI before it
+# has stopped: its terminationGracePeriodSeconds, and never less than the 30 s the model allows
+# for a stop to be seen.
+stop_seconds(w) := max([30, object.get(w.job, "terminationGracePeriodSeconds", 30)])
+
+# Whether a run's pods can be deleted while they run: a deadline, a replacement, or parallel
+# pods cut short when the run ends. A single chain without a deadline ends with its last pod.
+stops_running_pods(w) if w.job.activeDeadlineSeconds != null
+
+stops_running_pods(w) if w.cronJob.concurrencyPolicy == "Replace"
+
+stops_running_pods(w) if not single_chain(w.job)
 
 chain_of(job) := true if {
 	single_chain(job)
@@ -85,11 +101,11 @@ partial_level(k, l, t, levels) := 0 if {
 # Allow start every run at its time (the controller requeues itself for it; an outage that
 # starts a missed run late is outside the model, docs/model.md §7).
 runs_in(w, l, p) := floor(l / p) + 1 if {
-	# A run stopped by its deadline (within the default 30 s grace) before the next time is
-	# never in the way of it: Forbid then skips nothing.
+	# A run stopped by its deadline (its pods within their grace period) before the next time
+	# is never in the way of it: Forbid then skips nothing.
 	w.cronJob.concurrencyPolicy == "Forbid"
 	w.job.activeDeadlineSeconds != null
-	w.job.activeDeadlineSeconds + 30 < p
+	w.job.activeDeadlineSeconds + stop_seconds(w) < p
 } else := min([floor(l / p) + 2, floor((l + sd) / p) + 1]) if {
 	w.cronJob.concurrencyPolicy == "Forbid"
 	sd := w.cronJob.startingDeadlineSeconds
@@ -139,17 +155,56 @@ chain_facts(true) := ["pod-failure back-off spaces the pods of a run"]
 
 chain_facts(false) := []
 
-# A CronJob. Sequential runs (Forbid; Replace with the default 30 s grace) hold, at a moment x,
-# the pods of the oldest run still holding (at most T) and of the runs started since, all
-# inside the window of length l before x in which that oldest run can still hold.
-cron_timeline(w) := {"held": held, "facts": facts} if {
+# A CronJob. A Replace run whose pods take longer than 30 s to stop is counted two ways, and
+# the smaller wins: with their grace period in every window, and as if they stopped within
+# 30 s plus the replaced runs' running pods still stopping (long_grace_held).
+cron_timeline(w) := tl if {
+	w.cronJob.concurrencyPolicy == "Replace"
+	stop_seconds(w) > 30
+	direct := cron_timeline_core(w)
+	short := long_grace_held(w)
+	tl := smaller(direct, short)
+} else := cron_timeline_core(w)
+
+smaller(a, b) := a if a.held <= b.held
+
+smaller(a, b) := b if a.held > b.held
+
+# Replace starts every run at its time, whatever its predecessor's pods are doing, so a
+# trajectory whose stopped pods end within 30 s is one of the model's. The pods that hold at x
+# in the real one and not in that one belong to runs stopped between x − grace − W and
+# x − 30 − W, one replacement per schedule time: floor((grace − 30)/p) + 1 runs, one more when
+# a deadline can stop a run between two times. Of a replaced run only the running pods (Pe)
+# are late: its Job is deleted at once. A run stopped by its deadline is finished, since
+# Kubernetes 1.31, only once its pods have ended, and under onDelete its TTL counts from then:
+# all its T pods can be late.
+long_grace_held(w) := {"held": base.held + extra, "facts": array.concat(base.facts, ["terminationGracePeriodSeconds bounds how long stopped pods hold"])} if {
+	short := object.union(w, {"job": {"terminationGracePeriodSeconds": 30}})
+	base := cron_timeline_core(short)
+	extra := late_pods_per_run(w) * (floor((stop_seconds(w) - 30) / w.cronJob.periodSeconds) + replaced_extra(w))
+}
+
+late_pods_per_run(w) := job_t(w.job) if {
+	on_delete
+	w.job.activeDeadlineSeconds != null
+} else := job_running(w.job)
+
+replaced_extra(w) := 2 if w.job.activeDeadlineSeconds != null
+
+replaced_extra(w) := 1 if w.job.activeDeadlineSeconds == null
+
+# Sequential runs (Forbid, Replace) hold, at a moment x, the pods of the oldest run still
+# holding (at most T) and of the runs started since, all inside the window of length l before x
+# in which that oldest run can still hold. With activeDeadlineSeconds every run that holds at x
+# started inside the window of its deadline, stop and tail before x (deadline_held).
+cron_timeline_core(w) := {"held": held, "facts": facts} if {
 	w.cronJob.concurrencyPolicy in {"Forbid", "Replace"}
 	t := job_t(w.job)
 	p := w.cronJob.periodSeconds
 	chain := chain_of(w.job)
-	grace := replace_grace(w)
+	grace := sequential_grace(w)
 	counted := cron_count_held(w, t, p)
-	windowed := sequential_held(w, t, p, chain, grace)
+	windowed := smaller(sequential_held(w, t, p, chain, grace), deadline_held(w, t, p, chain))
 	held := min([counted, windowed.held])
 	facts := held_facts(held, counted, windowed.facts)
 } else := {"held": held, "facts": facts} if {
@@ -168,9 +223,30 @@ held_facts(held, counted, windowed) := windowed if {
 	held < counted
 } else := ["the history limits bound the finished Jobs"]
 
-replace_grace(w) := 30 if {
-	w.cronJob.concurrencyPolicy == "Replace"
+# How long after its Job finished a sequential run's pods can still be stopping: a pre-1.31 Job
+# controller marks a run failed at its deadline (or past its back-off limit) and deletes the
+# running pods, which take their grace period, while Forbid starts the next run.
+sequential_grace(w) := stop_seconds(w) if {
+	stops_running_pods(w)
 } else := 0
+
+# Forbid whose deadline ends each run before the next time, or Replace, with a deadline: every
+# run holding at x started at its time inside the window of its deadline D, the stop of its
+# pods, and how long it can hold after (its TTL and W under onDelete, W under onCompletion).
+deadline_held(w, t, p, chain) := {"held": runs * run_held(t, chain), "facts": ["activeDeadlineSeconds and the schedule bound the runs that can hold at once"]} if {
+	d := w.job.activeDeadlineSeconds
+	d != null
+	deadline_separates(w, d, p)
+	tail := run_tail(w, 0)
+	runs := runs_in(w, (d + stop_seconds(w)) + tail, p)
+} else := {"held": 2147483647, "facts": []}
+
+deadline_separates(w, d, p) if {
+	w.cronJob.concurrencyPolicy == "Forbid"
+	d + stop_seconds(w) < p
+}
+
+deadline_separates(w, _, _) if w.cronJob.concurrencyPolicy == "Replace"
 
 # The count under history limits alone, which bounds both release models (a pod that holds
 # under onCompletion holds under onDelete too). At a moment x the ENIs are held by the S + F
@@ -184,17 +260,34 @@ replace_grace(w) := 30 if {
 # clock: at most the runs that finish within a window of length W, T each, on top.
 # Overlapping runs (Allow, deadline D): runs finishing within W started within W + D + grace;
 # (S + F + finishing + in flight)·T.
-cron_count_held(w, t, p) := ((kept + 1) * t) + pack(k, l, t, chain_of(w.job)) + ttl_deleted if {
+#
+# Sequential runs that each end more than W before the next time (a deadline D with
+# D + stop + W < p): finishes, and so history and TTL deletions, are more than W apart, and a
+# run in flight started after the last finish, more than W after it. At x the history keeps
+# S + F Jobs, and either one Job deleted by the history is in cool-down or one run is in flight
+# (never both), with at most one Job deleted by its TTL in cool-down besides:
+# (S + F + 1)·T, plus T with a TTL.
+cron_count_held(w, t, p) := min([windowed, spaced]) if {
 	w.cronJob.concurrencyPolicy in {"Forbid", "Replace"}
 	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
-	l := release_window + replace_grace(w)
+
+	# A Job deleted while its pods still stop holds until they have stopped, then W.
+	l := release_window + sequential_grace(w)
 	k := runs_in(w, l, p)
-	ttl_deleted := ttl_deletions(w, k + 1, t)
+	windowed := (((kept + 1) * t) + pack(k, l, t, chain_of(w.job))) + ttl_deletions(w, k + 1, t)
+	spaced := spaced_count_held(w, t, p, kept)
 } else := (((kept + finishing) + in_flight) * t) + ttl_deletions(w, finishing, t) if {
 	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
-	finishing := runs_in(w, (release_window + w.job.activeDeadlineSeconds) + 30, p)
-	in_flight := runs_in(w, w.job.activeDeadlineSeconds + 30, p)
+	# Deletions within W, or within W and the stop of pods deleted while they ran.
+	finishing := runs_in(w, ((release_window + w.job.activeDeadlineSeconds) + stop_seconds(w)) + stop_seconds(w), p)
+	in_flight := runs_in(w, w.job.activeDeadlineSeconds + stop_seconds(w), p)
 }
+
+spaced_count_held(w, t, p, kept) := ((kept + 1) * t) + ttl_deletions(w, 1, t) if {
+	d := w.job.activeDeadlineSeconds
+	d != null
+	((d + stop_seconds(w)) + release_window) < p
+} else := 2147483647
 
 ttl_deletions(w, runs, t) := runs * t if {
 	w.job.ttlSecondsAfterFinished != null
@@ -241,8 +334,8 @@ tail_facts(w) := ["ttlSecondsAfterFinished and the schedule bound the finished J
 	w.job.ttlSecondsAfterFinished != null
 } else := ["the schedule bounds the runs that end within one release window"]
 
-# A run stopped by its deadline ends when its running pod does, within the default 30 s grace.
-overlapping_held(w, t, p, d, chain) := runs_in(w, (d + 30) + tail, p) * per_run if {
+# A run stopped by its deadline ends when its running pod does, within its grace period.
+overlapping_held(w, t, p, d, chain) := runs_in(w, (d + stop_seconds(w)) + tail, p) * per_run if {
 	tail := run_tail(w, 0)
 	per_run := run_held(t, chain)
 } else := 2147483647
@@ -269,21 +362,22 @@ with_time(w, n) := object.union(n, {
 } else := object.union(n, {"held": hidden_of(n) + n.active})
 
 # ---------------------------------------------------------------------------------------
-# Runs that cannot overlap (onCompletion)
+# Runs that cannot overlap
 
-# Under onCompletion a CronJob's pods hold ENIs only while a run is in progress and for W after
-# it ends. With activeDeadlineSeconds D and a schedule that repeats weekly in UTC, the pods of
-# the run for schedule time s hold only within [s, s + busy], busy = D + 30 (the deadline stops
-# the run within the default grace) + W. When D + 30 reaches the schedule's shortest gap a run
-# can still be active at the next time, and Forbid starts that one late (up to D + 30 more), so
-# busy doubles its run part. Two such CronJobs whose busy windows never meet never hold at the
-# same moment: a row counts them at the largest sum of those busy at one instant, not their sum.
-# This assumes the controller starts each run at its time (it requeues itself for it); a missed
-# start after a controller outage is outside it, as in docs/model.md §7.
+# A CronJob's pods hold ENIs only while a run is in progress and for a tail after it ends: W
+# under onCompletion; under onDelete its TTL and then W (without a TTL only the history limits
+# delete a Job, and nothing bounds the tail). With activeDeadlineSeconds D and a schedule that
+# repeats weekly in UTC, the pods of the run for schedule time s hold only within
+# [s, s + busy], busy = D + the pods' stop (their grace period, at least 30 s) + tail. When the
+# run part reaches the schedule's shortest gap a run can still be active at the next time, and
+# Forbid starts that one late (up to the run part more), so busy doubles its run part. Two such
+# CronJobs whose busy windows never meet never hold at the same moment: a row counts them at the
+# largest sum of those busy at one instant, not their sum. This assumes the controller starts
+# each run at its time (it requeues itself for it); a missed start after a controller outage is
+# outside it, as in docs/model.md §7.
 week_seconds := 604800
 
 separable := {id: s |
-	not on_delete
 	some id, v in numbers_views
 	count(object.get(object.get(v, "cronJob", {}), "weekTimes", [])) > 0
 	v.job.activeDeadlineSeconds != null
@@ -291,10 +385,10 @@ separable := {id: s |
 	s := {"times": v.cronJob.weekTimes, "busy": busy_seconds(v)}
 }
 
-busy_seconds(v) := run + release_window if {
-	run := v.job.activeDeadlineSeconds + 30
+busy_seconds(v) := (run + run_tail(v, 0)) if {
+	run := v.job.activeDeadlineSeconds + stop_seconds(v)
 	run < v.cronJob.periodSeconds
-} else := (2 * (v.job.activeDeadlineSeconds + 30)) + release_window
+} else := (2 * (v.job.activeDeadlineSeconds + stop_seconds(v))) + run_tail(v, 0)
 
 # Whether a separable CronJob holds at instant t of the week.
 busy_at(s, t) if {

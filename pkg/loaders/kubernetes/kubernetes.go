@@ -339,6 +339,8 @@ func readJobSpec(r *fieldReader, spec *yaml.Node, path string) inventory.JobSpec
 	tmpl := r.mapping(spec, path, "template")
 	podSpec := r.mapping(tmpl, path+".template", "spec")
 	d.RestartPolicy = r.str(podSpec, path+".template.spec", "restartPolicy")
+	d.TerminationGracePeriodSeconds = r.integer(podSpec, path+".template.spec", "terminationGracePeriodSeconds")
+	d.PodActiveDeadlineSeconds = r.integer(podSpec, path+".template.spec", "activeDeadlineSeconds")
 	return inventory.JobDefaults(d)
 }
 

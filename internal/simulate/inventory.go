@@ -1,0 +1,45 @@
+package simulate
+
+import "github.com/eni-lint/eni-lint/pkg/inventory"
+
+// FromInventory is the simulator's form of a Job or CronJob the loader read, when the
+// simulator plays its shape: one pod at a time, restartPolicy Never or OnFailure, no per-index
+// back-off, no Ignore rules, the Job controller, a known schedule; otherwise the second result
+// says why not. A Job's start is left to the adversary.
+func FromInventory(w inventory.Workload) (Workload, string) {
+	j := w.Job
+	if j == nil || (w.Kind != "Job" && w.Kind != "CronJob") {
+		return Workload{}, "not a Job or CronJob"
+	}
+	completions := 0
+	if j.Completions != nil {
+		completions = *j.Completions
+	}
+	switch {
+	case j.Parallelism != 1 && completions != 1:
+		return Workload{}, "parallel pods"
+	case j.BackoffLimitPerIndex != nil, j.RestartPolicy != "Never" && j.RestartPolicy != "OnFailure", j.Suspend, j.PodFailurePolicyIgnore,
+		j.ManualSelector, j.ManagedBy != "kubernetes.io/job-controller":
+		return Workload{}, "a shape the simulator does not play"
+	}
+	out := Workload{Completions: completions, BackoffLimit: j.BackoffLimit, TTL: -1, Deadline: -1, StartingDeadline: -1, Start: -1,
+		Grace: j.TerminationGracePeriodSeconds, OnFailure: j.RestartPolicy == "OnFailure"}
+	if j.TTLSecondsAfterFinished != nil {
+		out.TTL = *j.TTLSecondsAfterFinished
+	}
+	if j.ActiveDeadlineSeconds != nil {
+		out.Deadline = *j.ActiveDeadlineSeconds
+	}
+	if c := w.CronJob; c != nil {
+		out.Timezone, out.Schedule = c.TimeZone, c.Schedule
+		if c.PeriodSeconds <= 0 || (c.ConcurrencyPolicy == "Allow" && out.Deadline < 0) {
+			return Workload{}, "no bound in time"
+		}
+		out.CronJob, out.Period, out.Policy = true, c.PeriodSeconds, c.ConcurrencyPolicy
+		out.SuccessfulHistory, out.FailedHistory = c.SuccessfulJobsHistoryLimit, c.FailedJobsHistoryLimit
+		if c.StartingDeadlineSeconds != nil {
+			out.StartingDeadline = *c.StartingDeadlineSeconds
+		}
+	}
+	return out, ""
+}
