@@ -21,6 +21,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
 	"github.com/eni-lint/eni-lint/pkg/rules"
 	"github.com/eni-lint/eni-lint/pkg/suppress"
+	"github.com/eni-lint/eni-lint/pkg/witness"
 	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 )
 
@@ -315,6 +316,8 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 		loadErrors = append(loadErrors, inventory.LoadError{Position: inventory.Position{File: "--timeout"}, Message: stopped})
 	}
 	res.Findings = tune(res.Findings, opts.Rules)
+	// Every ENI001 carries a trajectory that reaches its demand, or how close one came.
+	witness.Attach(res.Findings, inv, witness.DefaultBudget)
 	suppress.Inline(res.Findings, res.Ignores)
 	var accepted []suppress.ConfigIgnore
 	for _, i := range res.ConfigIgnores {

@@ -112,6 +112,8 @@ type Finding struct {
 	// Edits are the changes of files that `eni-lint fix` would write for this finding, set
 	// when a reporter needs them (SARIF fixes, review suggestions); not part of the JSON report.
 	Edits []Edit `json:"-"`
+	// Witness, on ENI001, is a trajectory that reaches the demand (or how close one came).
+	Witness *Witness `json:"witness,omitempty"`
 }
 
 // Edit is one change of a file a finding's fix makes: the original lines StartLine..EndLine
@@ -520,4 +522,86 @@ func (f Finding) Fixes() []string {
 		}
 	}
 	return out
+}
+
+// Witness is a trajectory of the controllers, played by eni-lint's simulator, that reaches the
+// demand an ENI001 reports, or the most a bounded search found (docs/model.md §5a). Times are
+// seconds from Start, the reference instant the CronJobs' schedule times are counted from.
+type Witness struct {
+	ENIRelease string `json:"eniRelease"`
+	// Bound is the demand the finding reports; Reached what the trajectory holds at At, plus
+	// what the workloads it does not play are counted for (NotPlayed).
+	Bound            int               `json:"bound"`
+	Reached          int               `json:"reached"`
+	BranchInterfaces int               `json:"branchInterfaces"`
+	Start            string            `json:"start"`
+	At               int               `json:"at"`
+	Played           []WitnessWorkload `json:"played"`
+	NotPlayed        []WitnessWorkload `json:"notPlayed,omitempty"`
+	// OtherContributors is how many contributors the finding does not list, none of them played.
+	OtherContributors int            `json:"otherContributors,omitempty"`
+	Runs              []WitnessRun   `json:"runs"`
+	Events            []WitnessEvent `json:"events"`
+	// Plays is how many trajectories the search played.
+	Plays int `json:"plays"`
+}
+
+// WitnessWorkload is a contributor of the finding: how many ENIs it holds at the witness's
+// peak (played), or why it is not played and what the model counts for it.
+type WitnessWorkload struct {
+	ID         string `json:"id"`
+	HeldAtPeak int    `json:"heldAtPeak"`
+	Reason     string `json:"reason,omitempty"`
+}
+
+// WitnessRun is one run of a Job that holds ENIs at the peak, with its pods. Deleted is nil when
+// the Job is not deleted within the trajectory; a pod's Released (the last second its ENI is
+// held) is nil when it is still held when the trajectory ends.
+type WitnessRun struct {
+	Workload  string       `json:"workload"`
+	Scheduled int          `json:"scheduled"`
+	Start     int          `json:"start"`
+	Finish    int          `json:"finish"`
+	Failed    bool         `json:"failed"`
+	Deleted   *int         `json:"deleted"`
+	DeletedBy string       `json:"deletedBy,omitempty"`
+	Pods      []WitnessPod `json:"pods"`
+}
+
+// WitnessPod is one pod of a run.
+type WitnessPod struct {
+	Created     int  `json:"created"`
+	Ended       int  `json:"ended"`
+	Failed      bool `json:"failed"`
+	Deleted     *int `json:"deleted"`
+	Released    *int `json:"released"`
+	HoldsAtPeak bool `json:"holdsAtPeak"`
+}
+
+// WitnessEvent is one step of the trajectory, in time order: a run starting, finishing or
+// deleted, and the peak.
+type WitnessEvent struct {
+	At       int    `json:"at"`
+	Workload string `json:"workload,omitempty"`
+	Event    string `json:"event"`
+	// Held is the ENIs the played workloads hold right after the event.
+	Held int `json:"held"`
+}
+
+// Integer reads a JSON number the policies produced (float64 after decoding, or json.Number).
+func Integer(v any) (int, bool) {
+	switch n := v.(type) {
+	case float64:
+		if n == float64(int(n)) {
+			return int(n), true
+		}
+	case int:
+		return n, true
+	case fmt.Stringer:
+		var i int
+		if _, err := fmt.Sscan(n.String(), &i); err == nil {
+			return i, true
+		}
+	}
+	return 0, false
 }

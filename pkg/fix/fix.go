@@ -71,23 +71,8 @@ func str(v any) string {
 	return s
 }
 
-// integer reads a JSON number the policies produced (float64 after decoding, or json.Number).
-func integer(v any) (int, bool) {
-	switch n := v.(type) {
-	case float64:
-		if n == float64(int(n)) {
-			return int(n), true
-		}
-	case int:
-		return n, true
-	case fmt.Stringer:
-		var i int
-		if _, err := fmt.Sscan(n.String(), &i); err == nil {
-			return i, true
-		}
-	}
-	return 0, false
-}
+// integer reads a JSON number the policies produced.
+func integer(v any) (int, bool) { return findings.Integer(v) }
 
 // Order is the order levers are tried in: prefer first, then the default order. With prefer
 // "instance-type" the instance-type fix comes first (and is shown, not written).

@@ -138,6 +138,17 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 			}
 			b.WriteString("\n")
 		}
+		for _, f := range open {
+			if f.Witness == nil {
+				continue
+			}
+			fmt.Fprintf(&b, "<details><summary>%s at %s: %s</summary>\n\n", f.Rule, m.link(f.Location), mdEscape(WitnessSummary(f.Witness)))
+			b.WriteString(witnessGantt(f.Witness) + "\n")
+			for _, l := range witnessTimeline(f.Witness, 12) {
+				fmt.Fprintf(&b, "- %s\n", mdEscape(l))
+			}
+			b.WriteString("\n</details>\n\n")
+		}
 		b.WriteString("`eni-lint explain RULE` tells what a rule checks, the numbers it uses and how to fix it.\n\n")
 	}
 	if len(suppressed) > 0 {

@@ -296,6 +296,9 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 		if f.Object != nil {
 			res.Properties["object"] = f.Object
 		}
+		if f.Witness != nil {
+			res.Properties["witness"] = f.Witness
+		}
 		run.Results = append(run.Results, res)
 	}
 	for _, e := range r.Errors {

@@ -141,6 +141,22 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		for _, l := range lines[1:] {
 			b.WriteString(indent + l + "\n")
 		}
+		if f.Witness != nil {
+			for i, l := range t.wrap(OneLine("Witness: "+WitnessSummary(f.Witness)), len(indent)+2) {
+				if i > 0 {
+					l = "  " + l
+				}
+				b.WriteString(indent + l + "\n")
+			}
+			for _, event := range witnessTimeline(f.Witness, 8) {
+				for i, l := range t.wrap(OneLine(event), len(indent)+4) {
+					if i > 0 {
+						l = "  " + l
+					}
+					b.WriteString(indent + "  " + t.paint(ansiDim, l) + "\n")
+				}
+			}
+		}
 		if fixes := f.Fixes(); len(fixes) > 0 {
 			b.WriteString(indent + fixesIntro(f, len(fixes)) + "\n")
 			for _, fix := range fixes {

@@ -1,0 +1,93 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/witness"
+)
+
+// WitnessSummary says what the witness of an ENI001 shows: a trajectory that reaches the
+// demand, or the most one reached below it (the gap is how far the bound may be above what the
+// controllers can do).
+func WitnessSummary(w *findings.Witness) string {
+	played := ""
+	if len(w.NotPlayed) > 0 || w.OtherContributors > 0 {
+		played = fmt.Sprintf(" (%s not played, counted at their figures)", count(len(w.NotPlayed)+w.OtherContributors, "contributor"))
+	}
+	if w.Reached >= w.Bound {
+		return fmt.Sprintf("a trajectory of the controllers reaches %d at %s under %s%s", w.Reached, witness.Clock(w.At), w.ENIRelease, played)
+	}
+	return fmt.Sprintf("at most %d; a trajectory reaching %d at %s under %s was found in %d plays%s", w.Bound, w.Reached, witness.Clock(w.At), w.ENIRelease, w.Plays, played)
+}
+
+// witnessTimeline is the events up to the peak, the last n of them, one line each.
+func witnessTimeline(w *findings.Witness, n int) []string {
+	var lines []string
+	for _, e := range w.Events {
+		if e.At > w.At {
+			break
+		}
+		lines = append(lines, fmt.Sprintf("%s  %s (%d held)", witness.Clock(e.At), e.Event, e.Held))
+	}
+	if len(lines) > n {
+		lines = append([]string{fmt.Sprintf("… %d earlier events", len(lines)-n)}, lines[len(lines)-n:]...)
+	}
+	return lines
+}
+
+// maxGanttPods bounds the chart: GitHub renders it, and a page of bars says as much as more.
+const maxGanttPods = 60
+
+// witnessGantt is a Mermaid gantt chart of the hold intervals of the pods holding at the peak,
+// one section per run, and the peak as a critical bar.
+func witnessGantt(w *findings.Witness) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "```mermaid\ngantt\n  title %s\n  dateFormat X\n  axisFormat %%H:%%M:%%S\n",
+		ganttText(fmt.Sprintf("%d branch ENIs held where %d exist (%s)", w.Reached, w.BranchInterfaces, w.ENIRelease)))
+	pods := 0
+	for _, r := range w.Runs {
+		var bars []string
+		for i, p := range r.Pods {
+			if !p.HoldsAtPeak || pods == maxGanttPods {
+				continue
+			}
+			pods++
+			end := w.At + 60
+			if p.Released != nil {
+				end = *p.Released
+			}
+			state := "succeeded"
+			if p.Failed {
+				state = "failed"
+			}
+			bars = append(bars, fmt.Sprintf("  pod %d %s :%d, %d", i+1, state, p.Created, max(end, p.Created+1)))
+		}
+		if len(bars) == 0 {
+			continue
+		}
+		name := r.Workload
+		if i := strings.IndexByte(name, '@'); i >= 0 {
+			name = name[:i]
+		}
+		fmt.Fprintf(&b, "  section %s\n", ganttText(fmt.Sprintf("%s run for %s", name, witness.Clock(r.Scheduled))))
+		b.WriteString(strings.Join(bars, "\n") + "\n")
+	}
+	fmt.Fprintf(&b, "  section peak\n  %s :crit, %d, %d\n```\n", ganttText(fmt.Sprintf("%d held", w.Reached)), w.At, w.At+1)
+	return b.String()
+}
+
+// ganttText keeps a label to what Mermaid's gantt grammar reads as text: no colons, hashes,
+// semicolons or line breaks.
+func ganttText(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ':':
+			return '.'
+		case '#', ';', '\n', '\r', '`':
+			return ' '
+		}
+		return r
+	}, OneLine(s))
+}

@@ -1,0 +1,233 @@
+// Package witness finds, for every ENI001, a trajectory of the controllers that reaches the
+// demand the finding reports: the Job and CronJob contributors are played together on one node
+// by the simulator (internal/simulate) at their schedule's real times, and a bounded,
+// deterministic search keeps the trajectory that holds the most ENIs at one second. The finding
+// then carries it (findings.Witness); where it stays below the bound, the reporters say by how
+// much. It reads the findings and the inventory and writes nothing but the findings' Witness.
+package witness
+
+import (
+	"fmt"
+	"hash/fnv"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/eni-lint/eni-lint/internal/simulate"
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+)
+
+// Budget bounds the search, so that a pull request cannot make it slow: the findings searched,
+// and the pod-plays (pods created, summed over every trajectory) per finding.
+type Budget struct {
+	Findings int
+	PodPlays int
+	// MaxPlays caps the trajectories per finding; MinPlays is tried even when pods are many.
+	MaxPlays, MinPlays int
+}
+
+// DefaultBudget plays at most 10,000 trajectories and 3 million pods per finding (a third of a
+// tenth of a second for the seed CronJob) and searches the first 10 ENI001 findings.
+var DefaultBudget = Budget{Findings: 10, PodPlays: 3_000_000, MaxPlays: 10000, MinPlays: 200}
+
+// Horizons: long enough for a schedule's history to fill (16 periods of the slowest CronJob),
+// never below an hour nor above 8 days, and at most this many runs of one CronJob.
+const (
+	minHorizon = 3600
+	maxHorizon = 8 * 24 * 3600
+	maxRuns    = 400
+)
+
+// Attach searches a witness for each ENI001 finding (in order, up to the budget) and sets it.
+func Attach(fs []findings.Finding, inv *inventory.Inventory, b Budget) {
+	byID := make(map[string]*inventory.Workload, len(inv.Workloads))
+	for i := range inv.Workloads {
+		byID[inv.Workloads[i].ID] = &inv.Workloads[i]
+	}
+	m := simulate.Model{OnDelete: inv.Settings.ENIRelease != "onCompletion", Window: inv.Settings.WindowSeconds}
+	searched := 0
+	for i := range fs {
+		if fs[i].Rule != "ENI001" || fs[i].Details == nil {
+			continue
+		}
+		if searched == b.Findings {
+			break
+		}
+		searched++
+		fs[i].Witness = search(fs[i], byID, m, inv.Settings.ENIRelease, b)
+	}
+}
+
+type contributor struct {
+	id   string
+	held int
+}
+
+func search(f findings.Finding, byID map[string]*inventory.Workload, m simulate.Model, release string, b Budget) *findings.Witness {
+	bound, _ := findings.Integer(f.Details["demand"])
+	capacity, _ := findings.Integer(f.Details["branchInterfaces"])
+	others, _ := findings.Integer(f.Details["otherContributors"])
+	w := &findings.Witness{
+		ENIRelease: release, Bound: bound, BranchInterfaces: capacity,
+		Start: inventory.ScheduleStart.Format("2006-01-02T15:04:05Z"), OtherContributors: others,
+		Played: []findings.WitnessWorkload{}, Runs: []findings.WitnessRun{}, Events: []findings.WitnessEvent{},
+	}
+	var played []simulate.Workload
+	var ids []string
+	notPlayedHeld := 0
+	for _, c := range contributors(f.Details["contributors"]) {
+		iw := byID[c.id]
+		if iw == nil {
+			w.NotPlayed = append(w.NotPlayed, findings.WitnessWorkload{ID: c.id, HeldAtPeak: c.held, Reason: "not in this cluster's inventory"})
+			notPlayedHeld += c.held
+			continue
+		}
+		sw, why := simulate.FromInventory(*iw)
+		if why != "" {
+			// Counted as the model counts it: every pod it may hold exists at once (a running
+			// replica, a finished bare pod) or, for shapes the simulator does not play, the count.
+			w.NotPlayed = append(w.NotPlayed, findings.WitnessWorkload{ID: c.id, HeldAtPeak: c.held, Reason: why + ": counted at its figure, not played"})
+			notPlayedHeld += c.held
+			continue
+		}
+		played = append(played, sw)
+		ids = append(ids, c.id)
+	}
+	if len(played) == 0 {
+		w.Reached = notPlayedHeld
+		return w
+	}
+	horizon := minHorizon
+	for _, sw := range played {
+		horizon = max(horizon, 16*sw.Period)
+	}
+	horizon = min(horizon, maxHorizon)
+	for i := range played {
+		if !played[i].CronJob {
+			continue
+		}
+		played[i].Times = inventory.ScheduleTimes(played[i].Schedule, played[i].Timezone, horizon, maxRuns)
+	}
+	plays := playsFor(played, m, horizon, b)
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s:%d:%d", f.Location.File, f.Location.Line, f.Location.Column)
+	t := simulate.Search(played, m, horizon, plays, h.Sum64())
+	w.Plays, w.At = plays, t.At
+	held := make([]int, len(played))
+	for _, r := range t.Runs {
+		wr := findings.WitnessRun{Workload: ids[r.Workload], Scheduled: r.Scheduled, Start: r.Start, Finish: r.Finish,
+			Failed: r.Failed, Deleted: optional(r.Deleted), DeletedBy: r.DeletedBy, Pods: []findings.WitnessPod{}}
+		for _, p := range r.Pods {
+			holds := p.HoldsAt(t.At)
+			if holds {
+				held[r.Workload]++
+			}
+			wr.Pods = append(wr.Pods, findings.WitnessPod{Created: p.Created, Ended: p.Ended, Failed: p.Failed,
+				Deleted: optional(p.Deleted), Released: optional(p.Released), HoldsAtPeak: holds})
+		}
+		w.Runs = append(w.Runs, wr)
+	}
+	for i, id := range ids {
+		w.Played = append(w.Played, findings.WitnessWorkload{ID: id, HeldAtPeak: held[i]})
+	}
+	w.Reached = t.Peak + notPlayedHeld
+	w.Events = events(w, t.Peak)
+	return w
+}
+
+// playsFor spends the budget: one trajectory tells how many pods one play creates.
+func playsFor(ws []simulate.Workload, m simulate.Model, horizon int, b Budget) int {
+	pods := 0
+	for _, r := range simulate.Search(ws, m, horizon, 1, 0).Runs {
+		pods += len(r.Pods)
+	}
+	// The recorded runs are only those holding at the peak; a play creates more.
+	pods = max(pods*4, 1)
+	return max(b.MinPlays, min(b.MaxPlays, b.PodPlays/pods))
+}
+
+// events lists, in time order, the runs' starts, finishes and deletions, and the peak, each with
+// the ENIs the played workloads hold right after it.
+func events(w *findings.Witness, peak int) []findings.WitnessEvent {
+	var out []findings.WitnessEvent
+	name := func(id string) string {
+		if i := strings.IndexByte(id, '@'); i >= 0 {
+			return id[:i]
+		}
+		return id
+	}
+	for _, r := range w.Runs {
+		out = append(out, findings.WitnessEvent{At: r.Start, Workload: r.Workload,
+			Event: fmt.Sprintf("%s: the run for %s starts", name(r.Workload), clock(r.Scheduled))})
+		outcome := "succeeds"
+		if r.Failed {
+			outcome = "fails"
+		}
+		out = append(out, findings.WitnessEvent{At: r.Finish, Workload: r.Workload,
+			Event: fmt.Sprintf("%s: the run for %s %s after %d pods", name(r.Workload), clock(r.Scheduled), outcome, len(r.Pods))})
+		if r.Deleted != nil {
+			out = append(out, findings.WitnessEvent{At: *r.Deleted, Workload: r.Workload,
+				Event: fmt.Sprintf("%s: the Job of the run for %s is deleted (%s)", name(r.Workload), clock(r.Scheduled), deletedBy(r.DeletedBy))})
+		}
+	}
+	out = append(out, findings.WitnessEvent{At: w.At, Event: fmt.Sprintf("%d branch ENIs held where %d exist", w.Reached, w.BranchInterfaces)})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At < out[j].At })
+	for i := range out {
+		out[i].Held = heldAt(w.Runs, out[i].At)
+	}
+	return out
+}
+
+func deletedBy(by string) string {
+	switch by {
+	case "ttl":
+		return "ttlSecondsAfterFinished"
+	case "history":
+		return "history limit"
+	case "replaced":
+		return "replaced by the next run"
+	}
+	return by
+}
+
+func heldAt(runs []findings.WitnessRun, t int) int {
+	n := 0
+	for _, r := range runs {
+		for _, p := range r.Pods {
+			if p.Created <= t && (p.Released == nil || t <= *p.Released) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Clock is a time of the trajectory as the weekday and time of day of the reference week
+// (Start is a Monday 00:00 UTC), the way a schedule reads.
+func Clock(t int) string { return clock(t) }
+
+func clock(t int) string {
+	return inventory.ScheduleStart.Add(time.Duration(t) * time.Second).Format("Mon 15:04:05")
+}
+
+func optional(v int) *int {
+	if v < 0 {
+		return nil
+	}
+	return &v
+}
+
+func contributors(v any) []contributor {
+	list, _ := v.([]any)
+	var out []contributor
+	for _, c := range list {
+		m, _ := c.(map[string]any)
+		id, _ := m["id"].(string)
+		held, _ := findings.Integer(m["held"])
+		if id != "" {
+			out = append(out, contributor{id, held})
+		}
+	}
+	return out
+}
