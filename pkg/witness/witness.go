@@ -95,7 +95,7 @@ func search(f findings.Finding, byID map[string]*inventory.Workload, m simulate.
 		ids = append(ids, c.id)
 	}
 	if len(played) == 0 {
-		w.Reached = notPlayedHeld
+		w.Reached = min(notPlayedHeld, bound)
 		return w
 	}
 	horizon := minHorizon
@@ -131,7 +131,9 @@ func search(f findings.Finding, byID map[string]*inventory.Workload, m simulate.
 	for i, id := range ids {
 		w.Played = append(w.Played, findings.WitnessWorkload{ID: id, HeldAtPeak: held[i]})
 	}
-	w.Reached = t.Peak + notPlayedHeld
+	// What is not played counts only up to the bound (the row caps running pods at B); a
+	// played peak above the bound stays visible, as it would be a hole in the model.
+	w.Reached = t.Peak + min(notPlayedHeld, max(0, bound-t.Peak))
 	w.Events = events(w, t.Peak)
 	return w
 }
