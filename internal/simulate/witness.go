@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"math"
 	"math/rand/v2"
 	"sort"
 )
@@ -15,6 +16,8 @@ type Trajectory struct {
 	Peak int
 	At   int
 	Runs []RunRecord
+	// Plays is the search's budget, for the report (Search leaves it to its caller).
+	Plays int
 }
 
 // RunRecord is one run of a Job: the workload it belongs to (an index into the searched
@@ -98,66 +101,108 @@ func adversary(rng *rand.Rand, w Workload, horizon int) Adversary {
 }
 
 // Search plays the workloads together on one node, up to plays trajectories, and returns the
-// one with the most ENIs held at one second. It spends the plays on a few independent climbs
-// (a hill climb gets stuck on a local best): each draws random trajectories first, then
-// changes a few choices of one workload at a time and keeps what holds at least as much.
-// Deterministic for a seed. Workloads' CronJob schedule times are theirs (Times).
-func Search(ws []Workload, m Model, horizon, plays int, seed uint64) Trajectory {
+// one with the most ENIs held at one second, stopping early once one holds target (0: no
+// target). It spends the plays on a few independent climbs (a hill climb gets stuck on a local
+// best): each draws random trajectories first, then changes a few choices of one workload at a
+// time and keeps what holds at least as much. A step replays only the workload it changes: the
+// others' pods stay as they were. Deterministic for a seed. Workloads' CronJob schedule times
+// are theirs (Times).
+func Search(ws []Workload, m Model, horizon, plays, target int, seed uint64) Trajectory {
 	if len(ws) == 0 || plays <= 0 {
 		return Trajectory{}
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(len(ws))))
 	climbs := max(1, min(searchClimbs, plays/500))
-	var best jointPeak
-	var bestRuns []ownedRun
+	var best *state
 	for c := range climbs {
 		n := plays / climbs
 		if c == 0 {
 			n += plays % climbs
 		}
-		peak, runs := climb(ws, m, horizon, n, rng)
-		if bestRuns == nil || peak.Peak > best.Peak {
-			best, bestRuns = peak, runs
+		got := climb(ws, m, horizon, n, target, rng)
+		if best == nil || got.peak.Peak > best.peak.Peak {
+			best = got
+		}
+		if target > 0 && best.peak.Peak >= target {
+			break
 		}
 	}
-	return record(best, bestRuns)
+	return record(best.peak, best.owned())
 }
 
 // searchClimbs is how many independent climbs a search makes when it has the plays.
 const searchClimbs = 6
 
-func climb(ws []Workload, m Model, horizon, plays int, rng *rand.Rand) (jointPeak, []ownedRun) {
+// played is one workload's trajectory: its runs, and its profile, the change of the number of
+// ENIs it holds at each second where that changes (sorted, one entry per second).
+type played struct {
+	runs    []*run
+	profile []event
+}
+
+type event struct{ t, d int }
+
+// state is a joint trajectory: every workload's, the sum of their profiles, and its peak.
+type state struct {
+	choices []choice
+	plays   []played
+	total   []event
+	peak    jointPeak
+}
+
+func (s *state) owned() []ownedRun {
+	var out []ownedRun
+	for i, p := range s.plays {
+		for _, r := range p.runs {
+			out = append(out, ownedRun{i, r})
+		}
+	}
+	return out
+}
+
+func climb(ws []Workload, m Model, horizon, plays, target int, rng *rand.Rand) *state {
 	fresh := func(w Workload) choice {
 		return choice{adv: adversary(rng, w, horizon), tape: &tape{fresh: rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))}}
 	}
-	current := make([]choice, len(ws))
+	cur := &state{choices: make([]choice, len(ws)), plays: make([]played, len(ws))}
 	for i, w := range ws {
-		current[i] = fresh(w)
+		cur.choices[i] = fresh(w)
+		cur.plays[i] = playOne(w, m, cur.choices[i])
 	}
-	best, bestRuns := playAll(ws, m, current)
+	for _, p := range cur.plays {
+		cur.total, _ = combine(cur.total, nil, p.profile)
+	}
+	cur.total, cur.peak = combine(cur.total, nil, nil)
+	best := cur
 	explore := plays / 4
 	for n := 1; n < plays; n++ {
-		next := append([]choice(nil), current...)
+		if target > 0 && best.peak.Peak >= target {
+			break
+		}
 		i := rng.IntN(len(ws))
+		c := cur.choices[i]
 		if n < explore {
-			next[i] = fresh(ws[i])
+			c = fresh(ws[i])
 		} else {
-			next[i] = choice{adv: next[i].adv, tape: next[i].tape.mutated(rng)}
+			c = choice{adv: c.adv, tape: c.tape.mutated(rng)}
 			if rng.IntN(8) == 0 {
-				next[i].adv = adversary(rng, ws[i], horizon)
+				c.adv = adversary(rng, ws[i], horizon)
 			}
 		}
-		peak, runs := playAll(ws, m, next)
-		if peak.Peak >= best.Peak {
-			if peak.Peak > best.Peak || n >= explore {
-				current = next
+		next := &state{choices: append([]choice(nil), cur.choices...), plays: append([]played(nil), cur.plays...)}
+		next.choices[i], next.plays[i] = c, playOne(ws[i], m, c)
+		// The others' pods are as they were: the total changes by this workload's profiles.
+		next.total, next.peak = combine(cur.total, cur.plays[i].profile, next.plays[i].profile)
+		if next.peak.Peak >= best.peak.Peak {
+			if next.peak.Peak > best.peak.Peak || n >= explore {
+				cur = next
 			}
-			if peak.Peak > best.Peak {
-				best, bestRuns = peak, runs
+			if next.peak.Peak > best.peak.Peak {
+				best = next
 			}
 		}
 	}
-	return best, bestRuns
+	return best
 }
 
 type jointPeak struct{ Peak, At int }
@@ -167,44 +212,61 @@ type ownedRun struct {
 	r        *run
 }
 
-// playAll plays every workload with its choice (tapes read from their start).
-func playAll(ws []Workload, m Model, cs []choice) (jointPeak, []ownedRun) {
-	var runs []ownedRun
-	for i, w := range ws {
-		cs[i].tape.pos = 0
-		s := &sim{w: w, m: m, a: cs[i].adv, rng: cs[i].tape}
-		s.play()
-		for _, r := range s.runs {
-			runs = append(runs, ownedRun{i, r})
+// playOne plays one workload with its choice (its tape read from the start).
+func playOne(w Workload, m Model, c choice) played {
+	c.tape.pos = 0
+	s := &sim{w: w, m: m, a: c.adv, rng: c.tape}
+	s.play()
+	var evs []event
+	for _, r := range s.runs {
+		for _, p := range r.pods {
+			evs = append(evs, event{p.created, 1}, event{p.release + 1, -1})
 		}
 	}
-	return peakOf(runs), runs
+	sort.Slice(evs, func(i, j int) bool { return evs[i].t < evs[j].t })
+	profile, _ := combine(evs, nil, nil)
+	return played{runs: s.runs, profile: profile}
 }
 
-// peakOf is the most hold intervals [created, release] that share a second, and the first
-// second it happens.
-func peakOf(runs []ownedRun) jointPeak {
-	type ev struct{ t, d int }
-	var evs []ev
-	for _, o := range runs {
-		for _, p := range o.r.pods {
-			evs = append(evs, ev{p.created, 1}, ev{p.release + 1, -1})
+// combine is total − minus + plus as one profile (sorted by second, one entry per second, no
+// zero changes), and its peak: the most ENIs held at one second (an interval [created,
+// release] adds 1 at created and −1 at release + 1), and the first second it happens. Each
+// input is sorted by second; a linear merge.
+func combine(total, minus, plus []event) ([]event, jointPeak) {
+	out := make([]event, 0, len(total)+len(plus))
+	var i, j, k, n int
+	best := jointPeak{}
+	for i < len(total) || j < len(minus) || k < len(plus) {
+		t := math.MaxInt
+		if i < len(total) {
+			t = total[i].t
 		}
-	}
-	sort.Slice(evs, func(i, j int) bool {
-		if evs[i].t != evs[j].t {
-			return evs[i].t < evs[j].t
+		if j < len(minus) {
+			t = min(t, minus[j].t)
 		}
-		return evs[i].d < evs[j].d
-	})
-	n, best := 0, jointPeak{}
-	for _, e := range evs {
-		n += e.d
+		if k < len(plus) {
+			t = min(t, plus[k].t)
+		}
+		d := 0
+		for ; i < len(total) && total[i].t == t; i++ {
+			d += total[i].d
+		}
+		for ; j < len(minus) && minus[j].t == t; j++ {
+			d -= minus[j].d
+		}
+		for ; k < len(plus) && plus[k].t == t; k++ {
+			d += plus[k].d
+		}
+		if d == 0 {
+			continue
+		}
+		out = append(out, event{t, d})
+		n += d
 		if n > best.Peak {
-			best = jointPeak{n, e.t}
+			best = jointPeak{n, t}
 		}
 	}
-	return best
+	return out, best
 }
 
 // never is the release of a pod nothing deletes within the trajectory (releaseAll).

@@ -54,7 +54,7 @@ func TestWitnessSearch(t *testing.T) {
 			for _, w := range tc.ws {
 				bound += b.held(t, w, tc.m)
 			}
-			got := Search(tc.ws, tc.m, horizon, tc.plays, 1)
+			got := Search(tc.ws, tc.m, horizon, tc.plays, 0, 1)
 			held := 0
 			for _, r := range got.Runs {
 				for _, p := range r.Pods {

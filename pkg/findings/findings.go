@@ -542,8 +542,11 @@ type Witness struct {
 	OtherContributors int            `json:"otherContributors,omitempty"`
 	Runs              []WitnessRun   `json:"runs"`
 	Events            []WitnessEvent `json:"events"`
-	// Plays is how many trajectories the search played.
+	// Plays is how many trajectories the search could play (it stops once one reaches the
+	// bound).
 	Plays int `json:"plays"`
+	// NotSearched says why there is no trajectory: the run's budget was spent.
+	NotSearched string `json:"notSearched,omitempty"`
 }
 
 // WitnessWorkload is a contributor of the finding: how many ENIs it holds at the witness's

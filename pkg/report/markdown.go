@@ -139,7 +139,7 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 			b.WriteString("\n")
 		}
 		for _, f := range open {
-			if f.Witness == nil {
+			if f.Witness == nil || f.Witness.NotSearched != "" {
 				continue
 			}
 			fmt.Fprintf(&b, "<details><summary>%s at %s: %s</summary>\n\n", f.Rule, m.link(f.Location), mdEscape(WitnessSummary(f.Witness)))

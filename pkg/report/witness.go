@@ -12,6 +12,9 @@ import (
 // demand, or the most one reached below it (the gap is how far the bound may be above what the
 // controllers can do).
 func WitnessSummary(w *findings.Witness) string {
+	if w.NotSearched != "" {
+		return w.NotSearched
+	}
 	played := ""
 	if len(w.NotPlayed) > 0 || w.OtherContributors > 0 {
 		played = fmt.Sprintf(" (%s not played, counted at their figures)", count(len(w.NotPlayed)+w.OtherContributors, "contributor"))

@@ -18,18 +18,22 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 )
 
-// Budget bounds the search, so that a pull request cannot make it slow: the findings searched,
-// and the pod-plays (pods created, summed over every trajectory) per finding.
+// Budget bounds the search, so that a pull request cannot make it slow: the searches (findings
+// whose played contributors are the same share one), the pod-plays (pods created, summed over
+// every trajectory) per search and in the whole run.
 type Budget struct {
-	Findings int
+	Searches int
 	PodPlays int
-	// MaxPlays caps the trajectories per finding; MinPlays is tried even when pods are many.
+	// TotalPodPlays bounds the run: a search that would pass it is not made.
+	TotalPodPlays int
+	// MaxPlays caps the trajectories per search; MinPlays is tried even when pods are many.
 	MaxPlays, MinPlays int
 }
 
-// DefaultBudget plays at most 10,000 trajectories and 3 million pods per finding (a third of a
-// tenth of a second for the seed CronJob) and searches the first 10 ENI001 findings.
-var DefaultBudget = Budget{Findings: 10, PodPlays: 3_000_000, MaxPlays: 10000, MinPlays: 200}
+// DefaultBudget plays at most 20,000 trajectories and 2 million pods per search, 10 searches
+// and 6 million pods in a run. A search stops as soon as a trajectory reaches the bound (the
+// seed CronJob's does within a tenth of a second, most often).
+var DefaultBudget = Budget{Searches: 10, PodPlays: 2_000_000, TotalPodPlays: 6_000_000, MaxPlays: 20000, MinPlays: 200}
 
 // Horizons: long enough for a schedule's history to fill (16 periods of the slowest CronJob),
 // never below an hour nor above 8 days, and at most this many runs of one CronJob.
@@ -45,18 +49,26 @@ func Attach(fs []findings.Finding, inv *inventory.Inventory, b Budget) {
 	for i := range inv.Workloads {
 		byID[inv.Workloads[i].ID] = &inv.Workloads[i]
 	}
-	m := simulate.Model{OnDelete: inv.Settings.ENIRelease != "onCompletion", Window: inv.Settings.WindowSeconds}
-	searched := 0
+	s := &searcher{b: b, byID: byID, release: inv.Settings.ENIRelease, done: map[string]simulate.Trajectory{},
+		m: simulate.Model{OnDelete: inv.Settings.ENIRelease != "onCompletion", Window: inv.Settings.WindowSeconds}}
 	for i := range fs {
 		if fs[i].Rule != "ENI001" || fs[i].Details == nil {
 			continue
 		}
-		if searched == b.Findings {
-			break
-		}
-		searched++
-		fs[i].Witness = search(fs[i], byID, m, inv.Settings.ENIRelease, b)
+		fs[i].Witness = s.search(fs[i])
 	}
+}
+
+// searcher keeps the run's budget and the searches made: the rows of several node groups (or
+// instance types) that the same workloads exceed share one trajectory.
+type searcher struct {
+	b        Budget
+	byID     map[string]*inventory.Workload
+	m        simulate.Model
+	release  string
+	searches int
+	podPlays int
+	done     map[string]simulate.Trajectory
 }
 
 type contributor struct {
@@ -64,7 +76,8 @@ type contributor struct {
 	held int
 }
 
-func search(f findings.Finding, byID map[string]*inventory.Workload, m simulate.Model, release string, b Budget) *findings.Witness {
+func (s *searcher) search(f findings.Finding) *findings.Witness {
+	byID, m, release, b := s.byID, s.m, s.release, s.b
 	bound, _ := findings.Integer(f.Details["demand"])
 	capacity, _ := findings.Integer(f.Details["branchInterfaces"])
 	others, _ := findings.Integer(f.Details["otherContributors"])
@@ -109,11 +122,25 @@ func search(f findings.Finding, byID map[string]*inventory.Workload, m simulate.
 		}
 		played[i].Times = inventory.ScheduleTimes(played[i].Schedule, played[i].Timezone, horizon, maxRuns)
 	}
-	plays := playsFor(played, m, horizon, b)
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%s:%d:%d", f.Location.File, f.Location.Line, f.Location.Column)
-	t := simulate.Search(played, m, horizon, plays, h.Sum64())
-	w.Plays, w.At = plays, t.At
+	key := strings.Join(ids, "\x00")
+	t, ok := s.done[key]
+	if !ok {
+		plays, pods := playsFor(played, m, horizon, b)
+		if s.searches == b.Searches || s.podPlays+plays*pods > b.TotalPodPlays {
+			w.NotSearched = fmt.Sprintf("not searched: the run's witness budget (%d searches, %d pod-plays) is spent", b.Searches, b.TotalPodPlays)
+			w.Reached = 0
+			return w
+		}
+		s.searches++
+		s.podPlays += plays * pods
+		// Seeded by the workloads, so a report is the same from run to run.
+		h := fnv.New64a()
+		h.Write([]byte(key))
+		t = simulate.Search(played, m, horizon, plays, max(1, bound-notPlayedHeld), h.Sum64())
+		t.Plays = plays
+		s.done[key] = t
+	}
+	w.Plays, w.At = t.Plays, t.At
 	held := make([]int, len(played))
 	for _, r := range t.Runs {
 		wr := findings.WitnessRun{Workload: ids[r.Workload], Scheduled: r.Scheduled, Start: r.Start, Finish: r.Finish,
@@ -138,15 +165,15 @@ func search(f findings.Finding, byID map[string]*inventory.Workload, m simulate.
 	return w
 }
 
-// playsFor spends the budget: one trajectory tells how many pods one play creates.
-func playsFor(ws []simulate.Workload, m simulate.Model, horizon int, b Budget) int {
-	pods := 0
-	for _, r := range simulate.Search(ws, m, horizon, 1, 0).Runs {
+// playsFor spends the budget: one trajectory tells how many pods a play creates. A step of
+// the search replays one workload but merges the hold intervals of all of them.
+func playsFor(ws []simulate.Workload, m simulate.Model, horizon int, b Budget) (plays, pods int) {
+	for _, r := range simulate.Search(ws, m, horizon, 1, 0, 0).Runs {
 		pods += len(r.Pods)
 	}
 	// The recorded runs are only those holding at the peak; a play creates more.
 	pods = max(pods*4, 1)
-	return max(b.MinPlays, min(b.MaxPlays, b.PodPlays/pods))
+	return max(b.MinPlays, min(b.MaxPlays, b.PodPlays/pods)), pods
 }
 
 // events lists, in time order, the runs' starts, finishes and deletions, and the peak, each with

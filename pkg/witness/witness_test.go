@@ -66,16 +66,25 @@ func TestAttach(t *testing.T) {
 	}
 }
 
-// TestBudgetBoundsTheFindings: beyond Budget.Findings, ENI001 findings get no witness.
-func TestBudgetBoundsTheFindings(t *testing.T) {
-	seed := cronJob("CronJob/a/b@c.yaml:1", "*/5 * * * *", inventory.DeclaredJob{BackoffLimit: ip(1)})
-	inv := &inventory.Inventory{Settings: inventory.Settings{ENIRelease: "onDelete", WindowSeconds: 90}, Workloads: []inventory.Workload{seed}}
-	fs := []findings.Finding{finding(10, map[string]any{"id": seed.ID, "held": float64(10)}), finding(10, map[string]any{"id": seed.ID, "held": float64(10)})}
-	Attach(fs, inv, Budget{Findings: 1, PodPlays: 10000, MaxPlays: 100, MinPlays: 10})
-	if fs[0].Witness == nil || fs[1].Witness != nil {
-		t.Fatalf("want a witness on the first finding only: %v %v", fs[0].Witness != nil, fs[1].Witness != nil)
+// TestBudget: findings with the same played workloads share one search; beyond the budget's
+// searches a finding says it was not searched.
+func TestBudget(t *testing.T) {
+	a := cronJob("CronJob/a/a@a.yaml:1", "*/5 * * * *", inventory.DeclaredJob{BackoffLimit: ip(1)})
+	b := cronJob("CronJob/a/b@b.yaml:1", "*/5 * * * *", inventory.DeclaredJob{BackoffLimit: ip(1)})
+	inv := &inventory.Inventory{Settings: inventory.Settings{ENIRelease: "onDelete", WindowSeconds: 90}, Workloads: []inventory.Workload{a, b}}
+	fs := []findings.Finding{
+		finding(10, map[string]any{"id": a.ID, "held": float64(10)}),
+		finding(10, map[string]any{"id": a.ID, "held": float64(10)}),
+		finding(10, map[string]any{"id": b.ID, "held": float64(10)}),
 	}
-	if fs[0].Witness.Plays > 100 {
-		t.Errorf("%d plays, the budget allows 100", fs[0].Witness.Plays)
+	Attach(fs, inv, Budget{Searches: 1, PodPlays: 10000, TotalPodPlays: 1 << 30, MaxPlays: 100, MinPlays: 10})
+	if fs[0].Witness == nil || fs[0].Witness.NotSearched != "" || fs[0].Witness.Plays > 100 {
+		t.Fatalf("first finding: %+v", fs[0].Witness)
+	}
+	if fs[1].Witness == nil || fs[1].Witness.At != fs[0].Witness.At || fs[1].Witness.Reached != fs[0].Witness.Reached {
+		t.Errorf("the same workloads should share the search: %+v", fs[1].Witness)
+	}
+	if fs[2].Witness == nil || fs[2].Witness.NotSearched == "" {
+		t.Errorf("the budget allows one search: %+v", fs[2].Witness)
 	}
 }
