@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/rules"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -67,6 +68,9 @@ func view(w Workload) map[string]any {
 		},
 		"cronJob": nil, "replicas": 0, "jobSpecPath": "spec", "podPath": "spec.template",
 		"pod": map[string]any{"restartPolicy": restartPolicy(w)},
+	}
+	if w.CronJob && w.Schedule != "" {
+		defer func() { v["cronJob"].(map[string]any)["runSpans"] = inventory.RunSpans(w.Schedule, "") }()
 	}
 	if w.CronJob {
 		v["kind"] = "CronJob"
@@ -382,5 +386,51 @@ func TestSeparatedPairsNeverOverlap(t *testing.T) {
 	}
 	if separated < cases/4 {
 		t.Fatalf("only %d of %d pairs were separated: the test does not exercise the separation", separated, cases)
+	}
+}
+
+// TestIrregularSchedulesAreSound: for schedules whose gaps differ (the model then counts runs
+// in a window from their real times, runSpans), trajectories played at those times never hold
+// more than the bound.
+func TestIrregularSchedulesAreSound(t *testing.T) {
+	b := newBound(t)
+	schedules := []string{"0 1,2 * * *", "0,10 * * * *", "*/20 8-9 * * *", "0 3 * * 1-5", "5,10,50 * * * *", "0 0,6,7 * * *"}
+	workloads, trajectories := 200, 30
+	if *long {
+		workloads, trajectories = 3000, 200
+	}
+	rng := rand.New(rand.NewPCG(21, 12))
+	tighter := 0
+	defer func() {
+		// The test must exercise the real times: a share of the bounds has to depend on them.
+		if tighter < workloads/10 {
+			t.Errorf("only %d of %d bounds are tighter for the real times", tighter, 2*workloads)
+		}
+	}()
+	for range workloads {
+		w := randomWorkload(rng)
+		w.CronJob, w.Schedule = true, schedules[rng.IntN(len(schedules))]
+		p, err := inventory.ShortestGap(w.Schedule, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Period = p
+		horizon := 3 * 86400
+		w.Times = inventory.ScheduleTimes(w.Schedule, "", horizon, 1000)
+		for _, m := range []Model{{OnDelete: true, Window: 90}, {Window: 90}} {
+			limit := b.held(t, w, m)
+			regular := w
+			regular.Schedule = ""
+			if limit < b.held(t, regular, m) {
+				tighter++
+			}
+			for range trajectories {
+				a := randomAdversary(rng, w)
+				a.Horizon = horizon
+				if got := Peak(w, m, a, rng); got > limit {
+					t.Fatalf("%+v under %+v, adversary %+v: simulated %d pods holding at once, bound %d", w, m, a, got, limit)
+				}
+			}
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package simulate
 
 import (
+	"math/rand/v2"
+	"sort"
 	"testing"
 )
 
@@ -68,5 +70,47 @@ func TestWitnessSearch(t *testing.T) {
 			}
 			t.Logf("bound %d, witness %d at %d s", bound, got.Peak, got.At)
 		})
+	}
+}
+
+// TestTightnessDistribution (with -sim.long, -v) prints how far the model's bound is above
+// the best trajectory the witness search finds, over random Jobs and CronJobs run at a fixed
+// period: the share where the search reaches the bound, and the median and worst ratio
+// bound / witness. It fails only if a witness beats the bound.
+func TestTightnessDistribution(t *testing.T) {
+	if !*long {
+		t.Skip("with -sim.long")
+	}
+	b := newBound(t)
+	rng := rand.New(rand.NewPCG(30, 2026))
+	for _, m := range []Model{{OnDelete: true, Window: 90}, {Window: 90}} {
+		var ratios []float64
+		above := 0
+		for i := range 300 {
+			w := randomWorkload(rng)
+			if !w.CronJob {
+				w.Start = -1
+			}
+			horizon := 16 * max(w.Period, 300)
+			if w.CronJob {
+				w.Times = everyPeriod(w.Period, horizon)
+			}
+			bound := b.held(t, w, m)
+			got := Search([]Workload{w}, m, horizon, 20000, bound, uint64(i))
+			if got.Peak > bound {
+				above++
+				t.Errorf("%+v under %+v: witness %d above the bound %d", w, m, got.Peak, bound)
+			}
+			ratios = append(ratios, float64(bound)/float64(max(got.Peak, 1)))
+		}
+		sort.Float64s(ratios)
+		tight := 0
+		for _, r := range ratios {
+			if r <= 1 {
+				tight++
+			}
+		}
+		t.Logf("onDelete=%v: %d workloads, %d tight (%.0f%%), median bound/witness %.2f, 90th percentile %.2f, worst %.2f; %d witnesses above the bound",
+			m.OnDelete, len(ratios), tight, 100*float64(tight)/float64(len(ratios)), ratios[len(ratios)/2], ratios[len(ratios)*9/10], ratios[len(ratios)-1], above)
 	}
 }

@@ -154,6 +154,7 @@ func CronJobDefaults(d DeclaredCronJob) CronJobSpec {
 		if times, ok := WeekTimes(d.Schedule, tz); ok {
 			s.WeekTimes = times
 		}
+		s.RunSpans = RunSpans(d.Schedule, tz)
 	}
 	return s
 }

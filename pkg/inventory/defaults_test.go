@@ -161,3 +161,34 @@ func TestWeekTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSpans: the shortest time from a firing to the k-th after it, from the schedule's
+// real times; nil for a regular schedule, where k times the shortest gap is exact.
+func TestRunSpans(t *testing.T) {
+	tests := []struct {
+		schedule string
+		want     []int
+	}{
+		{"*/5 * * * *", nil},
+		{"@daily", nil},
+		// Twice a night an hour apart: two runs within an hour, a third only a day later.
+		{"0 1,2 * * *", []int{3600, 86400, 90000}},
+		// Weekdays at 03:00: the weekend makes no gap shorter than a day.
+		{"0 3 * * 1-5", []int{86400, 172800, 259200, 345600, 604800}},
+	}
+	for _, tc := range tests {
+		got := RunSpans(tc.schedule, "")
+		if tc.want == nil {
+			if got != nil {
+				t.Errorf("%s: %v, want nil", tc.schedule, got)
+			}
+			continue
+		}
+		if len(got) < len(tc.want) {
+			t.Fatalf("%s: %v, want a prefix %v", tc.schedule, got, tc.want)
+		}
+		if !slices.Equal(got[:len(tc.want)], tc.want) {
+			t.Errorf("%s: %v, want a prefix %v", tc.schedule, got[:len(tc.want)], tc.want)
+		}
+	}
+}

@@ -339,7 +339,10 @@ type CronJobSpec struct {
 	ScheduleError string `json:"scheduleError,omitempty"`
 	// WeekTimes are the schedule's times within a week (seconds since Monday 00:00 UTC) when it
 	// repeats weekly in UTC and fires at most hourly (WeekTimes in schedule.go); otherwise empty.
-	WeekTimes         []int  `json:"weekTimes,omitempty"`
+	WeekTimes []int `json:"weekTimes,omitempty"`
+	// RunSpans, for an irregular schedule, is the shortest time from a firing to the k-th
+	// after it (RunSpans in schedule.go); empty when every gap is PeriodSeconds.
+	RunSpans          []int  `json:"runSpans,omitempty"`
 	ConcurrencyPolicy string `json:"concurrencyPolicy"`
 	// StartingDeadlineSeconds is spec.startingDeadlineSeconds (nil when unset): a run later
 	// than its time plus this is skipped, which bounds how late a skipped time can start.

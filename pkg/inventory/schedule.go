@@ -32,6 +32,7 @@ type gapResult struct {
 	// week and weekly are WeekTimes' answer for the same schedule and zone.
 	week   []int
 	weekly bool
+	spans  []int
 }
 
 // ShortestGap returns the shortest time in seconds between two consecutive runs of a cron
@@ -53,6 +54,9 @@ func scheduleFacts(schedule, timeZone string) gapResult {
 	var r gapResult
 	r.seconds, r.err = shortestGap(schedule, timeZone)
 	r.week, r.weekly = weekTimes(schedule, timeZone)
+	if r.err == nil {
+		r.spans = runSpans(schedule, timeZone)
+	}
 	gapCache.Store(key, r)
 	return r
 }
@@ -189,4 +193,59 @@ func ScheduleTimes(schedule, timeZone string, span, limit int) []int {
 		times = append(times, int(t.Sub(gapScanStart)/time.Second))
 	}
 	return times
+}
+
+// maxRunSpans is how many runs RunSpans looks at: enough for the windows the model asks about
+// (a TTL or a deadline plus W); a longer window falls back to the shortest gap.
+const maxRunSpans = 32
+
+// RunSpans returns, for k = 1, 2, …, the shortest time between a firing of the schedule and
+// the k-th after it (spans[k−1]), over the same scan as ShortestGap; nil when the schedule is
+// regular (every gap the shortest one, so k times the gap is exact) or cannot be read. At most
+// k + 1 runs start in a closed window shorter than spans[k]: the model counts the runs in a
+// window from the schedule's real times (docs/model.md §5a) rather than from its shortest gap.
+func RunSpans(schedule, timeZone string) []int {
+	return slices.Clone(scheduleFacts(schedule, timeZone).spans)
+}
+
+func runSpans(schedule, timeZone string) []int {
+	loc := time.UTC
+	if timeZone != "" {
+		l, err := time.LoadLocation(timeZone)
+		if err != nil {
+			return nil
+		}
+		loc = l
+	}
+	sched, err := parseSchedule(schedule)
+	if err != nil {
+		return nil
+	}
+	start := gapScanStart.In(loc)
+	end := start.Add(gapScanSpan)
+	var times []int64
+	for t := sched.Next(start); !t.IsZero() && !t.After(end) && len(times) <= gapScanFirings; t = sched.Next(t) {
+		times = append(times, t.Unix())
+	}
+	if len(times) < 3 {
+		return nil
+	}
+	spans := make([]int, 0, maxRunSpans)
+	for k := 1; k <= maxRunSpans && k < len(times); k++ {
+		best := int64(-1)
+		for i := 0; i+k < len(times); i++ {
+			if d := times[i+k] - times[i]; best < 0 || d < best {
+				best = d
+			}
+		}
+		spans = append(spans, int(best))
+	}
+	regular := true
+	for k, s := range spans {
+		regular = regular && s == (k+1)*spans[0]
+	}
+	if regular {
+		return nil
+	}
+	return spans
 }

@@ -498,3 +498,16 @@ test_runs_in_a_window_by_policy if {
 	model.numbers[replace.id].held == 12 with input as inv
 	model.numbers[deadline.id].held == 12 with input as inv
 }
+
+# Runs in a window from the schedule's real times: twice a night an hour apart ("0 1,2 * * *"),
+# a 2-hour TTL, a 10-minute deadline. The window of a run (600 + 30 + 7200 + 90 s) holds two
+# schedule times, not the three its shortest gap (3600 s) would allow: 2 runs of 7, not 3.
+test_runs_in_a_window_from_the_real_times if {
+	cron := {"periodSeconds": 3600, "runSpans": [3600, 86400, 90000]}
+	spec := {"activeDeadlineSeconds": 600, "ttlSecondsAfterFinished": 7200}
+	irregular := fx.cronjob("twice", cron, spec)
+	regular := fx.cronjob("hourly", {"periodSeconds": 3600}, spec)
+	inv := fx.inventory([irregular, regular], [fx.sgp_all], [])
+	model.numbers[irregular.id].held == 14 with input as inv
+	model.numbers[regular.id].held == 21 with input as inv
+}

@@ -93,25 +93,35 @@ partial_level(k, l, t, levels) := 0 if {
 } else := floor((l - (k * prefix_at(levels))) / delay_at(levels + 1))
 
 # Runs of a CronJob that can start inside a closed window of length l: each run has its own
-# schedule time, and at most floor(l/p) + 1 of them fall in the window. Under Forbid one more
+# schedule time, and at most times_in(l) of them fall in the window. Under Forbid one more
 # run can start late for a time before the window: a skipped time is started as soon as the
 # run in the way finishes (syncCronJob does not advance lastScheduleTime when it skips), unless
 # startingDeadlineSeconds has passed, which then bounds how early that time can be, or unless
 # activeDeadlineSeconds ends every run before the next time. Replace and
 # Allow start every run at its time (the controller requeues itself for it; an outage that
 # starts a missed run late is outside the model, docs/model.md §7).
-runs_in(w, l, p) := floor(l / p) + 1 if {
+runs_in(w, l, p) := times_in(w, l, p) if {
 	# A run stopped by its deadline (its pods within their grace period) before the next time
 	# is never in the way of it: Forbid then skips nothing.
 	w.cronJob.concurrencyPolicy == "Forbid"
 	w.job.activeDeadlineSeconds != null
 	w.job.activeDeadlineSeconds + stop_seconds(w) < p
-} else := min([floor(l / p) + 2, floor((l + sd) / p) + 1]) if {
+} else := min([times_in(w, l, p) + 1, times_in(w, l + sd, p)]) if {
 	w.cronJob.concurrencyPolicy == "Forbid"
 	sd := w.cronJob.startingDeadlineSeconds
 	sd != null
-} else := floor(l / p) + 2 if {
+} else := times_in(w, l, p) + 1 if {
 	w.cronJob.concurrencyPolicy == "Forbid"
+} else := times_in(w, l, p)
+
+# The most schedule times in a closed window of length l. From the schedule's real times when
+# it is irregular: runSpans[k − 1] is the shortest time from a time to the k-th after it, so a
+# window shorter than it holds at most k times. Otherwise, or for a window longer than every
+# span listed, floor(l/p) + 1 from the shortest gap p.
+times_in(w, l, p) := n if {
+	spans := object.get(w.cronJob, "runSpans", [])
+	n := count([s | some s in spans; s <= l]) + 1
+	n <= count(spans)
 } else := floor(l / p) + 1
 
 # Whether a workload gets the time-aware figure: Jobs and CronJobs the Job controller runs,
