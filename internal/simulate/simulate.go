@@ -234,8 +234,9 @@ func (s *sim) playRun(start, _ int) *run {
 		if s.a.MaxRun > 0 && len(s.slots) > 0 && s.rng.IntN(6) == 0 {
 			// The run's pod ends just before a later schedule time: what Forbid's catch-up and
 			// the history clean-up need to line up, and a random run time rarely hits.
-			if k := sort.SearchInts(s.slots, next+1); k < len(s.slots) && s.slots[k]-next <= s.a.MaxRun {
-				finished = max(next, s.slots[k]-s.pick(s.m.Window))
+			first, last := sort.SearchInts(s.slots, next+1), sort.SearchInts(s.slots, next+s.a.MaxRun+1)
+			if first < last {
+				finished = max(next, s.slots[first+s.rng.IntN(last-first)]-s.pick(s.m.Window))
 			}
 		}
 		ended := finished + s.pick(s.a.MaxLag)

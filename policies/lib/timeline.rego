@@ -273,10 +273,12 @@ deadline_separates(w, _, _) if w.cronJob.concurrencyPolicy == "Replace"
 #
 # Sequential runs that each end more than W before the next time (a deadline D with
 # D + stop + W < p): finishes, and so history and TTL deletions, are more than W apart, and a
-# run in flight started after the last finish, more than W after it. At x the history keeps
-# S + F Jobs, and either one Job deleted by the history is in cool-down or one run is in flight
-# (never both), with at most one Job deleted by its TTL in cool-down besides:
-# (S + F + 1)·T, plus T with a TTL.
+# run in flight started after the last finish, more than W after it. At x the history keeps at
+# most S + F Jobs, and either one Job deleted by the history is in cool-down or one run is in
+# flight, never both. A Job deleted by its TTL within W was one of the kept ones, and no finish
+# of its kind has refilled its place since (a finish within W deletes the oldest of that kind,
+# and that one is then the history's deletion): the kept Jobs and it are still at most S + F.
+# So (S + F + 1)·T.
 cron_count_held(w, t, p) := min([windowed, spaced]) if {
 	w.cronJob.concurrencyPolicy in {"Forbid", "Replace"}
 	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
@@ -293,7 +295,7 @@ cron_count_held(w, t, p) := min([windowed, spaced]) if {
 	in_flight := runs_in(w, w.job.activeDeadlineSeconds + stop_seconds(w), p)
 }
 
-spaced_count_held(w, t, p, kept) := ((kept + 1) * t) + ttl_deletions(w, 1, t) if {
+spaced_count_held(w, t, p, kept) := (kept + 1) * t if {
 	d := w.job.activeDeadlineSeconds
 	d != null
 	((d + stop_seconds(w)) + release_window) < p
