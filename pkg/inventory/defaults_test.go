@@ -125,16 +125,27 @@ func FuzzShortestGap(f *testing.F) {
 		if err == nil && gap < 60 {
 			t.Fatalf("ShortestGap(%q, %q) = %d: cron cannot fire more often than once a minute", schedule, tz, gap)
 		}
-		times, ok := WeekTimes(schedule, tz)
+		// The real-time spans start at the shortest gap and grow; a witness's times stay in
+		// their span and limit.
+		if spans := RunSpans(schedule, tz); len(spans) > 0 {
+			if spans[0] != gap || len(spans) > maxRunSpans || !slices.IsSorted(spans) {
+				t.Fatalf("RunSpans(%q, %q) = %v, shortest gap %d", schedule, tz, spans, gap)
+			}
+		}
+		times := ScheduleTimes(schedule, tz, 86400, 100)
+		if len(times) > 100 || !slices.IsSorted(times) || (len(times) > 0 && (times[0] < 0 || times[len(times)-1] >= 86400)) {
+			t.Fatalf("ScheduleTimes(%q, %q) = %v", schedule, tz, times)
+		}
+		week, ok := WeekTimes(schedule, tz)
 		if !ok {
 			return
 		}
-		if err != nil || len(times) == 0 || len(times) > maxWeekTimes {
-			t.Fatalf("WeekTimes(%q, %q) = %d times, ShortestGap error %v", schedule, tz, len(times), err)
+		if err != nil || len(week) == 0 || len(week) > maxWeekTimes {
+			t.Fatalf("WeekTimes(%q, %q) = %d times, ShortestGap error %v", schedule, tz, len(week), err)
 		}
-		for i, at := range times {
-			if at < 0 || at >= weekSeconds || (i > 0 && at-times[i-1] < gap) {
-				t.Fatalf("WeekTimes(%q, %q) = %v: not inside one week %d s apart", schedule, tz, times, gap)
+		for i, at := range week {
+			if at < 0 || at >= weekSeconds || (i > 0 && at-week[i-1] < gap) {
+				t.Fatalf("WeekTimes(%q, %q) = %v: not inside one week %d s apart", schedule, tz, week, gap)
 			}
 		}
 	})
