@@ -63,7 +63,14 @@ type Adversary struct {
 	// model assumes 0 (docs/model.md §5a); Forbid still starts skipped times late.
 	StartLatency int
 	FailShare    float64
+	// Cut, for a witness search, stops creating a run's pods past the horizon or past
+	// maxPodsPerRun: what is played up to there is a real trajectory's beginning, and a
+	// manifest's backoffLimit of millions cannot make a search create millions of pods.
+	Cut bool
 }
+
+// maxPodsPerRun bounds a run's pods when Cut is set.
+const maxPodsPerRun = 2000
 
 // Backoff is the Job controller's delay before re-creating pods after n consecutive failures
 // (pkg/controller/job/backoff_utils.go): 10 s doubling, capped. The cap here is the one the
@@ -222,6 +229,11 @@ func (s *sim) playRun(start, _ int) *run {
 	}
 	next := start
 	for {
+		if s.a.Cut && len(r.pods) > 0 && (next > s.a.Horizon || len(r.pods) >= maxPodsPerRun) {
+			// Not played further: the run is still in flight when the trajectory ends.
+			r.finish = max(next, r.pods[len(r.pods)-1].ended)
+			return r
+		}
 		if s.w.Deadline >= 0 && next >= start+s.w.Deadline {
 			// The deadline passed while the run waited out a back-off: it fails with no pod
 			// running, and creates no more.

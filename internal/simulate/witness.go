@@ -97,6 +97,7 @@ func adversary(rng *rand.Rand, w Workload, horizon int) Adversary {
 		MaxLatency: []int{0, 0, 5, 60}[rng.IntN(4)],
 		Horizon:    horizon,
 		FailShare:  []float64{0.8, 0.95, 1, 1}[rng.IntN(4)],
+		Cut:        true,
 	}
 }
 

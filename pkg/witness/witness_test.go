@@ -88,3 +88,16 @@ func TestBudget(t *testing.T) {
 		t.Errorf("the budget allows one search: %+v", fs[2].Witness)
 	}
 }
+
+// TestHostileBackoffLimit: a backoffLimit of two billion makes T huge; the search still stays
+// within its budget (each run's pods are cut at the horizon) and ends.
+func TestHostileBackoffLimit(t *testing.T) {
+	huge := cronJob("CronJob/a/huge@h.yaml:1", "* * * * *", inventory.DeclaredJob{BackoffLimit: ip(2147483647)})
+	inv := &inventory.Inventory{Settings: inventory.Settings{ENIRelease: "onDelete", WindowSeconds: 90}, Workloads: []inventory.Workload{huge}}
+	fs := []findings.Finding{finding(1<<30, map[string]any{"id": huge.ID, "held": float64(1 << 30)})}
+	Attach(fs, inv, DefaultBudget)
+	w := fs[0].Witness
+	if w == nil || (w.NotSearched == "" && w.Reached == 0) {
+		t.Fatalf("witness: %+v", w)
+	}
+}
