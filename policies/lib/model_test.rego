@@ -448,9 +448,10 @@ test_no_separation_on_delete_without_ttl if {
 }
 
 # With a TTL a finished Job is deleted TTL after it ends: six backups 4 h apart with a 300 s TTL
-# hold within 600 + 30 + 300 + 90 s of their times, never together. Each alone is one run's 7
-# pods: the next run of the same CronJob comes a day later (78 before, the sum of 7 + a
-# 6-pod catch-up each).
+# hold within 600 + 30 + 300 + 90 s of their times, never together. Each alone is one run's
+# pods, 6: the next run of the same CronJob comes a day later, and the back-off lets a run
+# create its 7th pod only 630 s after it starts, past its 600 s deadline (78 before, the sum of
+# 7 + a 6-pod catch-up each).
 backup_with_ttl(i) := object.union(nightly(i), {
 	"cronJob": {"weekTimes": week_times(i * 14400)},
 	"job": {"ttlSecondsAfterFinished": 300},
@@ -460,8 +461,8 @@ test_ttl_separates_on_delete if {
 	inv := fx.inventory([backup_with_ttl(i) | some i in [0, 1, 2, 3, 4, 5]], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
 	rows := model.rows with input as inv
 	count(rows[0].scheduleSeparated.workloads) == 6
-	rows[0].held == 7
-	rows[0].demand == 7
+	rows[0].held == 6
+	rows[0].demand == 6
 	rows[0].verdict == "fits"
 }
 
@@ -501,13 +502,24 @@ test_runs_in_a_window_by_policy if {
 
 # Runs in a window from the schedule's real times: twice a night an hour apart ("0 1,2 * * *"),
 # a 2-hour TTL, a 10-minute deadline. The window of a run (600 + 30 + 7200 + 90 s) holds two
-# schedule times, not the three its shortest gap (3600 s) would allow: 2 runs of 7, not 3.
+# schedule times, not the three its shortest gap (3600 s) would allow: 2 runs of 6 (the
+# deadline comes before the 7th pod's back-off ends), not 3.
 test_runs_in_a_window_from_the_real_times if {
 	cron := {"periodSeconds": 3600, "runSpans": [3600, 86400, 90000]}
 	spec := {"activeDeadlineSeconds": 600, "ttlSecondsAfterFinished": 7200}
 	irregular := fx.cronjob("twice", cron, spec)
 	regular := fx.cronjob("hourly", {"periodSeconds": 3600}, spec)
 	inv := fx.inventory([irregular, regular], [fx.sgp_all], [])
-	model.numbers[irregular.id].held == 14 with input as inv
-	model.numbers[regular.id].held == 21 with input as inv
+	model.numbers[irregular.id].held == 12 with input as inv
+	model.numbers[regular.id].held == 18 with input as inv
+}
+
+# A single chain stopped by its deadline creates only the pods the back-off allows before it:
+# 0, 10, 30 s within a 30 s deadline, so 3 of backoffLimit 6's 7.
+test_a_deadline_caps_a_chain if {
+	short := fx.job("short", {"activeDeadlineSeconds": 30})
+	long := fx.job("long", {"activeDeadlineSeconds": 3600})
+	inv := fx.inventory([short, long], [fx.sgp_all], [])
+	model.numbers[short.id].held == 3 with input as inv
+	model.numbers[long.id].held == 7 with input as inv
 }

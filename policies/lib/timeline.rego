@@ -29,24 +29,27 @@ prefix_at(i) := backoff_prefix[i] if i <= 6
 
 prefix_at(i) := 630 + (backoff_cap * (i - 6)) if i > 6
 
-# A run is a single chain when its pods follow each other and every pod but the last is a
-# failure: one pod at a time (parallelism 1, or completions 1) and one success ends it
-# (completions 1, or a work queue). Then its n-th pod exists no earlier than prefix_at(n−1)
-# after the run starts, because nothing but a success resets the back-off. The back-off counts
-# the run's Failed pods whatever the restart policy (newBackoffRecord), so OnFailure, whose
-# pods fail only when disrupted or past the limits, chains the same way. Other shapes (more
-# completions, parallel pods, per-index back-off) keep the count.
-single_chain(job) if {
+# A run's pods follow one another when it runs one pod at a time (parallelism 1, or
+# completions 1) without per-index back-off. The back-off counts the run's Failed pods since
+# its last success, whatever the restart policy (newBackoffRecord), so OnFailure, whose pods
+# fail only when disrupted or past the limits, follows it too. Each success starts a new chain:
+# a run is at most max(1, C) chains of at most B + 1 pods, one after the other, and the n-th pod
+# of a chain exists no earlier than prefix_at(n−1) after the chain starts. Parallel pods and
+# per-index back-off keep the count.
+sequential_pods(job) if {
 	job_running(job) == 1
 	job.restartPolicy in {"Never", "OnFailure"}
 	job.backoffLimitPerIndex == null
+}
+
+# A single chain: one success ends the run (completions 1, or a work queue).
+single_chain(job) if {
+	sequential_pods(job)
 	job.completions == 1
 }
 
 single_chain(job) if {
-	job_running(job) == 1
-	job.restartPolicy in {"Never", "OnFailure"}
-	job.backoffLimitPerIndex == null
+	sequential_pods(job)
 	job.completions == null
 }
 
@@ -56,29 +59,53 @@ single_chain(job) if {
 # for a stop to be seen.
 stop_seconds(w) := max([30, object.get(w.job, "terminationGracePeriodSeconds", 30)])
 
-# Whether a run's pods can be deleted while they run: a deadline, a replacement, or parallel
-# pods cut short when the run ends. A single chain without a deadline ends with its last pod.
+# Whether a run's pods can be deleted while they run: a deadline, a replacement, parallel pods
+# cut short when the run ends, or an OnFailure pod whose restarts pass backoffLimit
+# (pastBackoffLimitOnFailure). One pod at a time under Never ends the run with that pod.
 stops_running_pods(w) if w.job.activeDeadlineSeconds != null
 
 stops_running_pods(w) if w.cronJob.concurrencyPolicy == "Replace"
 
-stops_running_pods(w) if not single_chain(w.job)
+stops_running_pods(w) if job_running(w.job) > 1
 
-chain_of(job) := true if {
-	single_chain(job)
+stops_running_pods(w) if w.job.restartPolicy == "OnFailure"
+
+# The most pods one run can create: T; for a single chain stopped by activeDeadlineSeconds D,
+# no more than the back-off lets it create before D, since the Job controller creates none
+# once the deadline has passed (0, 10, 30, 70 … s: a 30 s deadline allows 3).
+run_pods(w) := min([t, pack(1, d, t, chain_of(w.job))]) if {
+	t := job_t(w.job)
+	d := w.job.activeDeadlineSeconds
+	d != null
+	sequential_pods(w.job)
+} else := job_t(w.job)
+
+# How a run's pods are spaced: false when the back-off spaces nothing the model counts on,
+# otherwise its chains (segments) and the most pods in one (cap).
+chain_of(job) := {"segments": segments, "cap": job.backoffLimit + 1} if {
+	sequential_pods(job)
+	segments := chain_segments(job)
 } else := false
 
+chain_segments(job) := 1 if {
+	job.completions == null
+} else := max([1, job.completions])
+
 # The most pods k runs started inside a window of length l can create inside it, each run at
-# most t pods. For single chains each run's first pod is free and each further pod costs its
-# back-off delay; costs rise along a chain, so filling the cheapest delays across runs first
-# (full levels of k, then part of the next) is the best packing. Other runs: k · t.
+# most t pods. For chains each chain's first pod is free and each further pod costs its
+# back-off delay; costs rise along a chain, so filling the cheapest delays across chains first
+# (full levels of k, then part of the next) is the best packing. A run of several chains packs
+# no more than as many independent chains (its chains follow one another; packing them side by
+# side only relaxes that). Other runs: k · t.
 pack(k, l, t, chain) := 0 if {
 	k <= 0
 } else := 0 if {
 	t <= 0
 } else := k * t if {
 	not chain
-} else := (k * (levels + 1)) + partial if {
+} else := min([k * t, chains_pack(k * chain.segments, l, min([t, chain.cap]))])
+
+chains_pack(k, l, t) := (k * (levels + 1)) + partial if {
 	levels := min([full_levels(k, l), t - 1])
 	partial := partial_level(k, l, t, levels)
 }
@@ -145,7 +172,7 @@ time_unknown(w) if {
 # The peak, and the facts that set it.
 timeline(w) := {"held": held, "facts": facts} if {
 	object.get(w, "cronJob", null) == null
-	t := job_t(w.job)
+	t := run_pods(w)
 	on_delete
 
 	# Every pod of the run exists just before it finishes; a TTL only decides how long after.
@@ -153,7 +180,7 @@ timeline(w) := {"held": held, "facts": facts} if {
 	facts := ["all pods of a run exist when it finishes; a TTL only decides how long after"]
 } else := {"held": held, "facts": facts} if {
 	object.get(w, "cronJob", null) == null
-	t := job_t(w.job)
+	t := run_pods(w)
 	chain := chain_of(w.job)
 
 	# onCompletion: a pod ended before the window plus what one run creates inside it.
@@ -161,9 +188,9 @@ timeline(w) := {"held": held, "facts": facts} if {
 	facts := chain_facts(chain)
 } else := cron_timeline(w)
 
-chain_facts(true) := ["pod-failure back-off spaces the pods of a run"]
-
-chain_facts(false) := []
+chain_facts(chain) := ["pod-failure back-off spaces the pods of a run"] if {
+	chain != false
+} else := []
 
 # A CronJob. A Replace run whose pods take longer than 30 s to stop is counted two ways, and
 # the smaller wins: with their grace period in every window, and as if they stopped within
@@ -194,7 +221,7 @@ long_grace_held(w) := {"held": base.held + extra, "facts": array.concat(base.fac
 	extra := late_pods_per_run(w) * (floor((stop_seconds(w) - 30) / w.cronJob.periodSeconds) + replaced_extra(w))
 }
 
-late_pods_per_run(w) := job_t(w.job) if {
+late_pods_per_run(w) := run_pods(w) if {
 	on_delete
 	w.job.activeDeadlineSeconds != null
 } else := job_running(w.job)
@@ -209,7 +236,7 @@ replaced_extra(w) := 1 if w.job.activeDeadlineSeconds == null
 # started inside the window of its deadline, stop and tail before x (deadline_held).
 cron_timeline_core(w) := {"held": held, "facts": facts} if {
 	w.cronJob.concurrencyPolicy in {"Forbid", "Replace"}
-	t := job_t(w.job)
+	t := run_pods(w)
 	p := w.cronJob.periodSeconds
 	chain := chain_of(w.job)
 	grace := sequential_grace(w)
@@ -219,7 +246,7 @@ cron_timeline_core(w) := {"held": held, "facts": facts} if {
 	facts := held_facts(held, counted, windowed.facts)
 } else := {"held": held, "facts": facts} if {
 	# Allow with activeDeadlineSeconds D: every run holding at x started within D plus its tail.
-	t := job_t(w.job)
+	t := run_pods(w)
 	p := w.cronJob.periodSeconds
 	d := w.job.activeDeadlineSeconds
 	chain := chain_of(w.job)

@@ -319,6 +319,9 @@ deadline_fixes(row) := [fix |
 	hi > 0
 	lever_fits("deadline", row, c, w, 0)
 	d := largest_fitting("deadline", row, c, w, 0, hi)
+
+	# A run needs time for its work: a deadline under a minute would fit by killing it.
+	d >= min_deadline_fix
 	fix := {
 		"workload": c.id,
 		"change": sprintf("set %s to %d or less on %s (frees %d)", [model.job_field(w, "activeDeadlineSeconds"), d, model.describe(w), frees(c, w, lever_patch("deadline", w, d))]),
@@ -327,6 +330,8 @@ deadline_fixes(row) := [fix |
 		"set": [{"field": model.job_field(w, "activeDeadlineSeconds"), "value": d}],
 	}
 ]
+
+min_deadline_fix := 60
 
 deadline_ceiling(w) := w.job.activeDeadlineSeconds if {
 	w.job.activeDeadlineSeconds != null
