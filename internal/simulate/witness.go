@@ -89,7 +89,7 @@ type choice struct {
 // adversaries are the bounds a witness search draws from: pods that end at once or run long,
 // status lags and controller latencies from none to a minute, mostly failing pods. Runs start
 // at their schedule times (StartLatency 0), as the model assumes.
-func adversary(rng *rand.Rand, w Workload, horizon int) Adversary {
+func adversary(rng *rand.Rand, w Workload, horizon int, release string) Adversary {
 	period := max(w.Period, 60)
 	return Adversary{
 		MaxRun:     []int{0, 0, 5, 30, 120, 2 * period, 2 * w.stop()}[rng.IntN(7)],
@@ -98,6 +98,7 @@ func adversary(rng *rand.Rand, w Workload, horizon int) Adversary {
 		Horizon:    horizon,
 		FailShare:  []float64{0.8, 0.95, 1, 1}[rng.IntN(4)],
 		Cut:        true,
+		Release:    release,
 	}
 }
 
@@ -162,8 +163,11 @@ func (s *state) owned() []ownedRun {
 }
 
 func climb(ws []Workload, m Model, horizon, plays, target int, rng *rand.Rand) *state {
+	// A witness is one cluster's trajectory: one Kubernetes release for every run of every
+	// workload; each climb plays one of the two.
+	release := []string{"1.30", "1.31"}[rng.IntN(2)]
 	fresh := func(w Workload) choice {
-		return choice{adv: adversary(rng, w, horizon), tape: &tape{fresh: rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))}}
+		return choice{adv: adversary(rng, w, horizon, release), tape: &tape{fresh: rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))}}
 	}
 	cur := &state{choices: make([]choice, len(ws)), plays: make([]played, len(ws))}
 	for i, w := range ws {
@@ -187,7 +191,7 @@ func climb(ws []Workload, m Model, horizon, plays, target int, rng *rand.Rand) *
 		} else {
 			c = choice{adv: c.adv, tape: c.tape.mutated(rng)}
 			if rng.IntN(8) == 0 {
-				c.adv = adversary(rng, ws[i], horizon)
+				c.adv = adversary(rng, ws[i], horizon, release)
 			}
 		}
 		next := &state{choices: append([]choice(nil), cur.choices...), plays: append([]played(nil), cur.plays...)}

@@ -523,3 +523,18 @@ test_a_deadline_caps_a_chain if {
 	model.numbers[short.id].held == 3 with input as inv
 	model.numbers[long.id].held == 7 with input as inv
 }
+
+# Forbid with a 300 s deadline every 10 minutes and a one-hour grace period: before 1.31 each
+# stopped run's pod keeps its ENI while it stops and the next run starts at its time, so stopped
+# pods pile up one per 600 s. Counted as if pods stopped in 30 s (4: one run, the back-off
+# spaces its pods) plus one late pod per schedule time in the 3570 s before (6): 10. With a
+# 700 s deadline (past the next time) a skipped time's run starts as soon as the Job has failed,
+# and the stops are 700 s apart: 6 late pods again, on a base of 10 (two runs can start within
+# one release window when one catches up).
+test_long_grace_forbid_is_counted_by_its_deadline if {
+	cj := fx.cronjob("sync", {"periodSeconds": 600}, {"activeDeadlineSeconds": 300, "terminationGracePeriodSeconds": 3600})
+	long := fx.cronjob("long", {"periodSeconds": 600}, {"activeDeadlineSeconds": 700, "terminationGracePeriodSeconds": 3600})
+	inv := fx.on_completion(fx.inventory([cj, long], [fx.sgp_all], []))
+	model.numbers[cj.id].held == 10 with input as inv
+	model.numbers[long.id].held == 16 with input as inv
+}

@@ -196,30 +196,60 @@ chain_facts(chain) := ["pod-failure back-off spaces the pods of a run"] if {
 # the smaller wins: with their grace period in every window, and as if they stopped within
 # 30 s plus the replaced runs' running pods still stopping (long_grace_held).
 cron_timeline(w) := tl if {
-	w.cronJob.concurrencyPolicy == "Replace"
 	stop_seconds(w) > 30
+	late_stops(w)
 	direct := cron_timeline_core(w)
 	short := long_grace_held(w)
 	tl := smaller(direct, short)
 } else := cron_timeline_core(w)
+
+# When long stops can be counted apart: Replace stops a run at each schedule time; Forbid whose
+# only stops are deadlines (one pod at a time under Never) stops runs at least D apart, since
+# a stopped run ran D from its start and the next starts after it.
+late_stops(w) if w.cronJob.concurrencyPolicy == "Replace"
+
+late_stops(w) if {
+	w.cronJob.concurrencyPolicy == "Forbid"
+	w.job.activeDeadlineSeconds != null
+	job_running(w.job) == 1
+	w.job.restartPolicy == "Never"
+}
 
 smaller(a, b) := a if a.held <= b.held
 
 smaller(a, b) := b if a.held > b.held
 
 # Replace starts every run at its time, whatever its predecessor's pods are doing, so a
-# trajectory whose stopped pods end within 30 s is one of the model's. The pods that hold at x
-# in the real one and not in that one belong to runs stopped between x − grace − W and
-# x − 30 − W, one replacement per schedule time: floor((grace − 30)/p) + 1 runs, one more when
-# a deadline can stop a run between two times. Of a replaced run only the running pods (Pe)
+# trajectory whose stopped pods end within 30 s is one of the model's. Forbid may start a run
+# later than the trajectory with short stops would (since 1.31 it waits for the stopped pods),
+# and a later start only moves a run inside the windows the model counts it in: the one run a
+# window may hold for a time before it is still the only one. The pods that hold at x in the
+# real trajectory and not in the short one belong to runs stopped between x − grace − W and
+# x − 30 − W: under Replace one per schedule time, floor((grace − 30)/p) + 1 runs, one more when
+# a deadline can stop a run between two times; under Forbid at least D apart,
+# floor((grace − 30)/D) + 1. Of a replaced run only the running pods (Pe)
 # are late: its Job is deleted at once. A run stopped by its deadline is finished, since
 # Kubernetes 1.31, only once its pods have ended, and under onDelete its TTL counts from then:
 # all its T pods can be late.
 long_grace_held(w) := {"held": base.held + extra, "facts": array.concat(base.facts, ["terminationGracePeriodSeconds bounds how long stopped pods hold"])} if {
 	short := object.union(w, {"job": {"terminationGracePeriodSeconds": 30}})
 	base := cron_timeline_core(short)
-	extra := late_pods_per_run(w) * (floor((stop_seconds(w) - 30) / w.cronJob.periodSeconds) + replaced_extra(w))
+	extra := late_pods_per_run(w) * late_runs(w)
 }
+
+late_runs(w) := floor((stop_seconds(w) - 30) / w.cronJob.periodSeconds) + replaced_extra(w) if {
+	w.cronJob.concurrencyPolicy == "Replace"
+} else := max([before_131, since_131]) if {
+	# The deadline (and the Job's failure, within 30 s) comes before the next time. Before 1.31
+	# the failed Job no longer blocks the next run, which starts at its time: stops are p apart.
+	# Since 1.31 the Job stays active until its pod has stopped, so the next run starts after
+	# that: one pod stops at a time, and the ends of stopped pods are D apart, at most
+	# floor(W/D) + 1 of them within W, with the one still stopping.
+	d := w.job.activeDeadlineSeconds
+	(d + 30) < w.cronJob.periodSeconds
+	before_131 := floor((stop_seconds(w) - 30) / w.cronJob.periodSeconds) + 1
+	since_131 := floor(release_window / max([1, d])) + 2
+} else := floor((stop_seconds(w) - 30) / max([1, w.job.activeDeadlineSeconds])) + 1
 
 late_pods_per_run(w) := run_pods(w) if {
 	on_delete
