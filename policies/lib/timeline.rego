@@ -133,6 +133,7 @@ runs_in(w, l, p) := times_in(w, l, p) if {
 	w.cronJob.concurrencyPolicy == "Forbid"
 	w.job.activeDeadlineSeconds != null
 	w.job.activeDeadlineSeconds + stop_seconds(w) < p
+	not late_starts(w)
 } else := min([times_in(w, l, p) + 1, times_in(w, l + sd, p)]) if {
 	w.cronJob.concurrencyPolicy == "Forbid"
 	sd := w.cronJob.startingDeadlineSeconds
@@ -221,9 +222,10 @@ smaller(a, b) := b if a.held > b.held
 
 # Replace starts every run at its time, whatever its predecessor's pods are doing, so a
 # trajectory whose stopped pods end within 30 s is one of the model's. Forbid may start a run
-# later than the trajectory with short stops would (since 1.31 it waits for the stopped pods),
-# and a later start only moves a run inside the windows the model counts it in: the one run a
-# window may hold for a time before it is still the only one. The pods that hold at x in the
+# later than the trajectory with short stops would (since 1.31 it waits for the stopped pods,
+# then starts the most recent missed time): the short view is counted with late starts, as a
+# Forbid CronJob whose runs can be in the way of the next time (one run per window for a time
+# before it). The pods that hold at x in the
 # real trajectory and not in the short one belong to runs stopped between x − grace − W and
 # x − 30 − W: under Replace one per schedule time, floor((grace − 30)/p) + 1 runs, one more when
 # a deadline can stop a run between two times; under Forbid at least D apart,
@@ -232,7 +234,7 @@ smaller(a, b) := b if a.held > b.held
 # Kubernetes 1.31, only once its pods have ended, and under onDelete its TTL counts from then:
 # all its T pods can be late.
 long_grace_held(w) := {"held": base.held + extra, "facts": array.concat(base.facts, ["terminationGracePeriodSeconds bounds how long stopped pods hold"])} if {
-	short := object.union(w, {"job": {"terminationGracePeriodSeconds": 30}})
+	short := object.union(w, {"job": {"terminationGracePeriodSeconds": 30}, "lateStarts": w.cronJob.concurrencyPolicy == "Forbid"})
 	base := cron_timeline_core(short)
 	extra := late_pods_per_run(w) * late_runs(w)
 }
@@ -311,6 +313,7 @@ deadline_held(w, t, p, chain) := {"held": runs * run_held(t, chain), "facts": ["
 deadline_separates(w, d, p) if {
 	w.cronJob.concurrencyPolicy == "Forbid"
 	d + stop_seconds(w) < p
+	not late_starts(w)
 }
 
 deadline_separates(w, _, _) if w.cronJob.concurrencyPolicy == "Replace"
@@ -356,7 +359,14 @@ spaced_count_held(w, t, p, kept) := (kept + 1) * t if {
 	d := w.job.activeDeadlineSeconds
 	d != null
 	((d + stop_seconds(w)) + release_window) < p
+	not late_starts(w)
 } else := 2147483647
+
+# A view of a Forbid CronJob whose stops were shortened to 30 s for counting (long_grace_held):
+# its real runs may start late (since 1.31 a stopped run's Job blocks the next until its pod has
+# ended, and the next is then the most recent missed time's), so nothing may assume a run
+# starts at its time.
+late_starts(w) if object.get(w, "lateStarts", false) == true
 
 ttl_deletions(w, runs, t) := runs * t if {
 	w.job.ttlSecondsAfterFinished != null
