@@ -27,6 +27,8 @@ import (
 
 // Options are the settings of one run, already merged from flags and config.
 type Options struct {
+	// witnessBudget, when set, is this evaluation's share of the run's witness budget.
+	witnessBudget    *witness.Budget
 	Paths            []string
 	Stdin            io.Reader
 	NodeGroups       []inventory.NodeGroupSpec
@@ -317,7 +319,11 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 	}
 	res.Findings = tune(res.Findings, opts.Rules)
 	// Every ENI001 carries a trajectory that reaches its demand, or how close one came.
-	witness.Attach(res.Findings, inv, witness.DefaultBudget)
+	budget := witness.DefaultBudget
+	if opts.witnessBudget != nil {
+		budget = *opts.witnessBudget
+	}
+	witness.Attach(res.Findings, inv, budget)
 	suppress.Inline(res.Findings, res.Ignores)
 	var accepted []suppress.ConfigIgnore
 	for _, i := range res.ConfigIgnores {

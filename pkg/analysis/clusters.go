@@ -16,6 +16,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/limits"
 	"github.com/eni-lint/eni-lint/pkg/loaders"
 	"github.com/eni-lint/eni-lint/pkg/rules"
+	"github.com/eni-lint/eni-lint/pkg/witness"
 )
 
 // ClusterSpec is one entry of the config's clusters: what it names is that cluster's, and
@@ -428,6 +429,8 @@ func checkClusters(ctx context.Context, engine *rules.Engine, opts Options, tabl
 		workers = runtime.NumCPU()
 	}
 	workers = min(workers, len(clusters))
+	share := witness.DefaultBudget.Share(len(clusters))
+	opts.witnessBudget = &share
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {

@@ -35,6 +35,19 @@ type Budget struct {
 // seed CronJob's does within a tenth of a second, most often).
 var DefaultBudget = Budget{Searches: 10, PodPlays: 2_000_000, TotalPodPlays: 6_000_000, MaxPlays: 20000, MinPlays: 200}
 
+// Share is the budget of one of n evaluations of a run (clusters evaluated at once): the run's
+// searches and pods split evenly, so that a run's witness work does not grow with its clusters
+// and each cluster's report stays the same from run to run.
+func (b Budget) Share(n int) Budget {
+	if n <= 1 {
+		return b
+	}
+	b.Searches = max(1, b.Searches/n)
+	b.TotalPodPlays /= n
+	b.PodPlays = min(b.PodPlays, b.TotalPodPlays)
+	return b
+}
+
 // Horizons: long enough for a schedule's history to fill (16 periods of the slowest CronJob),
 // never below an hour nor above 8 days, and at most this many runs of one CronJob.
 const (

@@ -101,3 +101,17 @@ func TestHostileBackoffLimit(t *testing.T) {
 		t.Fatalf("witness: %+v", w)
 	}
 }
+
+// TestShare: n clusters evaluated at once split the run's budget, one search each at least.
+func TestShare(t *testing.T) {
+	b := Budget{Searches: 10, PodPlays: 2_000_000, TotalPodPlays: 6_000_000, MaxPlays: 20000, MinPlays: 200}
+	if got := b.Share(1); got != b {
+		t.Errorf("Share(1) = %+v", got)
+	}
+	if got := b.Share(4); got.Searches != 2 || got.TotalPodPlays != 1_500_000 || got.PodPlays != 1_500_000 {
+		t.Errorf("Share(4) = %+v", got)
+	}
+	if got := b.Share(40); got.Searches != 1 || got.TotalPodPlays != 150_000 {
+		t.Errorf("Share(40) = %+v", got)
+	}
+}
