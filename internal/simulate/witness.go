@@ -132,8 +132,12 @@ func Search(ws []Workload, m Model, horizon, plays, target int, seed uint64) Tra
 	return record(best.peak, best.owned())
 }
 
-// searchClimbs is how many independent climbs a search makes when it has the plays.
-const searchClimbs = 6
+// searchClimbs is how many independent climbs a search makes when it has the plays; a climb
+// that has not found more for stagnation plays past its exploration ends early.
+const (
+	searchClimbs = 6
+	stagnation   = 1500
+)
 
 // played is one workload's trajectory: its runs, and its profile, the change of the number of
 // ENIs it holds at each second where that changes (sorted, one entry per second).
@@ -180,9 +184,13 @@ func climb(ws []Workload, m Model, horizon, plays, target int, rng *rand.Rand) *
 	cur.total, cur.peak = combine(cur.total, nil, nil)
 	best := cur
 	explore := plays / 4
+	improved := 0
 	for n := 1; n < plays; n++ {
 		if target > 0 && best.peak.Peak >= target {
 			break
+		}
+		if n >= explore && n-improved > stagnation {
+			break // the climb is stuck; the next one starts afresh
 		}
 		i := rng.IntN(len(ws))
 		c := cur.choices[i]
@@ -203,7 +211,7 @@ func climb(ws []Workload, m Model, horizon, plays, target int, rng *rand.Rand) *
 				cur = next
 			}
 			if next.peak.Peak > best.peak.Peak {
-				best = next
+				best, improved = next, n
 			}
 		}
 	}

@@ -30,10 +30,10 @@ type Budget struct {
 	MaxPlays, MinPlays int
 }
 
-// DefaultBudget plays at most 20,000 trajectories and 2 million pods per search, 10 searches
-// and 6 million pods in a run. A search stops as soon as a trajectory reaches the bound (the
+// DefaultBudget plays at most 20,000 trajectories and 1.5 million pods per search, 10 searches
+// and 4 million pods in a run. A search stops as soon as a trajectory reaches the bound (the
 // seed CronJob's does within a tenth of a second, most often).
-var DefaultBudget = Budget{Searches: 10, PodPlays: 2_000_000, TotalPodPlays: 6_000_000, MaxPlays: 20000, MinPlays: 200}
+var DefaultBudget = Budget{Searches: 10, PodPlays: 1_500_000, TotalPodPlays: 4_000_000, MaxPlays: 20000, MinPlays: 200}
 
 // Share is the budget of one of n evaluations of a run (clusters evaluated at once): the run's
 // searches and pods split evenly, so that a run's witness work does not grow with its clusters
