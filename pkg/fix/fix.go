@@ -57,7 +57,7 @@ func FixesOf(f findings.Finding) []Fix {
 		sets, _ := m["set"].([]any)
 		for _, s := range sets {
 			sm, _ := s.(map[string]any)
-			if v, ok := integer(sm["value"]); ok && str(sm["field"]) != "" {
+			if v, ok := findings.Integer(sm["value"]); ok && str(sm["field"]) != "" {
 				fx.Set = append(fx.Set, Field{Path: str(sm["field"]), Value: v})
 			}
 		}
@@ -70,9 +70,6 @@ func str(v any) string {
 	s, _ := v.(string)
 	return s
 }
-
-// integer reads a JSON number the policies produced.
-func integer(v any) (int, bool) { return findings.Integer(v) }
 
 // Order is the order levers are tried in: prefer first, then the default order. With prefer
 // "instance-type" the instance-type fix comes first (and is shown, not written).

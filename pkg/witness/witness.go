@@ -90,12 +90,11 @@ type contributor struct {
 }
 
 func (s *searcher) search(f findings.Finding) *findings.Witness {
-	byID, m, release, b := s.byID, s.m, s.release, s.b
 	bound, _ := findings.Integer(f.Details["demand"])
 	capacity, _ := findings.Integer(f.Details["branchInterfaces"])
 	others, _ := findings.Integer(f.Details["otherContributors"])
 	w := &findings.Witness{
-		ENIRelease: release, Bound: bound, BranchInterfaces: capacity,
+		ENIRelease: s.release, Bound: bound, BranchInterfaces: capacity,
 		Start: inventory.ScheduleStart.Format("2006-01-02T15:04:05Z"), OtherContributors: others,
 		Played: []findings.WitnessWorkload{}, Runs: []findings.WitnessRun{}, Events: []findings.WitnessEvent{},
 	}
@@ -103,7 +102,7 @@ func (s *searcher) search(f findings.Finding) *findings.Witness {
 	var ids []string
 	notPlayedHeld := 0
 	for _, c := range contributors(f.Details["contributors"]) {
-		iw := byID[c.id]
+		iw := s.byID[c.id]
 		if iw == nil {
 			w.NotPlayed = append(w.NotPlayed, findings.WitnessWorkload{ID: c.id, HeldAtPeak: c.held, Reason: "not in this cluster's inventory"})
 			notPlayedHeld += c.held
@@ -138,9 +137,9 @@ func (s *searcher) search(f findings.Finding) *findings.Witness {
 	key := strings.Join(ids, "\x00")
 	t, ok := s.done[key]
 	if !ok {
-		plays, pods := playsFor(played, m, horizon, b)
-		if s.searches == b.Searches || s.podPlays+plays*pods > b.TotalPodPlays {
-			w.NotSearched = fmt.Sprintf("not searched: the run's witness budget (%d searches, %d pod-plays) is spent", b.Searches, b.TotalPodPlays)
+		plays, pods := playsFor(played, s.m, horizon, s.b)
+		if s.searches == s.b.Searches || s.podPlays+plays*pods > s.b.TotalPodPlays {
+			w.NotSearched = fmt.Sprintf("not searched: the run's witness budget (%d searches, %d pod-plays) is spent", s.b.Searches, s.b.TotalPodPlays)
 			w.Reached = 0
 			return w
 		}
@@ -149,7 +148,7 @@ func (s *searcher) search(f findings.Finding) *findings.Witness {
 		// Seeded by the workloads, so a report is the same from run to run.
 		h := fnv.New64a()
 		h.Write([]byte(key))
-		t = simulate.Search(played, m, horizon, plays, max(1, bound-notPlayedHeld), h.Sum64())
+		t = simulate.Search(played, s.m, horizon, plays, max(1, bound-notPlayedHeld), h.Sum64())
 		t.Plays = plays
 		s.done[key] = t
 	}
@@ -201,16 +200,16 @@ func events(w *findings.Witness, peak int) []findings.WitnessEvent {
 	}
 	for _, r := range w.Runs {
 		out = append(out, findings.WitnessEvent{At: r.Start, Workload: r.Workload,
-			Event: fmt.Sprintf("%s: the run for %s starts", name(r.Workload), clock(r.Scheduled))})
+			Event: fmt.Sprintf("%s: the run for %s starts", name(r.Workload), Clock(r.Scheduled))})
 		outcome := "succeeds"
 		if r.Failed {
 			outcome = "fails"
 		}
 		out = append(out, findings.WitnessEvent{At: r.Finish, Workload: r.Workload,
-			Event: fmt.Sprintf("%s: the run for %s %s after %d pods", name(r.Workload), clock(r.Scheduled), outcome, len(r.Pods))})
+			Event: fmt.Sprintf("%s: the run for %s %s after %d pods", name(r.Workload), Clock(r.Scheduled), outcome, len(r.Pods))})
 		if r.Deleted != nil {
 			out = append(out, findings.WitnessEvent{At: *r.Deleted, Workload: r.Workload,
-				Event: fmt.Sprintf("%s: the Job of the run for %s is deleted (%s)", name(r.Workload), clock(r.Scheduled), deletedBy(r.DeletedBy))})
+				Event: fmt.Sprintf("%s: the Job of the run for %s is deleted (%s)", name(r.Workload), Clock(r.Scheduled), deletedBy(r.DeletedBy))})
 		}
 	}
 	out = append(out, findings.WitnessEvent{At: w.At, Event: fmt.Sprintf("%d branch ENIs held where %d exist", w.Reached, w.BranchInterfaces)})
@@ -247,9 +246,7 @@ func heldAt(runs []findings.WitnessRun, t int) int {
 
 // Clock is a time of the trajectory as the weekday and time of day of the reference week
 // (Start is a Monday 00:00 UTC), the way a schedule reads.
-func Clock(t int) string { return clock(t) }
-
-func clock(t int) string {
+func Clock(t int) string {
 	return inventory.ScheduleStart.Add(time.Duration(t) * time.Second).Format("Mon 15:04:05")
 }
 
