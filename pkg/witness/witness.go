@@ -120,7 +120,13 @@ func (s *searcher) search(f findings.Finding) *findings.Witness {
 		ids = append(ids, c.id)
 	}
 	if len(played) == 0 {
-		w.Reached = min(notPlayedHeld, bound)
+		// Nothing was played: figures counted by the model are no trajectory, so the witness
+		// claims none.
+		var why []string
+		for _, n := range w.NotPlayed {
+			why = append(why, n.ID[:max(0, strings.IndexByte(n.ID+"@", '@'))]+" ("+strings.TrimSuffix(n.Reason, ": counted at its figure, not played")+")")
+		}
+		w.NotSearched = "no trajectory: the simulator plays none of the contributors: " + strings.Join(why, ", ")
 		return w
 	}
 	horizon := minHorizon

@@ -115,3 +115,22 @@ func TestShare(t *testing.T) {
 		t.Errorf("Share(40) = %+v", got)
 	}
 }
+
+// TestNothingPlayedClaimsNothing: a row whose contributors the simulator does not play (an
+// Allow CronJob without a deadline, a Deployment) gets no trajectory and says why, instead of
+// counting their figures as reached.
+func TestNothingPlayedClaimsNothing(t *testing.T) {
+	j := inventory.JobDefaults(inventory.DeclaredJob{})
+	allow := inventory.Workload{Object: inventory.Object{ID: "CronJob/a/allow@a.yaml:1", Kind: "CronJob"}, Job: &j,
+		CronJob: func() *inventory.CronJobSpec {
+			c := inventory.CronJobDefaults(inventory.DeclaredCronJob{Schedule: "* * * * *"})
+			return &c
+		}()}
+	inv := &inventory.Inventory{Settings: inventory.Settings{ENIRelease: "onDelete", WindowSeconds: 90}, Workloads: []inventory.Workload{allow}}
+	fs := []findings.Finding{finding(35, map[string]any{"id": allow.ID, "held": float64(35)})}
+	Attach(fs, inv, DefaultBudget)
+	w := fs[0].Witness
+	if w == nil || w.Reached != 0 || w.NotSearched != "no trajectory: the simulator plays none of the contributors: CronJob/a/allow (no bound in time)" {
+		t.Fatalf("witness: %+v", w)
+	}
+}
