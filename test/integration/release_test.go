@@ -98,45 +98,156 @@ func TestReleaseConfig(t *testing.T) {
 	if c.Checksum.Algorithm != "sha256" || len(c.Sboms) == 0 {
 		t.Errorf("checksum %q, %d sboms", c.Checksum.Algorithm, len(c.Sboms))
 	}
-	if len(c.DockersV2) != 1 || c.DockersV2[0].Dockerfile != "Dockerfile" || strings.Join(c.DockersV2[0].Platforms, ",") != "linux/amd64,linux/arm64" {
+	if len(c.DockersV2) != 1 || c.DockersV2[0].Dockerfile != "release.Dockerfile" || strings.Join(c.DockersV2[0].Platforms, ",") != "linux/amd64,linux/arm64" {
 		t.Errorf("image %+v", c.DockersV2)
 	}
 }
 
-// There is no container runtime here, so the image definition is checked as text: a
-// distroless base pinned by digest, the release binary copied (nothing compiled), a non-root
-// user, an exec-form entrypoint.
-func TestImageDefinition(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "Dockerfile"))
+// dockerInstructions reads a Dockerfile's instructions, one per line (none of ours continues
+// a line), without comments and blank lines.
+func dockerInstructions(t *testing.T, name string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(repoRoot(t), name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var instructions []string
 	for _, line := range strings.Split(string(raw), "\n") {
 		line = strings.TrimSpace(line)
+		if strings.HasSuffix(line, "\\") {
+			t.Fatalf("%s: a continued line; this test reads one instruction per line: %q", name, line)
+		}
 		if line != "" && !strings.HasPrefix(line, "#") {
 			instructions = append(instructions, line)
 		}
 	}
-	from := regexp.MustCompile(`^FROM gcr\.io/distroless/static-debian12:nonroot@sha256:[0-9a-f]{64}$`)
-	if len(instructions) == 0 || !from.MatchString(instructions[0]) {
-		t.Errorf("the first instruction must be distroless static nonroot pinned by digest: %q", instructions)
-	}
+	return instructions
+}
+
+// checkFinalStage finds the instructions every eni-lint image ends with: the binary at
+// /usr/bin/eni-lint (copied by the given instruction), a non-root user, an exec-form
+// entrypoint.
+func checkFinalStage(t *testing.T, name string, stage []string, copyBinary string) {
+	t.Helper()
 	want := map[string]bool{
-		"ARG TARGETPLATFORM": false, "COPY $TARGETPLATFORM/eni-lint /usr/bin/eni-lint": false,
-		"USER 65532:65532": false, `ENTRYPOINT ["/usr/bin/eni-lint"]`: false,
+		copyBinary: false, "USER 65532:65532": false, `ENTRYPOINT ["/usr/bin/eni-lint"]`: false,
 	}
-	for _, in := range instructions {
+	for _, in := range stage {
 		if _, ok := want[in]; ok {
 			want[in] = true
 		}
-		if strings.HasPrefix(in, "RUN ") || strings.HasPrefix(in, "FROM ") && in != instructions[0] {
-			t.Errorf("%q: the image copies the release binary and runs nothing", in)
+		if strings.HasPrefix(in, "RUN ") {
+			t.Errorf("%s: %q: the final stage runs nothing (distroless has no shell)", name, in)
 		}
 	}
 	for in, seen := range want {
 		if !seen {
-			t.Errorf("missing %q", in)
+			t.Errorf("%s: missing %q", name, in)
+		}
+	}
+}
+
+// There is no container runtime here, so the image definitions are checked as text. The
+// release image (release.Dockerfile, GoReleaser's): a distroless base pinned by digest, the
+// release binary copied (nothing compiled), a non-root user, an exec-form entrypoint.
+func TestReleaseImageDefinition(t *testing.T) {
+	instructions := dockerInstructions(t, "release.Dockerfile")
+	from := regexp.MustCompile(`^FROM gcr\.io/distroless/static-debian12:nonroot@sha256:[0-9a-f]{64}$`)
+	if len(instructions) == 0 || !from.MatchString(instructions[0]) {
+		t.Fatalf("the first instruction must be distroless static nonroot pinned by digest: %q", instructions)
+	}
+	for _, in := range instructions[1:] {
+		if strings.HasPrefix(in, "FROM ") {
+			t.Errorf("%q: the release image copies the release binary and has one stage", in)
+		}
+	}
+	if !slices.Contains(instructions, "ARG TARGETPLATFORM") {
+		t.Errorf("no ARG TARGETPLATFORM: GoReleaser places each platform's binary under it")
+	}
+	checkFinalStage(t, "release.Dockerfile", instructions, "COPY $TARGETPLATFORM/eni-lint /usr/bin/eni-lint")
+}
+
+// `docker build .` compiles from the checkout (no release needed): a Go stage of go.mod's Go
+// release on the build machine's platform, cross-compiling with the release's flags, then the
+// release image's pinned base. The build command's ldflags and package are built here (with go
+// test's flags, not -trimpath, which would recompile everything) and the binary must report the
+// version passed as VERSION, so a renamed variable or package fails here, not in a user's build.
+func TestSourceImageDefinition(t *testing.T) {
+	instructions := dockerInstructions(t, "Dockerfile")
+	var stages [][]string
+	for _, in := range instructions {
+		if strings.HasPrefix(in, "FROM ") {
+			stages = append(stages, nil)
+		}
+		if len(stages) == 0 {
+			t.Fatalf("%q before the first FROM", in)
+		}
+		stages[len(stages)-1] = append(stages[len(stages)-1], in)
+	}
+	if len(stages) != 2 {
+		t.Fatalf("want a build stage and the image, got %d stages", len(stages))
+	}
+	build, image := stages[0], stages[1]
+
+	goMod, err := os.ReadFile(filepath.Join(repoRoot(t), "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goVersion := regexp.MustCompile(`(?m)^go (\d+\.\d+)`).FindSubmatch(goMod)
+	if goVersion == nil {
+		t.Fatal("go.mod has no go directive")
+	}
+	wantFrom := regexp.MustCompile(`^FROM --platform=\$BUILDPLATFORM golang:` + regexp.QuoteMeta(string(goVersion[1])) + `(\.\d+)?-[a-z]+ AS build$`)
+	if !wantFrom.MatchString(build[0]) {
+		t.Errorf("build stage %q: want golang:%s on $BUILDPLATFORM (cross-compiling, no emulation)", build[0], goVersion[1])
+	}
+	if release := dockerInstructions(t, "release.Dockerfile"); image[0] != release[0] {
+		t.Errorf("the source image's base %q differs from the release image's %q", image[0], release[0])
+	}
+	checkFinalStage(t, "Dockerfile", image, "COPY --from=build /out/eni-lint /usr/bin/eni-lint")
+
+	var command string
+	for _, in := range build {
+		if strings.HasPrefix(in, "RUN ") && strings.Contains(in, "go build") {
+			command = in
+		}
+	}
+	for _, part := range []string{"CGO_ENABLED=0", "GOOS=$TARGETOS", "GOARCH=$TARGETARCH", " -trimpath ", "-o /out/eni-lint ./" + filepath.Clean(loadGoreleaser(t).Builds[0].Main)} {
+		if !strings.Contains(command, part) {
+			t.Errorf("the build command has no %q: %q", part, command)
+		}
+	}
+	for _, arg := range []string{"ARG TARGETOS", "ARG TARGETARCH"} {
+		if !slices.Contains(build, arg) {
+			t.Errorf("the build stage does not declare %q", arg)
+		}
+	}
+	ldflags := regexp.MustCompile(`-ldflags "([^"]*)"`).FindStringSubmatch(command)
+	if ldflags == nil || !strings.Contains(ldflags[1], "-s -w") || !strings.Contains(ldflags[1], "$VERSION") {
+		t.Fatalf("the build command's ldflags must strip and set $VERSION: %q", command)
+	}
+	bin := filepath.Join(t.TempDir(), "eni-lint")
+	cmd := exec.Command("go", "build", "-ldflags", strings.ReplaceAll(ldflags[1], "$VERSION", "9.8.6"), "-o", bin, "./cmd/eni-lint")
+	cmd.Dir = repoRoot(t)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	checkVersionEverywhere(t, bin, "9.8.6", "eni-lint 9.8.6 (")
+
+	// The context leaves out what the build does not need, and nothing it does.
+	ignore, err := os.ReadFile(filepath.Join(repoRoot(t), ".dockerignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	patterns := strings.Fields(regexp.MustCompile(`(?m)#.*$`).ReplaceAllString(string(ignore), ""))
+	if !slices.Contains(patterns, ".git") {
+		t.Errorf(".dockerignore does not leave out .git: %q", patterns)
+	}
+	for _, needed := range []string{"go.mod", "go.sum", "cmd", "pkg", "internal", "policies"} {
+		for _, p := range patterns {
+			if matched, _ := filepath.Match(p, needed); matched || strings.HasPrefix(p, "!") {
+				t.Errorf(".dockerignore pattern %q affects %s, which the build needs", p, needed)
+			}
 		}
 	}
 }
