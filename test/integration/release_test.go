@@ -18,6 +18,8 @@ import (
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/zip"
+
+	"github.com/eni-lint/eni-lint/internal/testtool"
 )
 
 // goreleaserConfig is the part of .goreleaser.yaml the Action, the image and the version
@@ -364,4 +366,131 @@ func TestGoInstallReportsTheModuleVersion(t *testing.T) {
 		t.Fatalf("go install: %v\n%s", err, out)
 	}
 	checkVersionEverywhere(t, filepath.Join(gobin, "eni-lint"), version, "eni-lint "+version+" (go")
+}
+
+// releaseWorkflow is the part of .github/workflows/release.yml this test runs.
+type releaseWorkflow struct {
+	Jobs map[string]struct {
+		RunsOn string `yaml:"runs-on"`
+		Steps  []struct {
+			Name string            `yaml:"name"`
+			Uses string            `yaml:"uses"`
+			Run  string            `yaml:"run"`
+			Env  map[string]string `yaml:"env"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+// writeStub writes an executable shell script into dir.
+func writeStub(t *testing.T, dir, name, body string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/bash\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The release workflow runs on a GitHub-hosted runner, where the job is not root and
+// apt-get needs sudo. Its run: steps are played here as the runner plays them (bash -e, a
+// GITHUB_OUTPUT file): the tests step's package installation (the block of .ci/run that
+// installs pre-commit and shellcheck, with apt-get and sudo stubbed) as the hosted runner's
+// user and as root (this CI's machine), and the step that reads the image digest out of
+// GoReleaser's artifacts, with an image and without one.
+func TestReleaseWorkflowOnAHostedRunner(t *testing.T) {
+	root := repoRoot(t)
+	raw, err := os.ReadFile(filepath.Join(root, ".github", "workflows", "release.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf releaseWorkflow
+	if err := yaml.Unmarshal(raw, &wf); err != nil {
+		t.Fatal(err)
+	}
+	job, ok := wf.Jobs["release"]
+	if !ok || !strings.HasPrefix(job.RunsOn, "ubuntu-") {
+		t.Fatalf("want a release job on a hosted ubuntu runner, got %+v", job.RunsOn)
+	}
+	bash := testtool.Program(t, "bash", "bash runs every run: step")
+
+	t.Run("tests step installs with sudo when not root", func(t *testing.T) {
+		var runsCI bool
+		for _, s := range job.Steps {
+			runsCI = runsCI || strings.TrimSpace(s.Run) == "bash .ci/run"
+		}
+		if !runsCI {
+			t.Fatal("the release job does not run bash .ci/run")
+		}
+		ci, err := os.ReadFile(filepath.Join(root, ".ci", "run"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		block := regexp.MustCompile(`(?ms)^if ! command -v pre-commit .*?^fi$`).Find(ci)
+		if block == nil {
+			t.Fatal(".ci/run has no block installing pre-commit")
+		}
+		for _, uid := range []string{"1001", "0"} {
+			stubs := t.TempDir()
+			calls := filepath.Join(stubs, "calls")
+			writeStub(t, stubs, "id", `[ "$1" = -u ] && echo `+uid)
+			// sudo -E runs the command as root; apt-get refuses to run as anyone else.
+			writeStub(t, stubs, "sudo", `[ "$1" = -E ] && shift; echo "sudo $*" >>"`+calls+`"; ROOT=1 "$@"`)
+			writeStub(t, stubs, "apt-get", `if [ "$ROOT" != 1 ] && [ "$(id -u)" != 0 ]; then echo "E: Could not open lock file - open (13: Permission denied)" >&2; exit 100; fi; echo "apt-get $*" >>"`+calls+`"`)
+			script := "set -euo pipefail\nstep() { :; }\n" + string(block)
+			cmd := exec.Command(bash, "--noprofile", "--norc", "-c", script)
+			// Only the stubs: pre-commit and shellcheck are not installed, as on a fresh runner.
+			cmd.Env = []string{"PATH=" + stubs, "HOME=" + t.TempDir()}
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("uid %s: the install block failed: %v\n%s", uid, err, out)
+			}
+			got, _ := os.ReadFile(calls)
+			want := "apt-get update -qq\napt-get install -y -qq pre-commit shellcheck jq\n"
+			if uid != "0" {
+				want = "sudo apt-get update -qq\napt-get update -qq\nsudo apt-get install -y -qq pre-commit shellcheck jq\napt-get install -y -qq pre-commit shellcheck jq\n"
+			}
+			if string(got) != want {
+				t.Errorf("uid %s: calls\n%s\nwant\n%s", uid, got, want)
+			}
+		}
+	})
+
+	t.Run("image digest step", func(t *testing.T) {
+		jq := testtool.Program(t, "jq", "apt-get install jq; .ci/run installs it")
+		var script string
+		var env map[string]string
+		for _, s := range job.Steps {
+			if strings.Contains(s.Run, "Docker Image") {
+				script, env = s.Run, s.Env
+			}
+		}
+		if script == "" || env["ARTIFACTS"] != "${{ steps.goreleaser.outputs.artifacts }}" {
+			t.Fatalf("no step reads the image digest from GoReleaser's artifacts (env %v)", env)
+		}
+		digest := "sha256:" + strings.Repeat("ab", 32)
+		for _, tc := range []struct {
+			name, artifacts, want string
+			code                  int
+		}{
+			{"an image", `[{"name":"eni-lint_0.1.0_linux_amd64.tar.gz","type":"Archive"},{"name":"ghcr.io/eni-lint/eni-lint:0.1.0","type":"Docker Image","extra":{"Digest":"` + digest + `"}}]`, "digest=" + digest + "\n", 0},
+			{"no image", `[{"name":"eni-lint_0.1.0_linux_amd64.tar.gz","type":"Archive"}]`, "", 1},
+		} {
+			output := filepath.Join(t.TempDir(), "output")
+			if err := os.WriteFile(output, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// GitHub's bash for run: steps: bash --noprofile --norc -eo pipefail {0}.
+			cmd := exec.Command(bash, "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
+			cmd.Env = []string{"PATH=" + filepath.Dir(jq) + ":/usr/bin:/bin", "ARTIFACTS=" + tc.artifacts, "GITHUB_OUTPUT=" + output}
+			out, err := cmd.CombinedOutput()
+			code := 0
+			if err != nil {
+				code = cmd.ProcessState.ExitCode()
+			}
+			got, _ := os.ReadFile(output)
+			if code != tc.code || string(got) != tc.want {
+				t.Errorf("%s: exit %d, output %q; want exit %d, %q\n%s", tc.name, code, got, tc.code, tc.want, out)
+			}
+			if tc.code != 0 && !strings.Contains(string(out), "::error::") {
+				t.Errorf("%s: the failure is not annotated: %s", tc.name, out)
+			}
+		}
+	})
 }
