@@ -17,7 +17,12 @@ import (
 
 // autoModeFromCluster reads compute_config blocks of one aws_eks_cluster instance.
 func (l *loader) autoModeFromCluster(e *evaluator, r *resource, inst *instance, address string) {
-	for _, b := range e.blocks(r.body, "compute_config", inst) {
+	blocks, why := e.blocks(r.body, "compute_config", inst)
+	if why != "" {
+		l.groups = append(l.groups, inventory.NodeGroupSpec{Name: address + ".compute_config", Source: "terraform:eks-auto-mode", Location: position(r.declare),
+			SelfManaged: true, AutoMode: true, Ignores: r.ignores, UnknownTypes: "whether EKS Auto Mode is enabled depends on " + why})
+	}
+	for _, b := range blocks {
 		enabled, why, rng, ok := e.attr(b.attrs, "enabled", b.inst)
 		pools, poolsWhy, poolsRng, hasPools := e.attr(b.attrs, "node_pools", b.inst)
 		l.autoModePools(address+".compute_config", enabled, why, rng, ok, pools, poolsWhy, poolsRng, hasPools, r.ignores)

@@ -342,9 +342,10 @@ type blockInstance struct {
 }
 
 // blocks returns the nested blocks of a type: static ones, then those `dynamic` blocks
-// generate from a for_each eni-lint can evaluate.
-func (e *evaluator) blocks(body hcl.Body, typ string, inst *instance) []blockInstance {
-	var out []blockInstance
+// generate from their for_each, each with its iterator (and the iterators of the dynamic
+// blocks around it) in scope. why names a dynamic block of that type whose for_each cannot be
+// known: how many blocks it makes, and so what the resource is, depends on it.
+func (e *evaluator) blocks(body hcl.Body, typ string, inst *instance) (out []blockInstance, why string) {
 	for _, b := range blocksOf(body, typ) {
 		out = append(out, blockInstance{attrs: attributesOf(b), body: b, inst: inst})
 	}
@@ -363,10 +364,15 @@ func (e *evaluator) blocks(body hcl.Body, typ string, inst *instance) []blockIns
 		fe := attrs["for_each"]
 		contents := blocksOf(b.Body, "content")
 		if fe == nil || len(contents) == 0 {
-			continue
+			continue // Terraform rejects a dynamic block without them
 		}
-		coll, why := e.known(fe.Expr, inst)
-		if why != "" || coll.IsNull() || !coll.CanIterateElements() {
+		coll, unknown := e.known(fe.Expr, inst)
+		switch {
+		case unknown != "":
+			why = fmt.Sprintf("the dynamic %q block's for_each depends on %s", typ, unknown)
+			continue
+		case coll.IsNull() || !coll.CanIterateElements():
+			why = fmt.Sprintf("the dynamic %q block's for_each is not a collection", typ)
 			continue
 		}
 		for it := coll.ElementIterator(); it.Next(); {
@@ -375,21 +381,28 @@ func (e *evaluator) blocks(body hcl.Body, typ string, inst *instance) []blockIns
 			if inst != nil {
 				*in = *inst
 			}
+			// A copy: the iterators of the blocks around this one stay in scope, and
+			// siblings do not see each other's.
 			in.extra = map[string]cty.Value{}
-			for name, val := range in.extra {
-				in.extra[name] = val
+			if inst != nil {
+				for name, val := range inst.extra {
+					in.extra[name] = val
+				}
 			}
 			in.extra[iterator] = cty.ObjectVal(map[string]cty.Value{"key": k, "value": v})
 			out = append(out, blockInstance{attrs: attributesOf(contents[0]), body: contents[0], inst: in})
 		}
 	}
-	return out
+	return out, why
 }
 
 // taints reads `taint` blocks, static or dynamic.
 func (e *evaluator) taints(body hcl.Body, inst *instance) []inventory.Taint {
 	var out []inventory.Taint
-	for _, b := range e.blocks(body, "taint", inst) {
+	// Taints a dynamic block makes from an unknown for_each are left out: fewer taints only
+	// lets more workloads land on the group, which counts more, never less.
+	blocks, _ := e.blocks(body, "taint", inst)
+	for _, b := range blocks {
 		var t inventory.Taint
 		if v, _, _, ok := e.attr(b.attrs, "key", b.inst); ok {
 			t.Key, _ = asString(v)
@@ -443,10 +456,16 @@ func (e *evaluator) launchTemplateType(attrs hcl.Attributes, inst *instance) (st
 // templateInstanceType reads instance_type of a launch template reference such as
 // aws_launch_template.x or aws_launch_template.x["key"].
 func (e *evaluator) templateInstanceType(ref string, at hcl.Range) (string, string, hcl.Range) {
+	return e.instanceTypeOf(ref, "aws_launch_template", at)
+}
+
+// instanceTypeOf reads instance_type of a reference to a resource of type want (a launch
+// template or launch configuration), with its instance key if any.
+func (e *evaluator) instanceTypeOf(ref, want string, at hcl.Range) (string, string, hcl.Range) {
 	addr, index, _ := strings.Cut(ref, "[")
 	typ, name, _ := strings.Cut(addr, ".")
-	if typ != "aws_launch_template" {
-		return "", fmt.Sprintf("%s is not a launch template", addr), at
+	if typ != want {
+		return "", fmt.Sprintf("%s is not a %s", addr, strings.ReplaceAll(strings.TrimPrefix(want, "aws_"), "_", " ")), at
 	}
 	r := e.mod.resources[addr]
 	if r == nil {
@@ -484,7 +503,10 @@ func (e *evaluator) templateInstanceType(ref string, at hcl.Range) (string, stri
 	if s, ok := asString(t); ok {
 		return s, "", where
 	}
-	return "", "the launch template's instance_type depends on " + e.unknownReason(r.attrs["instance_type"].Expr), where
+	if t.IsKnown() && t.IsNull() {
+		return "", addr + " sets no instance_type", where
+	}
+	return "", fmt.Sprintf("the %s's instance_type depends on %s", strings.ReplaceAll(strings.TrimPrefix(want, "aws_"), "_", " "), e.unknownReason(r.attrs["instance_type"].Expr)), where
 }
 
 // autoScalingGroup reads a self-managed node group: an aws_autoscaling_group with a launch
@@ -502,39 +524,120 @@ func (l *loader) autoScalingGroup(e *evaluator, r *resource, inst *instance, add
 	if v, _, _, ok := e.attr(r.attrs, "max_size", inst); ok {
 		g.MaxSize = asInt(v)
 	}
-	var spec hcl.Attributes
-	if lt := blocksOf(r.body, "launch_template"); len(lt) > 0 {
-		spec = attributesOf(lt[0])
+	// The instance types come from, in AWS's order: a mixed instances policy's overrides,
+	// else its launch template; a launch_template block; a launch configuration. Any of the
+	// blocks may be written as `dynamic` (terraform-aws-modules/eks's self-managed node group
+	// writes them all so).
+	var spec *blockInstance
+	unknown := func(why string) {
+		if g.UnknownTypes == "" {
+			g.UnknownTypes = why
+		}
 	}
-	for _, mip := range blocksOf(r.body, "mixed_instances_policy") {
-		for _, lt := range blocksOf(mip, "launch_template") {
-			for _, s := range blocksOf(lt, "launch_template_specification") {
-				spec = attributesOf(s)
+	lts, why := e.blocks(r.body, "launch_template", inst)
+	if why != "" {
+		unknown(why)
+	}
+	if len(lts) > 0 {
+		spec = &lts[0]
+	}
+	mips, why := e.blocks(r.body, "mixed_instances_policy", inst)
+	if why != "" {
+		unknown(why)
+	}
+	for _, mip := range mips {
+		mipLts, why := e.blocks(mip.body, "launch_template", mip.inst)
+		if why != "" {
+			unknown(why)
+		}
+		for _, lt := range mipLts {
+			specs, why := e.blocks(lt.body, "launch_template_specification", lt.inst)
+			if why != "" {
+				unknown(why)
 			}
-			for _, o := range e.blocks(lt, "override", inst) {
+			for i := range specs {
+				spec = &specs[i]
+			}
+			overrides, why := e.blocks(lt.body, "override", lt.inst)
+			if why != "" {
+				unknown("the overrides' instance types are unknown: " + why)
+			}
+			for _, o := range overrides {
 				v, why, rng, ok := e.attr(o.attrs, "instance_type", o.inst)
+				s, isString := asString(v)
 				switch {
-				case !ok:
 				case why != "":
-					g.UnknownTypes = "an override's instance_type depends on " + why
+					unknown("an override's instance_type depends on " + why)
+				case isString:
+					g.InstanceTypes = append(g.InstanceTypes, s)
+					g.TypeLocations = append(g.TypeLocations, position(rng))
+				case ok && !v.IsNull():
+					unknown("an override's instance_type is not a string")
 				default:
-					if s, ok := asString(v); ok {
-						g.InstanceTypes = append(g.InstanceTypes, s)
-						g.TypeLocations = append(g.TypeLocations, position(rng))
+					// No instance_type (or null): an override that picks types by attributes,
+					// which EC2 resolves at launch.
+					if reqs, why := e.blocks(o.body, "instance_requirements", o.inst); len(reqs) > 0 || why != "" {
+						unknown("an override selects instance types by instance_requirements, which EC2 resolves at launch")
 					}
 				}
 			}
 		}
 	}
-	if len(g.InstanceTypes) == 0 && g.UnknownTypes == "" {
-		if spec == nil {
-			return nil // not a node group eni-lint can tell (launch configuration)
-		}
-		if !useLaunchTemplate(g, e, spec, inst) {
+	if len(g.InstanceTypes) > 0 || g.UnknownTypes != "" {
+		return g
+	}
+	switch {
+	case spec != nil:
+		if !useLaunchTemplate(g, e, spec.attrs, spec.inst) {
 			g.UnknownTypes = "the launch template sets no instance_type"
 		}
+	case r.attrs["launch_configuration"] != nil:
+		useLaunchConfiguration(g, e, r.attrs["launch_configuration"], inst)
+	default:
+		return nil // AWS requires one of the three: not a group eni-lint can read, nor a valid one
 	}
 	return g
+}
+
+// useLaunchConfiguration reads a group's instance type from the aws_launch_configuration its
+// launch_configuration argument names (by reference, or by a literal name of one in this
+// module): the older way to define self-managed nodes.
+func useLaunchConfiguration(g *inventory.NodeGroupSpec, e *evaluator, a *hcl.Attribute, inst *instance) {
+	g.TypeLocations = []inventory.Position{position(a.Expr.Range())}
+	v, why := e.known(a.Expr, inst)
+	s, ok := asString(v)
+	switch {
+	case why != "":
+		g.UnknownTypes = "the launch configuration's instance_type is unknown: " + why
+		return
+	case !ok:
+		g.UnknownTypes = "launch_configuration is not a name"
+		return
+	}
+	ref, isRef := strings.CutPrefix(s, refPrefix)
+	if !isRef {
+		for _, key := range e.mod.order {
+			r := e.mod.resources[key]
+			if r.typ != "aws_launch_configuration" || r.attrs["name"] == nil {
+				continue
+			}
+			if n, d := e.value(r.attrs["name"].Expr, nil); !d.HasErrors() && n.IsKnown() && n.Type() == cty.String && n.AsString() == s {
+				ref, isRef = key, true
+				break
+			}
+		}
+		if !isRef {
+			g.UnknownTypes = fmt.Sprintf("the launch configuration %q is not in this configuration, so its instance type is unknown", s)
+			return
+		}
+	}
+	t, why, at := e.instanceTypeOf(ref, "aws_launch_configuration", a.Expr.Range())
+	g.TypeLocations = []inventory.Position{position(at)}
+	if why != "" {
+		g.UnknownTypes = why
+		return
+	}
+	g.InstanceTypes = []string{t}
 }
 
 // isBlueprintsV4 recognises a call of the EKS Blueprints v4 root module (a git source with a
