@@ -397,6 +397,13 @@ func (e *evaluator) resource(typ, name string) cty.Value {
 				}
 			}
 		}
+		if namespaceResources[typ] {
+			// The provider sets a namespace's id to its name, and configurations use either
+			// (namespace = kubernetes_namespace.x.id).
+			if name := namespaceName(obj["metadata"]); name != cty.NilVal {
+				obj["id"] = name
+			}
+		}
 		return cty.ObjectVal(obj)
 	}
 	var v cty.Value
@@ -454,6 +461,22 @@ func (e *evaluator) nestedBlocks(body *hclsyntax.Body, inst *instance, depth int
 		out[name] = cty.TupleVal(list)
 	}
 	return out
+}
+
+// namespaceResources are the Kubernetes provider's namespace resources.
+var namespaceResources = map[string]bool{"kubernetes_namespace": true, "kubernetes_namespace_v1": true}
+
+// namespaceName reads metadata[0].name of a kubernetes_namespace's evaluated metadata blocks,
+// or cty.NilVal when it is not there (generate_name: only the API server names it).
+func namespaceName(metadata cty.Value) cty.Value {
+	if metadata == cty.NilVal || !metadata.IsKnown() || metadata.IsNull() || !metadata.Type().IsTupleType() || metadata.LengthInt() != 1 {
+		return cty.NilVal
+	}
+	first := metadata.Index(cty.NumberIntVal(0))
+	if !first.Type().IsObjectType() || !first.Type().HasAttribute("name") {
+		return cty.NilVal
+	}
+	return first.GetAttr("name")
 }
 
 // refPrefix marks the stand-in value of a provider-computed attribute (id, arn, …).

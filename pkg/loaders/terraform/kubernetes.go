@@ -565,6 +565,15 @@ func ctyToGoMarked(v cty.Value) any {
 	return ctyToGo(v)
 }
 
+// opaqueLists are lists whose items count but whose values decide nothing eni-lint checks: a
+// SecurityGroupPolicy's security-group ids (usually aws_security_group.x.id). An item only
+// Terraform knows is kept as knownWhenApplied; dropped, it would leave the policy without
+// groups, which the VPC resource controller ignores (ENI007), and its pods uncounted.
+var opaqueLists = map[string]bool{"spec.securityGroups.groupIds": true}
+
+// knownWhenApplied stands for an opaque list item whose value only Terraform knows.
+const knownWhenApplied = "(known when Terraform applies)"
+
 // identityFields decide which object a manifest is, and so whether a policy selects it.
 var identityFields = map[string]bool{"apiVersion": true, "kind": true, "metadata.name": true, "metadata.namespace": true}
 
@@ -610,6 +619,13 @@ func dropUnknownFields(n *yaml.Node, path string) (field, value string) {
 	case yaml.SequenceNode:
 		kept := n.Content[:0]
 		for _, c := range n.Content {
+			if holds(c) && opaqueLists[path] {
+				// The item exists; only its value is Terraform's, and no verdict reads it.
+				c = yamlpos.Resolve(c)
+				c.Value, c.Tag, c.Style = knownWhenApplied, "!!str", 0
+				kept = append(kept, c)
+				continue
+			}
 			if holds(c) {
 				continue
 			}
