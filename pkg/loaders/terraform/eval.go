@@ -142,8 +142,7 @@ func (e *evaluator) value(expr hcl.Expression, inst *instance) (cty.Value, hcl.D
 				ctx.Variables["each"] = cty.ObjectVal(map[string]cty.Value{"key": *inst.eachKey, "value": *inst.eachValue})
 			}
 		case "path":
-			// Absolute, so that file("${path.module}/x.yaml") names the file wherever
-			// eni-lint runs from; a relative path is the root module's (see kubectlManifest).
+			// Relative to the root module, as Terraform gives it (see pathObject).
 			ctx.Variables["path"] = e.pathObject()
 		case "terraform":
 			ctx.Variables["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})
@@ -617,12 +616,20 @@ func absPath(p string) string {
 	return p
 }
 
-// pathObject is Terraform's path.module, path.root and path.cwd, absolute so that
-// file("${path.module}/x.yaml") names the file wherever eni-lint runs from; a relative path is
-// the root module's.
+// pathObject is Terraform's path.module, path.root and path.cwd as Terraform gives them for a
+// run in the root module's folder: relative to it ("." and modules/x; path.cwd, absolute in
+// Terraform, is "." too). file(), templatefile() and a local chart resolve a relative path
+// against the root module's folder (rootPath), so file("${path.module}/x.yaml") names the
+// same file, and every path a report shows stays relative to where eni-lint runs.
 func (e *evaluator) pathObject() cty.Value {
+	module := "."
+	if rel, err := filepath.Rel(e.loader.root, e.mod.dir); err == nil {
+		module = filepath.ToSlash(rel)
+	} else {
+		module = absPath(e.mod.dir)
+	}
 	return cty.ObjectVal(map[string]cty.Value{
-		"module": cty.StringVal(absPath(e.mod.dir)), "root": cty.StringVal(absPath(e.loader.root)), "cwd": cty.StringVal(absPath(e.loader.root)),
+		"module": cty.StringVal(module), "root": cty.StringVal("."), "cwd": cty.StringVal("."),
 	})
 }
 

@@ -87,9 +87,9 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 			return
 		}
 		for _, item := range tuple.Exprs {
-			text, ok := e.partialText(item, inst)
-			if !ok {
-				unresolved(item.Range(), "a values entry depends on "+e.unknownReason(item))
+			text, why := e.partialText(item, inst)
+			if why != "" {
+				unresolved(item.Range(), "a values entry depends on "+why)
 				return
 			}
 			partial = partial || strings.Contains(text, unknownText)

@@ -230,9 +230,9 @@ func (l *loader) kubectlManifest(e *evaluator, r *resource, inst *instance, key 
 		relocateWith(&frag, r, key, func(p inventory.Position) inventory.Position { return p })
 		return frag, true
 	}
-	text, ok := e.partialText(a.Expr, inst)
-	if !ok {
-		unresolved(a.Expr.Range(), "yaml_body depends on "+e.unknownReason(a.Expr))
+	text, why := e.partialText(a.Expr, inst)
+	if why != "" {
+		unresolved(a.Expr.Range(), "yaml_body depends on "+why)
 		return inventory.Fragment{}, false
 	}
 	frag, read := e.loadPartial(text, a.Expr, opts, unresolved)
@@ -425,66 +425,75 @@ const unknownText = "ENI_LINT_VALUE_KNOWN_ONLY_WHEN_TERRAFORM_RUNS"
 
 // partialText evaluates a manifest's text: a known string; a template (heredoc or quoted)
 // whose unknown interpolations become unknownText on one line each; or yamlencode/jsonencode
-// of an object whose unknown values become unknownText. false when that is not enough.
-func (e *evaluator) partialText(expr hcl.Expression, inst *instance) (string, bool) {
+// of an object whose unknown values become unknownText. When that is not enough, why names
+// what the text depends on.
+func (e *evaluator) partialText(expr hcl.Expression, inst *instance) (text, why string) {
 	// A provider-computed attribute's stand-in (refPrefix) is no text of the manifest.
 	if v, d := e.value(expr, inst); !d.HasErrors() {
 		if s, ok := asString(v); ok && !strings.Contains(s, refPrefix) {
-			return s, true
+			return s, ""
 		}
 	}
 	switch x := expr.(type) {
 	case *hclsyntax.TemplateExpr:
-		return renderParts(x.Parts, func(part hclsyntax.Expression) (cty.Value, hcl.Diagnostics) { return e.value(part, inst) }, e.markUnknown)
+		text, blocker, ok := renderParts(x.Parts, func(part hclsyntax.Expression) (cty.Value, hcl.Diagnostics) { return e.value(part, inst) }, e.markUnknown)
+		if !ok {
+			if blocker != nil {
+				return "", e.unknownReason(blocker)
+			}
+			return "", e.unknownReason(expr)
+		}
+		return text, ""
 	case *hclsyntax.FunctionCallExpr:
 		if x.Name == "templatefile" && len(x.Args) == 2 {
 			return e.templateFile(x, inst)
 		}
 		if (x.Name != "yamlencode" && x.Name != "jsonencode") || len(x.Args) != 1 {
-			return "", false
+			return "", e.unknownReason(expr)
 		}
 		v, d := e.value(x.Args[0], inst)
 		if d.HasErrors() || !v.IsKnown() {
-			return "", false
+			return "", e.unknownReason(x.Args[0])
 		}
 		doc, err := json.Marshal(ctyToGoMarked(v))
 		if err != nil {
-			return "", false
+			return "", e.unknownReason(x.Args[0])
 		}
-		return string(doc), true
+		return string(doc), ""
 	}
-	return "", false
+	return "", e.unknownReason(expr)
 }
 
 // templateFile renders templatefile(PATH, VARS) for a manifest: the file is read through the
 // confined file system (inside the scanned folders, within the size budget), its nesting and
 // numbers are checked and its for expressions metered as for a .tf file, and interpolations
 // whose value only Terraform knows become unknownText.
-func (e *evaluator) templateFile(call *hclsyntax.FunctionCallExpr, inst *instance) (string, bool) {
+func (e *evaluator) templateFile(call *hclsyntax.FunctionCallExpr, inst *instance) (string, string) {
+	failed := func() (string, string) { return "", e.unknownReason(call) }
 	pv, d := e.value(call.Args[0], inst)
 	path, ok := asString(pv)
 	if d.HasErrors() || !ok {
-		return "", false
+		return failed()
 	}
 	path = e.loader.rootPath(path)
 	vars, d := e.value(call.Args[1], inst)
 	if d.HasErrors() || !vars.IsKnown() || vars.IsNull() || !(vars.Type().IsObjectType() || vars.Type().IsMapType()) {
-		return "", false
+		return failed()
 	}
 	data, err := e.loader.fsys.ReadFile(path)
 	if err != nil {
 		e.diags = append(e.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read the template", Detail: confine.Reason(err), Subject: call.Args[0].Range().Ptr()})
-		return "", false
+		return failed()
 	}
 	tokens, _ := hclsyntax.LexTemplate(data, path, hcl.InitialPos)
 	if deep := checkTokens(tokens, 0); deep != nil {
 		e.diags = append(e.diags, deep)
-		return "", false
+		return failed()
 	}
 	tmpl, diags := hclsyntax.ParseTemplate(data, path, hcl.InitialPos)
 	if diags.HasErrors() {
 		e.diags = append(e.diags, diags...)
-		return "", false
+		return failed()
 	}
 	meterExpression(tmpl)
 	variables := map[string]cty.Value{}
@@ -493,11 +502,7 @@ func (e *evaluator) templateFile(call *hclsyntax.FunctionCallExpr, inst *instanc
 		variables[k.AsString()] = v
 	}
 	ctx := &hcl.EvalContext{Variables: variables, Functions: e.loader.funcs}
-	parts := []hclsyntax.Expression{tmpl}
-	if t, ok := tmpl.(*hclsyntax.TemplateExpr); ok {
-		parts = t.Parts
-	}
-	return renderParts(parts, func(part hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
+	text, blocker, ok := renderParts(templateParts(tmpl), func(part hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 		v, d := part.Value(ctx)
 		for _, diag := range d {
 			if diag.Severity == hcl.DiagError && strings.Contains(diag.Detail, budgetMark) {
@@ -506,32 +511,106 @@ func (e *evaluator) templateFile(call *hclsyntax.FunctionCallExpr, inst *instanc
 		}
 		return v, d
 	}, func(hclsyntax.Expression) string { return unknownText }) // the template's own variables: no .tf expression to name
+	if ok {
+		return text, ""
+	}
+	if blocker == nil {
+		return failed()
+	}
+	// The directive that decides the text reads template variables: name what the .tf
+	// passes for them.
+	var why []string
+	seen := map[string]bool{}
+	for _, tr := range blocker.Variables() {
+		name := tr.RootName()
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		if fx := e.fieldExpr(call.Args[1], name); fx != nil {
+			why = append(why, e.unknownReason(fx))
+		}
+	}
+	at := fmt.Sprintf("the directive at %s", describeRange(blocker.Range()))
+	if len(why) == 0 {
+		return "", at + " (values only Terraform knows)"
+	}
+	return "", at + ", which reads " + strings.Join(why, "; ")
 }
 
 // renderParts joins a template's parts as text, writing unknownText for a part whose value
-// only Terraform knows (unknown, or a provider attribute's stand-in). false on an error.
-func renderParts(parts []hclsyntax.Expression, eval func(hclsyntax.Expression) (cty.Value, hcl.Diagnostics), mark func(hclsyntax.Expression) string) (string, bool) {
+// only Terraform knows (unknown, or a provider attribute's stand-in). false on an error, or
+// with the directive (blocker) whose lines depend on values only Terraform knows.
+func renderParts(parts []hclsyntax.Expression, eval func(hclsyntax.Expression) (cty.Value, hcl.Diagnostics), mark func(hclsyntax.Expression) string) (text string, blocker hclsyntax.Expression, ok bool) {
 	var b strings.Builder
 	for _, part := range parts {
 		v, d := eval(part)
 		if d.HasErrors() {
-			return "", false
+			return "", nil, false
 		}
-		if !v.IsWhollyKnown() {
-			b.WriteString(mark(part))
+		known := v.IsWhollyKnown()
+		var str cty.Value
+		if known {
+			var err error
+			if str, err = convert.Convert(v, cty.String); err != nil || str.IsNull() {
+				return "", nil, false
+			}
+			known = !strings.Contains(str.AsString(), refPrefix)
+		}
+		if known {
+			b.WriteString(str.AsString())
 			continue
 		}
-		str, err := convert.Convert(v, cty.String)
-		if err != nil || str.IsNull() {
-			return "", false
+		switch x := part.(type) {
+		case *hclsyntax.ConditionalExpr:
+			// %{ if } … %{ else } … %{ endif } (or ${c ? a : b}) whose condition is known:
+			// the branch taken, with its own unknowns marked where they are.
+			c, d := eval(x.Condition)
+			if !d.HasErrors() && c.IsKnown() && !c.IsNull() && c.Type() == cty.Bool {
+				branch := x.FalseResult
+				if c.True() {
+					branch = x.TrueResult
+				}
+				text, blocker, ok := renderParts(templateParts(branch), eval, mark)
+				if !ok {
+					return "", blocker, false
+				}
+				b.WriteString(text)
+				continue
+			}
+			if spansLines(x.TrueResult) || spansLines(x.FalseResult) {
+				return "", x.Condition, false // which lines the text has is Terraform's to know
+			}
+		case *hclsyntax.TemplateJoinExpr:
+			// %{ for } whose output depends on values only Terraform knows: lines, not a
+			// value, so no field can stand for it.
+			return "", x, false
 		}
-		if strings.Contains(str.AsString(), refPrefix) {
-			b.WriteString(mark(part))
-			continue
-		}
-		b.WriteString(str.AsString())
+		b.WriteString(mark(part))
 	}
-	return b.String(), true
+	return b.String(), nil, true
+}
+
+// templateParts returns a template's parts, or the expression itself as the only part.
+func templateParts(expr hclsyntax.Expression) []hclsyntax.Expression {
+	if t, ok := expr.(*hclsyntax.TemplateExpr); ok {
+		return t.Parts
+	}
+	return []hclsyntax.Expression{expr}
+}
+
+// spansLines says whether a template branch writes more than one line: a directive's body,
+// which one marker cannot stand for.
+func spansLines(expr hclsyntax.Expression) bool {
+	for _, part := range templateParts(expr) {
+		if lit, ok := part.(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String && strings.Contains(lit.Val.AsString(), "\n") {
+			return true
+		}
+		if _, ok := part.(*hclsyntax.TemplateExpr); ok && spansLines(part) {
+			return true
+		}
+	}
+	return false
 }
 
 // ctyToGoMarked is ctyToGo with unknown values written as unknownText.

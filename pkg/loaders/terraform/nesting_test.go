@@ -343,10 +343,16 @@ func FuzzTemplateFile(f *testing.F) {
 	f.Add("%{ for g in groups ~}\n- ${g}\n%{ endfor ~}\n---\nkind: Job\n")
 	f.Add("${" + strings.Repeat("(", 600) + "}")
 	f.Add("---\n---\n# only separators\n---")
+	// Directives around values only Terraform knows (arn) and conditions it alone decides (flag).
+	f.Add("%{ if name == \"x\" }\nrole: ${arn}\n%{ else }\nrole: none\n%{ endif }\n")
+	f.Add("%{ if flag }\na: 1\n%{ endif }\n%{ for g in groups }${arn}-${g}%{ endfor }")
+	f.Add("x: ${flag ? arn : name}\ny: %{ if flag }${arn}%{ else }b%{ endif }\n")
 	f.Fuzz(func(t *testing.T, content string) {
 		root := writeTree(t, map[string]string{
-			"main.tf": `resource "kubectl_manifest" "t" {
-  yaml_body = templatefile("${path.module}/t.tftpl", { name = "x", groups = ["a", "b"] })
+			"main.tf": `variable "flag" { type = bool }
+resource "aws_iam_role" "r" { name = "r" }
+resource "kubectl_manifest" "t" {
+  yaml_body = templatefile("${path.module}/t.tftpl", { name = "x", groups = ["a", "b"], arn = aws_iam_role.r.arn, flag = var.flag })
 }
 data "kubectl_file_documents" "d" {
   content = file("${path.module}/t.tftpl")
