@@ -136,6 +136,20 @@ func manifestFile(name string) bool {
 	return false
 }
 
+// helmChartFile says whether path is one of a Helm chart's own files at the chart's root
+// (beside Chart.yaml): Chart.yaml, Chart.lock, requirements.yaml/.lock, values.schema.json
+// and values files (values.yaml, values-prod.yaml, …). Helm reads them; none is a manifest.
+func helmChartFile(fsys *confine.FS, path string) bool {
+	base := strings.ToLower(filepath.Base(path))
+	switch {
+	case base == "chart.yaml" || base == "chart.lock" || base == "requirements.yaml" || base == "requirements.lock" || base == "values.schema.json":
+	case strings.HasPrefix(base, "values") && (strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml")):
+	default:
+		return false
+	}
+	return fsys.IsFile(filepath.Join(filepath.Dir(path), "Chart.yaml"))
+}
+
 // Load reads every path and returns one fragment per file, in path order. Every file is read
 // through opts.FS (one is made, confined to the paths, when it is nil): nothing outside the
 // scanned folders is opened, and only regular files are read.
@@ -235,11 +249,16 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 				return nil
 			}
 			// The files of a kustomization folder are its inputs: they are read through the
-			// build, not on their own.
+			// build, not on their own. A chart's Chart.yaml and values files are Helm's, read
+			// as Helm reads them when the chart renders (a repeated key: the last one wins),
+			// never as manifests.
 			if manifestFile(path) && !terraformFile(path) {
-				if kustDirs[filepath.Dir(path)] {
+				switch {
+				case kustDirs[filepath.Dir(path)]:
 					stats.Files++ // read by the kustomize build
-				} else {
+				case helmChartFile(fsys, path):
+					stats.Files++ // read by the chart's render
+				default:
 					add(path)
 				}
 			}
