@@ -461,6 +461,8 @@ type NodeGroup struct {
 	PicksTrunkingTypes bool `json:"picksTrunkingTypes,omitempty"`
 	// AutoMode marks EKS Auto Mode node pools (ENI012).
 	AutoMode bool `json:"autoMode,omitempty"`
+	// LaunchesNothing says why the group launches no node (then it has no instance types).
+	LaunchesNothing string `json:"launchesNothing,omitempty"`
 }
 
 // NodeGroupInstance is one instance type of a node group, resolved against the limits table.

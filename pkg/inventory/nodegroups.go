@@ -23,6 +23,10 @@ type NodeGroupSpec struct {
 	// UnknownTypes, when set, says why the instance types cannot be known (a data source, a
 	// variable without value); the group gets one unknown type carrying the reason.
 	UnknownTypes string
+	// LaunchesNothing, when set, says why the group is known to launch no node (an EKS Auto
+	// Mode pool that admits only types Auto Mode never launches): it has no instance types,
+	// so no workload lands on it, and the report says why.
+	LaunchesNothing string
 	// SelfManaged groups (Auto Scaling groups) carry no EKS managed node group labels.
 	SelfManaged bool
 	// Windows nodes never get branch ENIs.
@@ -115,8 +119,11 @@ func BuildNodeGroup(spec NodeGroupSpec, table *limits.Table) NodeGroup {
 	}
 	g.MinSize, g.MaxSize, g.SelfManaged, g.Windows = spec.MinSize, spec.MaxSize, spec.SelfManaged, spec.Windows
 	g.PicksTrunkingTypes, g.AutoMode = spec.PicksTrunkingTypes, spec.AutoMode
+	g.LaunchesNothing = spec.LaunchesNothing
 	names := spec.InstanceTypes
-	if spec.UnknownTypes != "" {
+	if spec.LaunchesNothing != "" {
+		names = nil
+	} else if spec.UnknownTypes != "" {
 		names = append(append([]string{}, names...), UnknownInstanceType)
 	}
 	for i, name := range names {

@@ -8,7 +8,9 @@
 #   it, an SGP workload that none of the declared node groups admits, or Kubernetes objects or
 #   node groups that the infrastructure code declares in a way only Terraform can evaluate
 #   (a templatefile() outside the tree, documents from a data source, a chart from a
-#   repository, which is only info, a module folder that is not in the tree).
+#   repository, which is only info, a module folder that is not in the tree). A node group known
+#   to launch nothing (an EKS Auto Mode NodePool that admits only sizes Auto Mode never
+#   launches) is info: no workload lands on it, and one that has nowhere else to go is reported.
 # custom:
 #   id: ENI006
 #   severity: warning
@@ -142,10 +144,34 @@ finding contains f if {
 	w := model.workload_by_id[id]
 	f := model.finding(
 		"ENI006", "",
-		sprintf("%s may land on none of the declared node groups (%s): its nodeSelector, affinity or tolerations match none of them, so its branch ENIs are not counted anywhere. Declare the node group it runs on", [
-			model.describe(w), concat(", ", sort([g.name | some g in input.nodeGroups])),
+		sprintf("%s may land on none of the declared node groups (%s): its nodeSelector, affinity or tolerations match none of them%s, so its branch ENIs are not counted anywhere. Declare the node group it runs on", [
+			model.describe(w), concat(", ", sort([g.name | some g in input.nodeGroups])), idle_note,
 		]),
 		w, [model.placement_path(w)],
 		{},
 	)
+}
+
+# Node groups known to launch nothing (an EKS Auto Mode pool that admits only types Auto Mode
+# never launches). They have no instance types; named where a workload lands nowhere.
+idle_groups := sort([g.name | some g in input.nodeGroups; object.get(g, "launchesNothing", "") != ""])
+
+idle_note := sprintf(" (%s launches no node)", [idle_groups[0]]) if {
+	count(idle_groups) == 1
+} else := sprintf(" (%s launch no node)", [concat(", ", idle_groups)]) if {
+	count(idle_groups) > 1
+} else := ""
+
+# A node group that launches nothing: info, since no pod lands there; a workload that has
+# nowhere else to go gets the finding above.
+finding contains f if {
+	some g in input.nodeGroups
+	reason := object.get(g, "launchesNothing", "")
+	reason != ""
+	f := with_group(g, model.finding_at(
+		"ENI006", "info",
+		sprintf("node group %q launches no node: %s. No workload lands on it", [g.name, reason]),
+		g.location,
+		{"nodeGroup": g.name, "launchesNothing": reason},
+	))
 }

@@ -106,3 +106,17 @@ test_unresolved_object_inside_a_module_is_an_object if {
 	some f in eni006.finding with input as inv
 	startswith(f.message, "module.addons.kubernetes_namespace_v1.irsa declares Kubernetes objects")
 }
+
+test_group_that_launches_nothing_is_info_and_named_where_a_workload_lands_nowhere if {
+	idle := object.union(fx.node_group("small", []), {"launchesNothing": "its requirements admit only instance types EKS Auto Mode never launches (t3.small)"})
+	w := fx.with_pod(fx.job("j", {}), {"nodeSelector": {"karpenter.sh/nodepool": "small"}})
+	fs := eni006.finding with input as fx.inventory([w], [fx.sgp_all], [idle])
+	count(fs) == 2
+	some info in fs
+	info.severity == "info"
+	info.details.nodeGroup == "small"
+	contains(info.message, "launches no node")
+	some nowhere in fs
+	nowhere.severity == ""
+	contains(nowhere.message, "(small launches no node)")
+}

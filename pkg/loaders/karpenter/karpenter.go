@@ -237,6 +237,12 @@ func resolvePool(p inventory.NodePool, amiFamily map[string]string, catalog []li
 			g.UnknownTypes = "its requirements admit no instance type Karpenter knows"
 			if autoMode {
 				g.UnknownTypes = "its requirements admit no instance type EKS Auto Mode launches"
+				// Types the catalog knows but Auto Mode never launches (t3.small, a
+				// one-vCPU size, a family it does not offer): a known fact, not an unknown.
+				if never := neverLaunched(typeReqs, catalog); len(never) > 0 {
+					g.UnknownTypes = ""
+					g.LaunchesNothing = fmt.Sprintf("its requirements admit only instance types EKS Auto Mode never launches (%s)", strings.Join(never, ", "))
+				}
 			}
 		}
 		return g
@@ -292,6 +298,27 @@ func resolvePool(p inventory.NodePool, amiFamily map[string]string, catalog []li
 		g.Source = fmt.Sprintf("%s (%d types admitted, %d with ENI trunking%s; binding types by the labels workloads select on: %s)", kind, total, trunking, leftOut(unknown), strings.Join(binding, ", "))
 	}
 	return g
+}
+
+// neverLaunched lists (up to five, and how many more) the catalog types an Auto Mode pool's
+// requirements admit although Auto Mode never launches them.
+func neverLaunched(reqs []inventory.Requirement, catalog []limits.KarpenterType) []string {
+	var names []string
+	more := 0
+	for _, t := range catalog {
+		if limits.AutoModeLaunches(t) || !admits(reqs, typeLabels(t, true)) {
+			continue
+		}
+		if len(names) < 5 {
+			names = append(names, t.Name)
+		} else {
+			more++
+		}
+	}
+	if more > 0 {
+		names = append(names, fmt.Sprintf("and %d more", more))
+	}
+	return names
 }
 
 // classify groups candidates by the values of the mentioned keys the catalog describes, and
