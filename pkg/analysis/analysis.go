@@ -277,6 +277,11 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(pools) == len(declared.NodePools) { // one spec per pool, in order
+		for i, defs := range inventory.DuplicateNodePools(declared.NodePools) {
+			pools[i].Duplicates = defs
+		}
+	}
 	specs := append(append(append([]inventory.NodeGroupSpec{}, flagGroups...), declared.NodeGroups...), pools...)
 	for _, spec := range specs {
 		inv.NodeGroups = append(inv.NodeGroups, inventory.BuildNodeGroup(spec, table))

@@ -2,16 +2,23 @@ package inventory
 
 import "testing"
 
-func TestMarkDuplicates(t *testing.T) {
-	w := func(kind, ns, name, file, by string) Workload {
-		return Workload{Object: Object{Kind: kind, Namespace: ns, Name: name, Locations: map[string]Position{"": {File: file, Line: 1}}}, BuiltBy: by}
+func TestDuplicateNodePools(t *testing.T) {
+	at := func(file string) Position { return Position{File: file, Line: 1, Column: 1} }
+	pools := []NodePool{
+		{Kind: "NodePool", Name: "default", Location: at("a.yaml")},
+		{Kind: "NodePool", Name: "gpu", Location: at("b.yaml")},
+		{Kind: "Provisioner", Name: "default", Location: at("c.yaml")}, // another kind: another object
+		{Kind: "NodePool", Name: "default", Location: at("d.yaml")},
 	}
-	ws := []Workload{w("CronJob", "a", "x", "base.yaml", "dev"), w("CronJob", "a", "x", "base.yaml", "prod"), w("CronJob", "b", "x", "other.yaml", ""), w("Job", "a", "x", "job.yaml", "")}
-	MarkDuplicates(ws)
-	if len(ws[0].Duplicates) != 2 || ws[0].Duplicates[1].BuiltBy != "prod" || len(ws[1].Duplicates) != 2 {
-		t.Errorf("the two overlays: %+v %+v", ws[0].Duplicates, ws[1].Duplicates)
-	}
-	if ws[2].Duplicates != nil || ws[3].Duplicates != nil {
-		t.Error("another namespace or kind is another object")
+	got := DuplicateNodePools(pools)
+	for i, want := range [][]string{{"a.yaml", "d.yaml"}, nil, nil, {"a.yaml", "d.yaml"}} {
+		if len(got[i]) != len(want) {
+			t.Fatalf("pool %d: %+v, want %v", i, got[i], want)
+		}
+		for j, file := range want {
+			if got[i][j].Location.File != file {
+				t.Errorf("pool %d definition %d: %s, want %s", i, j, got[i][j].Location.File, file)
+			}
+		}
 	}
 }

@@ -463,6 +463,8 @@ type NodeGroup struct {
 	AutoMode bool `json:"autoMode,omitempty"`
 	// LaunchesNothing says why the group launches no node (then it has no instance types).
 	LaunchesNothing string `json:"launchesNothing,omitempty"`
+	// Duplicates are every definition of a NodePool defined more than once in the cluster.
+	Duplicates []Definition `json:"duplicates,omitempty"`
 }
 
 // NodeGroupInstance is one instance type of a node group, resolved against the limits table.

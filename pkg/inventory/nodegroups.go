@@ -27,6 +27,9 @@ type NodeGroupSpec struct {
 	// Mode pool that admits only types Auto Mode never launches): it has no instance types,
 	// so no workload lands on it, and the report says why.
 	LaunchesNothing string
+	// Duplicates, for a NodePool defined more than once in one cluster, are all its
+	// definitions (ENI013). Each definition stays a node group: either may be the one applied.
+	Duplicates []Definition
 	// SelfManaged groups (Auto Scaling groups) carry no EKS managed node group labels.
 	SelfManaged bool
 	// Windows nodes never get branch ENIs.
@@ -119,7 +122,7 @@ func BuildNodeGroup(spec NodeGroupSpec, table *limits.Table) NodeGroup {
 	}
 	g.MinSize, g.MaxSize, g.SelfManaged, g.Windows = spec.MinSize, spec.MaxSize, spec.SelfManaged, spec.Windows
 	g.PicksTrunkingTypes, g.AutoMode = spec.PicksTrunkingTypes, spec.AutoMode
-	g.LaunchesNothing = spec.LaunchesNothing
+	g.LaunchesNothing, g.Duplicates = spec.LaunchesNothing, spec.Duplicates
 	names := spec.InstanceTypes
 	if spec.LaunchesNothing != "" {
 		names = nil

@@ -4,7 +4,9 @@
 #   Two definitions of one object (kind, namespace and name), for example the same Deployment
 #   built by two kustomize overlays, or a manifest next to the chart that renders it, cannot both
 #   exist in one cluster. eni-lint counts the object once on a node, with the definition that
-#   needs the most branch ENIs, so that two overlays of one CronJob do not double its demand.
+#   needs the most branch ENIs, so that two overlays of one CronJob do not double its demand. A
+#   Karpenter or EKS Auto Mode NodePool is cluster-scoped: two definitions of one name in a
+#   cluster are one pool, and each definition is checked, since either may be the one applied.
 # custom:
 #   id: ENI013
 #   severity: info
@@ -31,6 +33,25 @@ finding contains f if {
 		w, ["metadata.name", "metadata"],
 		{"definitions": w.duplicates, "counted": w.id},
 	)
+}
+
+# A NodePool (or Provisioner) defined twice in one cluster: cluster-scoped, so one object,
+# whichever definition was applied last. Each definition stays a node group, since either may
+# be the one in the cluster; the finding is made once, on the first definition.
+finding contains f if {
+	some g in input.nodeGroups
+	defs := object.get(g, "duplicates", [])
+	count(defs) > 1
+	first := sort([sprintf("%s:%09d", [d.location.file, d.location.line]) | some d in defs])[0]
+	first == sprintf("%s:%09d", [g.location.file, g.location.line])
+	f := object.union(model.finding_at(
+		"ENI013", "",
+		sprintf("node pool %q is defined %d times in one cluster (%s): one object, whichever definition is applied last; each is checked as a node group, since either may be the one running. Keep one", [
+			g.name, count(defs), concat(", ", [place(d) | some d in defs]),
+		]),
+		g.location,
+		{"definitions": defs, "nodeGroup": g.name},
+	), {"object": model.object_ref(g)})
 }
 
 place(d) := sprintf("%s:%d as built by %s", [d.location.file, d.location.line, d.builtBy]) if {

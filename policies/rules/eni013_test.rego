@@ -37,3 +37,23 @@ test_ties_go_to_the_first_id if {
 	model.outranked == {small.id, big_b.id} with input as inv
 	[w.id | some w in model.counted_workloads] == [big_a.id] with input as inv
 }
+
+# One NodePool name defined in two files of a cluster: one finding, on the first definition,
+# naming both; each definition stays a node group.
+pool_defs := [{"location": {"file": "pools/b.yaml", "line": 3, "column": 1}}, {"location": {"file": "pools/a.yaml", "line": 1, "column": 1}}]
+
+pool(file, line, types) := object.union(fx.node_group("default", types), {
+	"id": sprintf("NodeGroup/default@%s:%d", [file, line]),
+	"location": {"file": file, "line": line, "column": 1},
+	"duplicates": pool_defs,
+})
+
+test_node_pool_defined_twice_fires_once_on_the_first if {
+	inv := fx.inventory([], [], [pool("pools/b.yaml", 3, ["c5.large"]), pool("pools/a.yaml", 1, ["m5.large"])])
+	fs := eni013.finding with input as inv
+	count(fs) == 1
+	some f in fs
+	f.location.file == "pools/a.yaml"
+	f.details.nodeGroup == "default"
+	contains(f.message, "defined 2 times in one cluster (pools/b.yaml:3, pools/a.yaml:1)")
+}
