@@ -285,6 +285,16 @@ func (e *evaluator) unknownReasonVisiting(expr hcl.Expression, visiting map[stri
 			switch {
 			case isNotEvaluated(call.Name):
 				reason = call.Name + "() (a function eni-lint does not evaluate)"
+			case call.Name == "fileset" && len(call.Args) == 2:
+				ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"path": e.pathObject()}}
+				d, d1 := call.Args[0].Value(ctx)
+				p, d2 := call.Args[1].Value(ctx)
+				if !d1.HasErrors() && !d2.HasErrors() && d.Type() == cty.String && p.Type() == cty.String && d.IsKnown() && p.IsKnown() {
+					key := fmt.Sprintf("fileset(%q, %q)", d.AsString(), p.AsString())
+					if r, failed := e.loader.unreadFiles[key]; failed {
+						reason = key + " (" + r + ")"
+					}
+				}
 			case call.Name == "file" && len(call.Args) == 1:
 				if p, d := call.Args[0].Value(&hcl.EvalContext{Variables: map[string]cty.Value{"path": e.pathObject()}}); !d.HasErrors() && p.Type() == cty.String && p.IsKnown() {
 					if r, failed := e.loader.unreadFiles[p.AsString()]; failed {

@@ -62,13 +62,13 @@ var identityFunc = function.New(&function.Spec{
 })
 
 // notEvaluated are Terraform's other functions. eni-lint does not evaluate them: some read
-// files or the clock (templatefile outside kubectl_manifest, timestamp; file() is evaluated,
-// confined, per root module: see fileFunc), some only matter to values the
+// files or the clock (templatefile outside kubectl_manifest, timestamp; file() and fileset()
+// are evaluated, confined, per root module: see fileFunc and filesetFunc), some only matter to values the
 // verdict does not use (cidrsubnet, base64encode). Each returns an unknown value, so that
 // only what depends on the call is unknown, and the reason names the function; a call to a
 // name that is no Terraform function at all stays an error.
 var notEvaluated = []string{
-	"fileexists", "fileset", "filebase64", "filebase64sha256", "filebase64sha512", "filemd5",
+	"fileexists", "filebase64", "filebase64sha256", "filebase64sha512", "filemd5",
 	"filesha1", "filesha256", "filesha512", "templatefile", "templatestring", "abspath",
 	"pathexpand", "base64encode", "base64decode", "base64gzip", "base64sha256",
 	"base64sha512", "md5", "sha1", "sha256", "sha512", "bcrypt", "uuid", "uuidv5", "timestamp",

@@ -481,6 +481,9 @@ func (e *evaluator) templateFile(call *hclsyntax.FunctionCallExpr, inst *instanc
 		return failed()
 	}
 	data, err := e.loader.fsys.ReadFile(path)
+	if err == nil {
+		e.loader.renderedTemplates = append(e.loader.renderedTemplates, absPath(path))
+	}
 	if err != nil {
 		e.diags = append(e.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read the template", Detail: confine.Reason(err), Subject: call.Args[0].Range().Ptr()})
 		return failed()
@@ -510,7 +513,21 @@ func (e *evaluator) templateFile(call *hclsyntax.FunctionCallExpr, inst *instanc
 			}
 		}
 		return v, d
-	}, func(hclsyntax.Expression) string { return unknownText }) // the template's own variables: no .tf expression to name
+	}, func(part hclsyntax.Expression) string {
+		// Name the .tf expression passed for the template variable that is unknown, so that
+		// the field it lands in says what decides it.
+		for _, tr := range part.Variables() {
+			item := e.objectItem(call.Args[1], tr.RootName())
+			if item == nil {
+				continue
+			}
+			v, d := e.value(item.ValueExpr, inst)
+			if d.HasErrors() || !v.IsWhollyKnown() || (v.Type() == cty.String && !v.IsNull() && strings.Contains(v.AsString(), refPrefix)) {
+				return e.markUnknown(item.ValueExpr)
+			}
+		}
+		return unknownText
+	})
 	if ok {
 		return text, ""
 	}

@@ -10,12 +10,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -78,13 +80,16 @@ type loader struct {
 	// unreadFiles are the paths file() could not read, with why; readFiles those it read.
 	unreadFiles map[string]string
 	readFiles   []string
-	charts      []string // local chart folders helm_release installs
-	cni         []inventory.CNISetting
-	diags       hcl.Diagnostics
-	opts        Options
-	fsys        *confine.FS
-	meter       *meter
-	funcs       map[string]function.Function
+	// renderedTemplates are the files templatefile() rendered for a manifest, whatever their
+	// path was built from (fileset's each.value): templates, never manifests of their own.
+	renderedTemplates []string
+	charts            []string // local chart folders helm_release installs
+	cni               []inventory.CNISetting
+	diags             hcl.Diagnostics
+	opts              Options
+	fsys              *confine.FS
+	meter             *meter
+	funcs             map[string]function.Function
 }
 
 // maxModuleDepth stops runaway module recursion (a module that calls itself).
@@ -266,6 +271,7 @@ func (l *loader) loadRoot(dir string, opts Options) (frag inventory.Fragment) {
 	rl.funcs = rl.meter.functions()
 	rl.unreadFiles = map[string]string{}
 	rl.funcs["file"] = bounded("file", rl.fileFunc())
+	rl.funcs["fileset"] = bounded("fileset", rl.filesetFunc())
 	rl.initModules = rl.readInitModules(dir)
 	frag = inventory.Fragment{File: filepath.Join(dir, "*.tf")}
 	m := rl.module(dir)
@@ -443,10 +449,11 @@ func (l *loader) childAt(parent *evaluator, c *moduleCall, inst *instance, suffi
 	return ev
 }
 
-// templates lists the files the evaluated modules pass to templatefile(), as absolute paths,
-// wherever the path is known without an instance (a literal or path.module based).
+// templates lists the files the evaluated modules pass to templatefile(), as absolute paths:
+// those rendered for a manifest, and wherever else the path is known without an instance (a
+// literal or path.module based).
 func (l *loader) templates(root *evaluator) []string {
-	var out []string
+	out := append([]string{}, l.renderedTemplates...)
 	seen := map[*evaluator]bool{}
 	var visit func(e *evaluator)
 	visit = func(e *evaluator) {
@@ -544,6 +551,59 @@ func (l *loader) fileFunc() function.Function {
 			}
 			l.readFiles = append(l.readFiles, absPath(path))
 			return cty.StringVal(string(data)), nil
+		},
+	})
+}
+
+// maxFilesetEntries bounds the folder entries one fileset() call visits (a budget; a variable
+// so that tests can lower it): a pattern over a huge tree makes its value unknown instead of
+// walking it all.
+var maxFilesetEntries = 20000
+
+// filesetFunc is Terraform's fileset(path, pattern) over the scanned folders: the files under
+// path (resolved against the root module's folder) whose path relative to it matches the
+// pattern (*, **, ?, [class], {alt}), walked through the confined file system. A folder that
+// cannot be walked, or one past the budget, makes only this value unknown; the reason names
+// it. kubectl_manifest { for_each = fileset(...) } then reads each file.
+func (l *loader) filesetFunc() function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "path", Type: cty.String}, {Name: "pattern", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.Set(cty.String)),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			dir, pattern := args[0].AsString(), args[1].AsString()
+			if !doublestar.ValidatePattern(pattern) {
+				return cty.NilVal, fmt.Errorf("invalid pattern %q", pattern)
+			}
+			key := fmt.Sprintf("fileset(%q, %q)", dir, pattern)
+			base := l.rootPath(dir)
+			var matched []cty.Value
+			visited := 0
+			err := l.fsys.Walk(base, func(p string, isDir bool) error {
+				if visited++; visited > maxFilesetEntries {
+					return fmt.Errorf("more than %d entries under the folder (a budget)", maxFilesetEntries)
+				}
+				if isDir {
+					return nil
+				}
+				rel, err := filepath.Rel(base, p)
+				if err != nil {
+					return nil
+				}
+				if ok, _ := doublestar.Match(pattern, filepath.ToSlash(rel)); ok {
+					matched = append(matched, cty.StringVal(filepath.ToSlash(rel)))
+				}
+				return nil
+			}, func(confine.Skip) {})
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				return cty.SetValEmpty(cty.String), nil // Terraform: no file matches
+			case err != nil:
+				l.unreadFiles[key] = confine.Reason(err)
+				return cty.UnknownVal(cty.Set(cty.String)), nil
+			case len(matched) == 0:
+				return cty.SetValEmpty(cty.String), nil
+			}
+			return cty.SetVal(matched), nil
 		},
 	})
 }

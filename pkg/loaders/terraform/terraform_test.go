@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/eni-lint/eni-lint/internal/testtool"
 
@@ -1471,4 +1472,119 @@ module "eks" {
 			}
 		})
 	}
+}
+
+// fileset() lists the files of the scanned tree, so kubectl_manifest { for_each = fileset(…) }
+// reads each one; a folder outside the tree or past the budget makes only its value unknown,
+// and the reason names the call.
+func TestFileset(t *testing.T) {
+	job := func(name string) string {
+		return "apiVersion: batch/v1\nkind: Job\nmetadata: {name: " + name + ", namespace: batch}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n"
+	}
+	tree := map[string]string{
+		"infra/manifests/a.yaml":        job("a"),
+		"infra/manifests/b.yaml":        job("b"),
+		"infra/manifests/nested/c.yaml": job("c"),
+		"infra/manifests/notes.txt":     "not yaml",
+	}
+	for _, tc := range []struct {
+		name, forEach, yamlBody string
+		jobs                    []string
+		unresolved              string
+	}{
+		{"star", `fileset("${path.module}/manifests", "*.yaml")`, `file("${path.module}/manifests/${each.value}")`, []string{"a", "b"}, ""},
+		{"double star", `fileset(path.module, "manifests/**/*.yaml")`, `file("${path.module}/${each.value}")`, []string{"a", "b", "c"}, ""},
+		{"alternatives", `fileset("manifests", "{a,nested/c}.yaml")`, `file("manifests/${each.value}")`, []string{"a", "c"}, ""},
+		{"no folder", `fileset("${path.module}/missing", "*.yaml")`, `file(each.value)`, nil, ""},
+		{"outside the tree", `fileset("${path.module}/../..", "*.yaml")`, `file(each.value)`, nil, `fileset("./../..", "*.yaml")`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{"infra/main.tf": `
+resource "kubectl_manifest" "m" {
+  for_each  = ` + tc.forEach + `
+  yaml_body = ` + tc.yamlBody + `
+}
+`}
+			for k, v := range tree {
+				files[k] = v
+			}
+			root := writeTree(t, files)
+			var got []string
+			var unresolved []string
+			for _, f := range Load([]string{filepath.Join(root, "infra")}, Options{}) {
+				for _, w := range f.Workloads {
+					got = append(got, w.Name)
+				}
+				for _, u := range f.Unresolved {
+					unresolved = append(unresolved, u.Reason)
+				}
+			}
+			sort.Strings(got)
+			if strings.Join(got, ",") != strings.Join(tc.jobs, ",") {
+				t.Errorf("jobs %v, want %v (unresolved %q)", got, tc.jobs, unresolved)
+			}
+			if tc.unresolved != "" && (len(unresolved) != 1 || !strings.Contains(unresolved[0], tc.unresolved)) {
+				t.Errorf("unresolved %q, want one naming %s", unresolved, tc.unresolved)
+			}
+			if tc.unresolved == "" && len(unresolved) > 0 {
+				t.Errorf("unresolved %q", unresolved)
+			}
+		})
+	}
+}
+
+func TestFilesetBudget(t *testing.T) {
+	saved := maxFilesetEntries
+	maxFilesetEntries = 5
+	defer func() { maxFilesetEntries = saved }()
+	files := map[string]string{"main.tf": `
+resource "kubectl_manifest" "m" {
+  for_each  = fileset(path.module, "m/*.yaml")
+  yaml_body = file("${path.module}/m/${each.value}")
+}
+`}
+	for i := 0; i < 10; i++ {
+		files[fmt.Sprintf("m/%d.yaml", i)] = "kind: Namespace\napiVersion: v1\nmetadata: {name: n}\n"
+	}
+	root := writeTree(t, files)
+	var reasons []string
+	for _, f := range Load([]string{root}, Options{}) {
+		for _, u := range f.Unresolved {
+			reasons = append(reasons, u.Reason)
+		}
+	}
+	if len(reasons) != 1 || !strings.Contains(reasons[0], "more than 5 entries under the folder (a budget)") {
+		t.Errorf("reasons %q", reasons)
+	}
+}
+
+// FuzzFileset: any pattern and folder argument gives a set, an unknown value or a located
+// error, never a crash or a read outside the tree.
+func FuzzFileset(f *testing.F) {
+	for _, s := range []string{"*.yaml", "**/*.yaml", "{a,b}.yaml", "[", "\\", "../*", "**/../../*", "a/**/**/b"} {
+		f.Add(".", s)
+	}
+	f.Add("../..", "*")
+	f.Add("/etc", "*")
+	f.Fuzz(func(t *testing.T, dir, pattern string) {
+		if !utf8.ValidString(dir) || !utf8.ValidString(pattern) {
+			return
+		}
+		root := writeTree(t, map[string]string{
+			"main.tf": fmt.Sprintf(`
+resource "kubectl_manifest" "m" {
+  for_each  = fileset(%q, %q)
+  yaml_body = file(each.value)
+}
+`, dir, pattern),
+			"a.yaml": "kind: Namespace\napiVersion: v1\nmetadata: {name: a}\n",
+		})
+		for _, frag := range Load([]string{root}, Options{}) {
+			for _, e := range frag.Errors {
+				if e.Position.File == "" || strings.Contains(e.Message, "cannot evaluate this Terraform module") {
+					t.Fatalf("error %+v", e)
+				}
+			}
+		}
+	})
 }
