@@ -171,6 +171,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 	tfDirs := map[string]bool{}
 	kustDirs := map[string]bool{}
 	var treeCharts []string // charts found in the scanned folders, rendered unless SkipTreeCharts
+	var kustFiles []string  // manifest files of kustomization folders, read only through a build
 	add := func(f string) {
 		if !seen[f] {
 			seen[f] = true
@@ -256,6 +257,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 				switch {
 				case kustDirs[filepath.Dir(path)]:
 					stats.Files++ // read by the kustomize build
+					kustFiles = append(kustFiles, path)
 				case helmChartFile(fsys, path):
 					stats.Files++ // read by the chart's render
 				default:
@@ -360,6 +362,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 			renderedElsewhere = append(renderedElsewhere, f.Charts...)
 			inflated = append(inflated, f.RenderedCharts...)
 		}
+		stats.Skipped = append(stats.Skipped, unlisted(fsys, kustFiles, built)...)
 		frags = append(frags, built...)
 	}
 	if len(tfDirs) > 0 {
@@ -468,6 +471,31 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		stats.Documents += f.Documents
 	}
 	return frags, stats
+}
+
+// unlisted names the files of kustomization folders that no successful build read: the
+// kustomization does not list them, so `kubectl apply -k` does not apply them, and eni-lint
+// does not read them. People apply such files on their own; the entry says how to check them.
+// A folder no successful build reached (a build that failed says so itself) is left out.
+func unlisted(fsys *confine.FS, files []string, built []inventory.Fragment) []confine.Skip {
+	read := map[string]bool{}
+	for _, f := range built {
+		for _, p := range f.ReadFiles {
+			read[p] = true
+		}
+	}
+	var out []confine.Skip
+	for _, f := range files {
+		dir := filepath.Dir(f)
+		reached := false
+		for _, name := range kustomize.FileNames {
+			reached = reached || read[filepath.Clean(fsys.Abs(filepath.Join(dir, name)))]
+		}
+		if reached && !read[filepath.Clean(fsys.Abs(f))] {
+			out = append(out, confine.Skip{Path: f, Reason: "in a kustomization's folder, but the kustomization does not list it: not read; if it is applied on its own (kubectl apply -f), name it: eni-lint check " + f})
+		}
+	}
+	return out
 }
 
 func parseAll(ctx context.Context, files []string, opts Options) []inventory.Fragment {

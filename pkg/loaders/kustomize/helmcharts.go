@@ -49,6 +49,7 @@ type inflated struct {
 	files         map[string][]byte    // absolute path -> rendered text
 	sources       map[string][2]string // absolute path -> the chart's parent folder and the template's name from it
 	charts        []string             // chart folders, as named from the kustomization's folder
+	valuesFiles   []string             // values files read (absolute paths)
 	frags         []inventory.Fragment
 }
 
@@ -166,7 +167,7 @@ func inflateOne(fsys *confine.FS, dir, file, home string, c helmChart, item *yam
 		fail(fmt.Sprintf("helmCharts %s: no chart at %s and no repo to pull it from", c.Name, chartDir))
 		return nil
 	}
-	values, err := chartValues(fsys, dir, chartDir, c)
+	values, err := chartValues(fsys, dir, chartDir, c, func(p string) { out.valuesFiles = append(out.valuesFiles, p) })
 	if err != nil {
 		fail(fmt.Sprintf("helmCharts %s: %v", c.Name, err))
 		return nil
@@ -198,7 +199,7 @@ func inflateOne(fsys *confine.FS, dir, file, home string, c helmChart, item *yam
 // chartValues merges an entry's values as kustomize does: the chart's own values.yaml is
 // Helm's default; valuesFile, valuesInline (per valuesMerge) and additionalValuesFiles come
 // on top, each path relative to the kustomization's folder.
-func chartValues(fsys *confine.FS, dir, chartDir string, c helmChart) (map[string]any, error) {
+func chartValues(fsys *confine.FS, dir, chartDir string, c helmChart, readFile func(abs string)) (map[string]any, error) {
 	read := func(path string) (map[string]any, error) {
 		if filepath.IsAbs(path) || !confine.Within(filepath.Clean(fsys.Abs(dir)), filepath.Clean(fsys.Abs(filepath.Join(dir, path)))) {
 			return nil, fmt.Errorf("values file %q is outside the kustomization's folder, which kustomize refuses too", path)
@@ -207,6 +208,7 @@ func chartValues(fsys *confine.FS, dir, chartDir string, c helmChart) (map[strin
 		if err != nil {
 			return nil, fmt.Errorf("values file %s: %s", path, confine.Reason(err))
 		}
+		readFile(filepath.Clean(fsys.Abs(filepath.Join(dir, path))))
 		v, err := chartutil.ReadValues(data)
 		if err != nil {
 			return nil, fmt.Errorf("values file %s: %v", path, err)

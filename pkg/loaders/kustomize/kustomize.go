@@ -104,6 +104,9 @@ type confinedFS struct {
 	// virtual are files the build reads instead of the disk's (absolute paths): kustomizations
 	// without their helmCharts, and the templates those charts rendered to.
 	virtual map[string][]byte
+	// read records the files the build read (absolute paths), so that a folder's files the
+	// kustomization does not list can be named.
+	read map[string]bool
 }
 
 var errReadOnly = errors.New("eni-lint does not write files")
@@ -184,6 +187,9 @@ func (f confinedFS) ReadFile(name string) ([]byte, error) {
 	if v, ok := f.virtual[filepath.Clean(f.fsys.Abs(name))]; ok {
 		data, err = v, nil
 	}
+	if err == nil && f.read != nil {
+		f.read[filepath.Clean(f.fsys.Abs(name))] = true
+	}
 	if err != nil || filepath.Clean(filepath.Dir(f.fsys.Abs(name))) != filepath.Clean(f.root) {
 		return data, err
 	}
@@ -227,6 +233,7 @@ func build(ks *kustomizations, dir string, opts kubernetes.Options, helmLimits h
 	}
 	abs := fsys.Abs(dir)
 	virtual, rendered := map[string][]byte{}, map[string][2]string{}
+	read := map[string]bool{} // the files the build reads, for the folder's unlisted files
 	for _, d := range treeOf(ks, dir) {
 		if k, err := ks.get(d); err != nil || !k.helmCharts {
 			continue // read once already (checkTree): only those with charts are read again
@@ -251,13 +258,16 @@ func build(ks *kustomizations, dir string, opts kubernetes.Options, helmLimits h
 			virtual[p] = text
 			rendered[p] = inf.sources[p]
 		}
+		for _, p := range inf.valuesFiles {
+			read[p] = true
+		}
 		for _, c := range inf.charts {
 			frag.Charts = append(frag.Charts, filepath.Clean(fsys.Abs(c)))
 			frag.RenderedCharts = append(frag.RenderedCharts, c)
 		}
 	}
 	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
-	resources, err := k.Run(confinedFS{fsys: fsys, root: abs, virtual: virtual}, abs)
+	resources, err := k.Run(confinedFS{fsys: fsys, root: abs, virtual: virtual, read: read}, abs)
 	if err != nil {
 		frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: file}, Message: "kustomize build: " + err.Error()})
 		return frag
@@ -266,6 +276,11 @@ func build(ks *kustomizations, dir string, opts kubernetes.Options, helmLimits h
 		frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: file}, Message: fmt.Sprintf("the build makes %d objects, more than the budget of %d: not read", n, MaxObjects)})
 		return frag
 	}
+	// Only a build that succeeded says which files its folders hold but do not list.
+	for p := range read {
+		frag.ReadFiles = append(frag.ReadFiles, p)
+	}
+	sort.Strings(frag.ReadFiles)
 	sources := map[string]*originIndex{}
 	for _, res := range resources.Resources() {
 		src := file // where the object comes from: its origin file, else the kustomization
