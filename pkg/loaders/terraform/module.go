@@ -53,6 +53,9 @@ type resource struct {
 
 type moduleCall struct {
 	ignores []inventory.Ignore
+	// inner are the ignore comments inside the block (above an argument or a map entry), each
+	// with the line it stands above.
+	inner   []innerIgnore
 	name    string
 	source  string
 	version string
@@ -170,7 +173,8 @@ func parseModule(parser *hclparse.Parser, fsys *confine.FS, dir string) (*module
 					m.dataAttrs[b.Labels[0]+"."+b.Labels[1]] = attributesOf(b.Body)
 				}
 			case "module":
-				c := &moduleCall{name: b.Labels[0], declare: b.DefRange, attrs: attributesOf(b.Body), ignores: commentIgnores(lines, b.DefRange)}
+				c := &moduleCall{name: b.Labels[0], declare: b.DefRange, attrs: attributesOf(b.Body), ignores: commentIgnores(lines, b.DefRange),
+					inner: innerIgnores(lines, b.DefRange.Filename, blockRange(b))}
 				if a := c.attrs["source"]; a != nil {
 					if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type().FriendlyName() == "string" && v.IsKnown() {
 						c.source = v.AsString()
@@ -265,6 +269,56 @@ func lineIndex(src []byte) []string {
 		return nil
 	}
 	return strings.Split(string(src), "\n")
+}
+
+// blockRange is a block's whole extent, from its type to its closing brace.
+func blockRange(b *hcl.Block) hcl.Range {
+	if syn, ok := b.Body.(*hclsyntax.Body); ok {
+		return hcl.RangeBetween(b.DefRange, syn.SrcRange)
+	}
+	return b.DefRange
+}
+
+// innerIgnore is an ignore comment inside a module block and the line it stands above.
+type innerIgnore struct {
+	ignore inventory.Ignore
+	target int
+}
+
+// innerIgnores reads the ignore comments on the lines inside a block (after its first line),
+// each with the first non-comment line below it.
+func innerIgnores(lines []string, file string, block hcl.Range) []innerIgnore {
+	if lines == nil || strings.HasSuffix(file, ".json") {
+		return nil
+	}
+	var out []innerIgnore
+	var pending []inventory.Ignore
+	for n := block.Start.Line + 1; n <= block.End.Line && n <= len(lines); n++ {
+		line := lines[n-1]
+		trimmed := strings.TrimSpace(line)
+		isComment := strings.HasPrefix(trimmed, "#") || strings.HasPrefix(trimmed, "//")
+		if i := strings.Index(line, inventory.CommentIgnorePrefix); i >= 0 {
+			at := inventory.Position{File: file, Line: n, Column: i + 1}
+			ig := inventory.ParseIgnoreComment(line[i+len(inventory.CommentIgnorePrefix):], at)
+			if !isComment {
+				out = append(out, innerIgnore{ignore: ig, target: n}) // at the end of the line it is about
+				continue
+			}
+			pending = append(pending, ig)
+			continue
+		}
+		if isComment || trimmed == "" {
+			continue
+		}
+		for _, ig := range pending {
+			out = append(out, innerIgnore{ignore: ig, target: n})
+		}
+		pending = nil
+	}
+	for _, ig := range pending {
+		out = append(out, innerIgnore{ignore: ig, target: block.End.Line})
+	}
+	return out
 }
 
 // commentIgnores reads `# eni-lint:ignore RULE reason` comments (or `//`) in the comment lines

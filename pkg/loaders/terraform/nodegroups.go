@@ -49,41 +49,117 @@ func (l *loader) extract(e *evaluator) {
 		if e.disabled(c) {
 			continue
 		}
-		switch {
-		case strings.HasPrefix(c.source, eksModule):
-			l.eksModule(e, c)
-		case isBlueprintsV4(c):
-			l.blueprintsModule(e, c)
-		case l.followable(e, c):
-			// One evaluation per instance of count or for_each, so that a module called for
-			// each node group of a map declares each of them with its own settings.
-			insts, keys, ok := []*instance{nil}, []string{""}, true
-			if c.count != nil || c.forEach != nil {
-				insts, keys, ok = e.instances(c.count, c.forEach)
-				if !ok {
-					// How many instances, and with which keys, only Terraform knows: one made-up
-					// instance would invent node groups from the module's defaults.
-					x, what := c.forEach, "for_each"
-					if c.count != nil {
-						x, what = c.count, "count"
-					}
-					l.unresolved = append(l.unresolved, inventory.UnresolvedObject{Source: e.callPath + "module." + c.name, Location: position(x.Range()), Module: true,
-						Reason: what + " depends on " + e.unknownReason(x)})
-					continue
-				}
+		l.withCallIgnores(c, func() { l.extractCall(e, c) })
+	}
+}
+
+// withCallIgnores runs fn, then gives everything it declared (node groups, Kubernetes
+// objects, NodePools, also those of modules the call calls in turn) the ignore comments above
+// the module block, and each node group the comments inside the block above its entry or its
+// instance types. A comment inside the block that stands above no node group it declares is
+// kept on the first one with an error, so that ENI009 says it suppresses nothing.
+func (l *loader) withCallIgnores(c *moduleCall, fn func()) {
+	groups, manifests := len(l.groups), len(l.manifests)
+	fn()
+	if len(c.ignores) == 0 && len(c.inner) == 0 {
+		return
+	}
+	used := make([]bool, len(c.inner))
+	for i := groups; i < len(l.groups); i++ {
+		g := &l.groups[i]
+		g.Ignores = addIgnores(g.Ignores, c.ignores)
+		for j, in := range c.inner {
+			if groupSpans(*g, in.target) {
+				g.Ignores = addIgnores(g.Ignores, []inventory.Ignore{in.ignore})
+				used[j] = true
 			}
-			for i, inst := range insts {
-				suffix := ""
-				switch {
-				case inst != nil && c.count != nil:
-					suffix = "[" + keys[i] + "]"
-				case inst != nil:
-					suffix = fmt.Sprintf("[%q]", keys[i])
+		}
+	}
+	for i := manifests; i < len(l.manifests); i++ {
+		l.manifests[i].EachObject(func(o *inventory.Object) { o.Ignores = addIgnores(o.Ignores, c.ignores) })
+	}
+	for j, in := range c.inner {
+		if used[j] || len(l.groups) == groups {
+			continue
+		}
+		in.ignore.Error = fmt.Sprintf("inside module %q's block, above no node group it declares: it suppresses nothing; put it above the module block, or above a node group's entry or its instance types", c.name)
+		l.groups[groups].Ignores = addIgnores(l.groups[groups].Ignores, []inventory.Ignore{in.ignore})
+	}
+}
+
+// groupSpans says whether a line is within a node group's declaration or one of its type
+// locations (same file).
+func groupSpans(g inventory.NodeGroupSpec, line int) bool {
+	within := func(p inventory.Position) bool {
+		end := p.EndLine
+		if end < p.Line {
+			end = p.Line
+		}
+		return p.Line > 0 && line >= p.Line && line <= end
+	}
+	if within(g.Location) {
+		return true
+	}
+	for _, p := range g.TypeLocations {
+		if within(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// addIgnores appends the ignores not already there (the same comment reaches a node group
+// through its own module call and the calls around it).
+func addIgnores(to, more []inventory.Ignore) []inventory.Ignore {
+	for _, ig := range more {
+		dup := false
+		for _, have := range to {
+			dup = dup || (have.Location != nil && ig.Location != nil && *have.Location == *ig.Location)
+		}
+		if !dup {
+			to = append(to, ig)
+		}
+	}
+	return to
+}
+
+// extractCall reads one module call: the registry EKS module and EKS Blueprints v4 by their
+// inputs, a local module by evaluating it once per instance.
+func (l *loader) extractCall(e *evaluator, c *moduleCall) {
+	switch {
+	case strings.HasPrefix(c.source, eksModule):
+		l.eksModule(e, c)
+	case isBlueprintsV4(c):
+		l.blueprintsModule(e, c)
+	case l.followable(e, c):
+		// One evaluation per instance of count or for_each, so that a module called for
+		// each node group of a map declares each of them with its own settings.
+		insts, keys, ok := []*instance{nil}, []string{""}, true
+		if c.count != nil || c.forEach != nil {
+			insts, keys, ok = e.instances(c.count, c.forEach)
+			if !ok {
+				// How many instances, and with which keys, only Terraform knows: one made-up
+				// instance would invent node groups from the module's defaults.
+				x, what := c.forEach, "for_each"
+				if c.count != nil {
+					x, what = c.count, "count"
 				}
-				if child := l.childAt(e, c, inst, suffix); child != nil {
-					l.extract(child)
-					e.diags = append(e.diags, child.diags...)
-				}
+				l.unresolved = append(l.unresolved, inventory.UnresolvedObject{Source: e.callPath + "module." + c.name, Location: position(x.Range()), Module: true,
+					Reason: what + " depends on " + e.unknownReason(x)})
+				return
+			}
+		}
+		for i, inst := range insts {
+			suffix := ""
+			switch {
+			case inst != nil && c.count != nil:
+				suffix = "[" + keys[i] + "]"
+			case inst != nil:
+				suffix = fmt.Sprintf("[%q]", keys[i])
+			}
+			if child := l.childAt(e, c, inst, suffix); child != nil {
+				l.extract(child)
+				e.diags = append(e.diags, child.diags...)
 			}
 		}
 	}
