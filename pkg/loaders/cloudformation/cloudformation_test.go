@@ -120,6 +120,9 @@ func FuzzLoad(f *testing.F) {
 	f.Add("Parameters: {P: {Default: !Ref P}}\nResources:\n  A: {Type: AWS::EKS::Nodegroup, Properties: {InstanceTypes: [!Ref P]}}\n")
 	f.Add("Parameters: {P: {Default: !Sub '${P}'}}\nResources:\n  A: {Type: AWS::EKS::Nodegroup, Properties: {InstanceTypes: [!Sub '${P}']}}\n")
 	f.Add("Resources:\n  A: {Type: AWS::EKS::Nodegroup, Properties: {InstanceTypes: [m5.large], Labels: &l {a: *l}}}\n")
+	// Names written the same way in the group and the template; a launch configuration.
+	f.Add("Resources:\n  L: {Type: AWS::EC2::LaunchTemplate, Properties: {LaunchTemplateName: !Sub '${AWS::StackName}-n', LaunchTemplateData: {InstanceType: m5.large}}}\n  G: {Type: AWS::AutoScaling::AutoScalingGroup, Properties: {LaunchTemplate: {LaunchTemplateName: !Sub '${AWS::StackName}-n'}}}\n")
+	f.Add("Resources:\n  C: {Type: AWS::AutoScaling::LaunchConfiguration, Properties: {InstanceType: !Ref C}}\n  G: {Type: AWS::AutoScaling::AutoScalingGroup, Properties: {LaunchConfigurationName: !Ref C}}\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		docs, _ := yamlpos.Documents([]byte(src))
 		for _, d := range docs {

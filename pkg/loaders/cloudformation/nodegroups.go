@@ -148,6 +148,11 @@ func (t *template) launchTemplateType(spec *yaml.Node) (string, string, inventor
 		ref, why := t.value(n)
 		s, _ := ref.(string)
 		if why != "" && !strings.Contains(why, "GetAtt") {
+			// A name only the deployed stack knows (!Sub "${AWS::StackName}-nodes"): the launch
+			// template of this stack whose name is written the same way is the one it names.
+			if lt := t.launchTemplateNamed(n); lt != nil {
+				return t.instanceTypeOf(lt)
+			}
 			return "", "the launch template " + why, t.pos(n)
 		}
 		id := strings.TrimPrefix(s, t.refPrefix)
@@ -158,15 +163,7 @@ func (t *template) launchTemplateType(spec *yaml.Node) (string, string, inventor
 			}
 		}
 		if lt, ok := t.resources[id]; ok && lt.typ == "AWS::EC2::LaunchTemplate" {
-			typ := t.prop(lt, "LaunchTemplateData", "InstanceType")
-			if typ == nil {
-				return "", "the launch template " + id + " sets no InstanceType", t.pos(lt.key)
-			}
-			v, why := t.str(typ)
-			if why != "" {
-				return "", "the launch template's InstanceType: " + why, t.pos(typ)
-			}
-			return v, "", t.pos(typ)
+			return t.instanceTypeOf(lt)
 		}
 		for _, oid := range t.order { // a literal name
 			lt := t.resources[oid]
@@ -183,6 +180,112 @@ func (t *template) launchTemplateType(spec *yaml.Node) (string, string, inventor
 		return "", fmt.Sprintf("the launch template %q is not in this template, so its instance type is unknown", s), t.pos(n)
 	}
 	return "", "", inventory.Position{}
+}
+
+// useLaunchConfiguration reads a group's type from the AWS::AutoScaling::LaunchConfiguration
+// its LaunchConfigurationName names (!Ref, or a literal name of one in this template): the
+// older way to define self-managed nodes.
+func (t *template) useLaunchConfiguration(g *inventory.NodeGroupSpec, name *yaml.Node) {
+	g.TypeLocations = []inventory.Position{t.pos(name)}
+	var lc *resource
+	if fn, arg := intrinsic(yamlpos.Resolve(name)); fn == "Ref" && arg.Kind == yaml.ScalarNode {
+		lc = t.resources[arg.Value]
+	} else if s, why := t.str(name); why == "" {
+		for _, id := range t.order {
+			r := t.resources[id]
+			if r.typ != "AWS::AutoScaling::LaunchConfiguration" {
+				continue
+			}
+			if n, _ := t.str(t.prop(r, "LaunchConfigurationName")); n == s {
+				lc = r
+			}
+		}
+	}
+	if lc == nil || lc.typ != "AWS::AutoScaling::LaunchConfiguration" {
+		g.UnknownTypes = "the launch configuration is not in this template, so its instance type is unknown"
+		return
+	}
+	typ := t.prop(lc, "InstanceType")
+	if typ == nil {
+		g.UnknownTypes = "the launch configuration " + lc.id + " sets no InstanceType"
+		return
+	}
+	g.TypeLocations = []inventory.Position{t.pos(typ)}
+	v, why := t.str(typ)
+	if why != "" {
+		g.UnknownTypes = "the launch configuration's InstanceType: " + why
+		return
+	}
+	g.InstanceTypes = []string{v}
+}
+
+// instanceTypeOf reads an AWS::EC2::LaunchTemplate's InstanceType.
+func (t *template) instanceTypeOf(lt *resource) (string, string, inventory.Position) {
+	typ := t.prop(lt, "LaunchTemplateData", "InstanceType")
+	if typ == nil {
+		return "", "the launch template " + lt.id + " sets no InstanceType", t.pos(lt.key)
+	}
+	v, why := t.str(typ)
+	if why != "" {
+		return "", "the launch template's InstanceType: " + why, t.pos(typ)
+	}
+	return v, "", t.pos(typ)
+}
+
+// launchTemplateNamed finds the launch template of this stack whose LaunchTemplateName is
+// written as name is: the same !Sub text or !Ref. Within one stack a pseudo parameter
+// (AWS::StackName) or a parameter has one value, so the same text is the same name, whatever
+// the value. nil when none, or more than one, matches.
+func (t *template) launchTemplateNamed(name *yaml.Node) *resource {
+	want := t.symbolic(name)
+	if want == "" {
+		return nil
+	}
+	var found *resource
+	for _, id := range t.order {
+		lt := t.resources[id]
+		if lt.typ != "AWS::EC2::LaunchTemplate" || t.symbolic(t.prop(lt, "LaunchTemplateName")) != want {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = lt
+	}
+	return found
+}
+
+// symbolic writes a name-valued node as text that is equal for equal values within one stack:
+// a literal, !Ref NAME, or !Sub TEXT with the parameters that have a default filled in. ""
+// when the node is none of those (a !Sub with its own variable map, !Join …).
+func (t *template) symbolic(n *yaml.Node) string {
+	n = yamlpos.Resolve(n)
+	if n == nil {
+		return ""
+	}
+	switch fn, arg := intrinsic(n); fn {
+	case "":
+		if n.Kind == yaml.ScalarNode {
+			return "literal:" + n.Value
+		}
+	case "Ref":
+		if arg.Kind == yaml.ScalarNode {
+			return "ref:" + arg.Value
+		}
+	case "Fn::Sub":
+		if arg.Kind != yaml.ScalarNode {
+			return ""
+		}
+		return "sub:" + subVar.ReplaceAllStringFunc(arg.Value, func(m string) string {
+			if def, ok := t.params[m[2:len(m)-1]]; ok && def != nil {
+				if v, w := t.parameter(m[2:len(m)-1], def); w == "" {
+					return fmt.Sprint(v)
+				}
+			}
+			return m
+		})
+	}
+	return ""
 }
 
 // autoScaling reads an AWS::AutoScaling::AutoScalingGroup with a launch template or a mixed
@@ -214,7 +317,11 @@ func (t *template) autoScaling(r *resource) (inventory.NodeGroupSpec, bool) {
 	}
 	if len(g.InstanceTypes) == 0 && g.UnknownTypes == "" {
 		if spec == nil {
-			return g, false // a launch configuration: not read
+			if lc := t.prop(r, "LaunchConfigurationName"); lc != nil {
+				t.useLaunchConfiguration(&g, lc)
+				return g, true
+			}
+			return g, false // neither: CloudFormation rejects such a group
 		}
 		typ, why, at := t.launchTemplateType(spec)
 		switch {
