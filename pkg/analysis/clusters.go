@@ -247,9 +247,7 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 			part.NodeGroups, part.NodePools, part.FargateProfiles = nil, nil, nil
 			in := targets == nil || targets[c]
 			if !in {
-				part.Workloads, part.SecurityGroupPolicies, part.ServiceAccounts, part.Namespaces = nil, nil, nil, nil
-				part.CNISettings, part.Autoscalers, part.ArgoTemplates, part.NotModelled, part.Unresolved = nil, nil, nil, nil, nil
-				part.Errors = nil
+				part.ClearObjects()
 			}
 			for j, g := range f.NodeGroups {
 				if groups[i][j] == c {

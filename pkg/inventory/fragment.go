@@ -68,21 +68,58 @@ type Fragment struct {
 	ConfigCluster string
 }
 
+// objectKind is one kind of Kubernetes object a fragment holds, with the one place that says
+// which slice holds it and where each element's Object is. Append, EachObject, DropObjects and
+// ClearObjects go through the table below, so a new kind is one entry here (and the loader
+// that fills it), never another hand-written list.
+type objectKind struct {
+	name  string
+	each  func(f *Fragment, fn func(*Object))
+	drop  func(f *Fragment, drop func(*Object) bool)
+	move  func(dst, src *Fragment)
+	clear func(f *Fragment)
+}
+
+func kindOf[T any](name string, slice func(*Fragment) *[]T, object func(*T) *Object) objectKind {
+	return objectKind{
+		name: name,
+		each: func(f *Fragment, fn func(*Object)) {
+			s := *slice(f)
+			for i := range s {
+				fn(object(&s[i]))
+			}
+		},
+		drop: func(f *Fragment, drop func(*Object) bool) {
+			*slice(f) = slices.DeleteFunc(*slice(f), func(v T) bool { return drop(object(&v)) })
+		},
+		move:  func(dst, src *Fragment) { *slice(dst) = append(*slice(dst), *slice(src)...) },
+		clear: func(f *Fragment) { *slice(f) = nil },
+	}
+}
+
+// objectKinds are the fragment's Kubernetes objects, in the order EachObject visits them.
+var objectKinds = []objectKind{
+	kindOf("workload", func(f *Fragment) *[]Workload { return &f.Workloads }, func(w *Workload) *Object { return &w.Object }),
+	kindOf("SecurityGroupPolicy", func(f *Fragment) *[]SecurityGroupPolicy { return &f.SecurityGroupPolicies }, func(p *SecurityGroupPolicy) *Object { return &p.Object }),
+	kindOf("ServiceAccount", func(f *Fragment) *[]ServiceAccount { return &f.ServiceAccounts }, func(a *ServiceAccount) *Object { return &a.Object }),
+	kindOf("Namespace", func(f *Fragment) *[]Namespace { return &f.Namespaces }, func(n *Namespace) *Object { return &n.Object }),
+	kindOf("autoscaler", func(f *Fragment) *[]Autoscaler { return &f.Autoscalers }, func(a *Autoscaler) *Object { return &a.Object }),
+	kindOf("not modelled", func(f *Fragment) *[]Object { return &f.NotModelled }, func(o *Object) *Object { return o }),
+	kindOf("Argo template", func(f *Fragment) *[]Workload { return &f.ArgoTemplates }, func(w *Workload) *Object { return &w.Object }),
+}
+
 // Append adds everything another fragment read to this one. Loaders that read one file
 // through another (a kustomization, a rendered chart, manifests embedded in Terraform) use it
-// to report the result as one fragment.
+// to report the result as one fragment. The folders of charts a loader rendered (Charts,
+// RenderedCharts) stay with the fragment that rendered them.
 func (f *Fragment) Append(other Fragment) {
 	f.Documents += other.Documents
-	f.Workloads = append(f.Workloads, other.Workloads...)
-	f.SecurityGroupPolicies = append(f.SecurityGroupPolicies, other.SecurityGroupPolicies...)
-	f.ServiceAccounts = append(f.ServiceAccounts, other.ServiceAccounts...)
-	f.Namespaces = append(f.Namespaces, other.Namespaces...)
+	for _, k := range objectKinds {
+		k.move(f, &other)
+	}
 	f.NodeGroups = append(f.NodeGroups, other.NodeGroups...)
 	f.CNISettings = append(f.CNISettings, other.CNISettings...)
 	f.Unresolved = append(f.Unresolved, other.Unresolved...)
-	f.Autoscalers = append(f.Autoscalers, other.Autoscalers...)
-	f.NotModelled = append(f.NotModelled, other.NotModelled...)
-	f.ArgoTemplates = append(f.ArgoTemplates, other.ArgoTemplates...)
 	f.FargateProfiles = append(f.FargateProfiles, other.FargateProfiles...)
 	f.Templates = append(f.Templates, other.Templates...)
 	f.ReadFiles = append(f.ReadFiles, other.ReadFiles...)
@@ -91,31 +128,31 @@ func (f *Fragment) Append(other Fragment) {
 	f.Errors = append(f.Errors, other.Errors...)
 }
 
-// EachObject calls fn with every Kubernetes object the fragment holds (workloads, security
-// group policies, service accounts, namespaces), in that order, so that a loader can move
-// their positions or IDs in one place.
+// EachObject calls fn with every Kubernetes object the fragment holds, kind by kind (see
+// objectKinds), so that a loader can move their positions or IDs in one place.
 func (f *Fragment) EachObject(fn func(*Object)) {
-	for i := range f.Workloads {
-		fn(&f.Workloads[i].Object)
+	for _, k := range objectKinds {
+		k.each(f, fn)
 	}
-	for i := range f.SecurityGroupPolicies {
-		fn(&f.SecurityGroupPolicies[i].Object)
+}
+
+// DropObjects removes the Kubernetes objects of every kind for which drop says so (the same
+// object read twice, through two loaders). NodePools are node groups, not objects: their
+// callers drop them on their own.
+func (f *Fragment) DropObjects(drop func(*Object) bool) {
+	for _, k := range objectKinds {
+		k.drop(f, drop)
 	}
-	for i := range f.ServiceAccounts {
-		fn(&f.ServiceAccounts[i].Object)
+}
+
+// ClearObjects removes every Kubernetes object, and what is reported with them (CNI settings,
+// unresolved declarations, errors), keeping the node groups, pools and profiles: the part of a
+// fragment that goes to a cluster its objects do not belong to.
+func (f *Fragment) ClearObjects() {
+	for _, k := range objectKinds {
+		k.clear(f)
 	}
-	for i := range f.Namespaces {
-		fn(&f.Namespaces[i].Object)
-	}
-	for i := range f.Autoscalers {
-		fn(&f.Autoscalers[i].Object)
-	}
-	for i := range f.NotModelled {
-		fn(&f.NotModelled[i])
-	}
-	for i := range f.ArgoTemplates {
-		fn(&f.ArgoTemplates[i].Object)
-	}
+	f.CNISettings, f.Unresolved, f.Errors = nil, nil, nil
 }
 
 // Declared is what infrastructure code declares, resolved by the run once every file is read.

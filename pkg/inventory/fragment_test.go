@@ -54,3 +54,42 @@ func TestFragmentEachObject(t *testing.T) {
 		t.Errorf("EachObject did not pass pointers into the fragment")
 	}
 }
+
+// Every kind of the kind table is visited, dropped and cleared: a kind left out of one of them
+// is how an HPA read twice (from a file and through kubectl_manifest) was counted twice.
+func TestFragmentObjectKindsAllThreeWays(t *testing.T) {
+	full := func() Fragment {
+		return Fragment{
+			Workloads:             []Workload{{Object: Object{Name: "w"}}},
+			SecurityGroupPolicies: []SecurityGroupPolicy{{Object: Object{Name: "p"}}},
+			ServiceAccounts:       []ServiceAccount{{Object: Object{Name: "s"}}},
+			Namespaces:            []Namespace{{Object: Object{Name: "n"}}},
+			Autoscalers:           []Autoscaler{{Object: Object{Name: "a"}}},
+			NotModelled:           []Object{{Name: "m"}},
+			ArgoTemplates:         []Workload{{Object: Object{Name: "t"}}},
+			NodeGroups:            []NodeGroupSpec{{Name: "g"}},
+			CNISettings:           []CNISetting{{}},
+			Unresolved:            []UnresolvedObject{{}},
+			Errors:                []LoadError{{}},
+		}
+	}
+	f := full()
+	var seen []string
+	f.EachObject(func(o *Object) { seen = append(seen, o.Name) })
+	if want := []string{"w", "p", "s", "n", "a", "m", "t"}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("EachObject visited %v, want %v", seen, want)
+	}
+	f.DropObjects(func(o *Object) bool { return o.Name != "" })
+	seen = nil
+	f.EachObject(func(o *Object) { seen = append(seen, o.Name) })
+	if len(seen) != 0 || len(f.NodeGroups) != 1 {
+		t.Errorf("after DropObjects: objects %v, node groups %d", seen, len(f.NodeGroups))
+	}
+	f = full()
+	f.ClearObjects()
+	seen = nil
+	f.EachObject(func(o *Object) { seen = append(seen, o.Name) })
+	if len(seen) != 0 || len(f.CNISettings)+len(f.Unresolved)+len(f.Errors) != 0 || len(f.NodeGroups) != 1 {
+		t.Errorf("after ClearObjects: objects %v, %d CNI, %d unresolved, %d errors, %d node groups", seen, len(f.CNISettings), len(f.Unresolved), len(f.Errors), len(f.NodeGroups))
+	}
+}

@@ -612,14 +612,11 @@ func dropObjectsOf(f *inventory.Fragment, in func(file string) bool) {
 	dropObjectsMatching(f, func(o inventory.Object) bool { return in(o.Locations[""].File) })
 }
 
-// dropObjectsMatching removes from a fragment the Kubernetes objects that match.
+// dropObjectsMatching removes from a fragment the Kubernetes objects that match, of every
+// kind (inventory's kind table), and the NodePools, which are node groups, not objects of the
+// fragment, but the same file read twice would make the pool twice.
 func dropObjectsMatching(f *inventory.Fragment, drop func(inventory.Object) bool) {
-	f.Workloads = slices.DeleteFunc(f.Workloads, func(o inventory.Workload) bool { return drop(o.Object) })
-	f.SecurityGroupPolicies = slices.DeleteFunc(f.SecurityGroupPolicies, func(o inventory.SecurityGroupPolicy) bool { return drop(o.Object) })
-	f.ServiceAccounts = slices.DeleteFunc(f.ServiceAccounts, func(o inventory.ServiceAccount) bool { return drop(o.Object) })
-	f.Namespaces = slices.DeleteFunc(f.Namespaces, func(o inventory.Namespace) bool { return drop(o.Object) })
-	// NodePools are node groups, not objects of the fragment, but the same file read twice
-	// would make the pool twice.
+	f.DropObjects(func(o *inventory.Object) bool { return drop(*o) })
 	f.NodePools = slices.DeleteFunc(f.NodePools, func(p inventory.NodePool) bool { return drop(nodePoolObject(p)) })
 }
 

@@ -404,3 +404,23 @@ func TestChartDependencyConditions(t *testing.T) {
 		t.Errorf("workloads %v; want the chart's and the enabled subchart's", got)
 	}
 }
+
+// An HPA the walk reads and kubectl_manifest { yaml_body = file(…) } applies is one
+// autoscaler: the de-duplication goes through inventory's kind table, so no kind is left out.
+func TestAutoscalerFromAFileTerraformReadIsCountedOnce(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"infra/main.tf": "resource \"kubectl_manifest\" \"hpa\" {\n  yaml_body = file(\"${path.module}/../k8s/hpa.yaml\")\n}\n",
+		"k8s/hpa.yaml":  "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: api, namespace: web}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}\n  maxReplicas: 12\n",
+	})
+	frags, _ := Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
+	var scalers []string
+	for _, f := range frags {
+		for _, a := range f.Autoscalers {
+			scalers = append(scalers, a.Name+"@"+a.Locations[""].File)
+		}
+	}
+	if len(scalers) != 1 {
+		t.Errorf("autoscalers %v: the HPA once", scalers)
+	}
+}
