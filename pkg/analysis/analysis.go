@@ -271,7 +271,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 	inv.Workloads, unresolvedRefs = inventory.ResolveArgoRefs(inv.Workloads, declared.ArgoTemplates)
 	inv.UnresolvedObjects = append(inv.UnresolvedObjects, unresolvedRefs...)
 	inventory.AssignFargate(inv.Workloads, declared.FargateProfiles)
-	inventory.MarkDuplicates(inv.Workloads)
+	inventory.Reconcile(inv)
 	inv.UnresolvedObjects = append(inv.UnresolvedObjects, inventory.ApplyAutoscalers(inv.Workloads, declared.Autoscalers)...)
 	pools, err := karpenter.Resolve(declared.NodePools, declared.NodeClasses, table, karpenter.MentionsOf(mayHoldBranchENIs(inv)))
 	if err != nil {

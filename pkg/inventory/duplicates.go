@@ -1,11 +1,23 @@
 package inventory
 
-// MarkDuplicates records, on every workload whose kind, namespace and name another workload
-// shares, where all those definitions are.
-func MarkDuplicates(workloads []Workload) {
+// Reconcile is the one step that decides which definitions are the same object: for every
+// kind of the inventory (workloads, SecurityGroupPolicies, ServiceAccounts, Namespaces), the
+// definitions that share kind, namespace and name record where all of them are. They stay in
+// the inventory (each may be the one applied, and the rules count a workload's worst one);
+// ENI013 names them. NodePools, which become node groups, are reconciled by
+// DuplicateNodePools.
+func Reconcile(inv *Inventory) {
+	markDuplicates(inv.Workloads, func(w *Workload) (*Object, string) { return &w.Object, w.BuiltBy })
+	markDuplicates(inv.SecurityGroupPolicies, func(p *SecurityGroupPolicy) (*Object, string) { return &p.Object, "" })
+	markDuplicates(inv.ServiceAccounts, func(a *ServiceAccount) (*Object, string) { return &a.Object, "" })
+	markDuplicates(inv.Namespaces, func(n *Namespace) (*Object, string) { return &n.Object, "" })
+}
+
+func markDuplicates[T any](items []T, object func(*T) (*Object, string)) {
 	byIdentity := map[string][]int{}
-	for i, w := range workloads {
-		key := w.Kind + "/" + w.Namespace + "/" + w.Name
+	for i := range items {
+		o, _ := object(&items[i])
+		key := o.Kind + "/" + o.Namespace + "/" + o.Name
 		byIdentity[key] = append(byIdentity[key], i)
 	}
 	for _, idx := range byIdentity {
@@ -13,11 +25,17 @@ func MarkDuplicates(workloads []Workload) {
 			continue
 		}
 		var at []Definition
+		first := idx[0]
 		for _, i := range idx {
-			at = append(at, Definition{Location: workloads[i].Locations[""], BuiltBy: workloads[i].BuiltBy})
+			o, builtBy := object(&items[i])
+			at = append(at, Definition{Location: o.Locations[""], BuiltBy: builtBy})
+			if f, _ := object(&items[first]); before(o.Locations[""], f.Locations[""]) {
+				first = i
+			}
 		}
 		for _, i := range idx {
-			workloads[i].Duplicates = at
+			o, _ := object(&items[i])
+			o.Duplicates, o.FirstDefinition = at, i == first
 		}
 	}
 }
@@ -46,4 +64,15 @@ func DuplicateNodePools(pools []NodePool) [][]Definition {
 		}
 	}
 	return out
+}
+
+// before orders positions by file, then line, then column.
+func before(a, b Position) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Column < b.Column
 }

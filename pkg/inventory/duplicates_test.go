@@ -2,12 +2,21 @@ package inventory
 
 import "testing"
 
-func TestMarkDuplicates(t *testing.T) {
+func TestReconcileMarksDuplicates(t *testing.T) {
 	w := func(kind, ns, name, file, by string) Workload {
 		return Workload{Object: Object{Kind: kind, Namespace: ns, Name: name, Locations: map[string]Position{"": {File: file, Line: 1}}}, BuiltBy: by}
 	}
 	ws := []Workload{w("CronJob", "a", "x", "base.yaml", "dev"), w("CronJob", "a", "x", "base.yaml", "prod"), w("CronJob", "b", "x", "other.yaml", ""), w("Job", "a", "x", "job.yaml", "")}
-	MarkDuplicates(ws)
+	inv := &Inventory{Workloads: ws, SecurityGroupPolicies: []SecurityGroupPolicy{
+		{Object: Object{Kind: "SecurityGroupPolicy", Namespace: "a", Name: "db", Locations: map[string]Position{"": {File: "base/sgp.yaml", Line: 1}}}},
+		{Object: Object{Kind: "SecurityGroupPolicy", Namespace: "a", Name: "db", Locations: map[string]Position{"": {File: "tf/main.tf", Line: 9}}}},
+		{Object: Object{Kind: "SecurityGroupPolicy", Namespace: "b", Name: "db", Locations: map[string]Position{"": {File: "b.yaml", Line: 1}}}},
+	}}
+	Reconcile(inv)
+	ws = inv.Workloads
+	if p := inv.SecurityGroupPolicies; len(p[0].Duplicates) != 2 || p[0].Duplicates[1].Location.File != "tf/main.tf" || p[2].Duplicates != nil {
+		t.Errorf("policies: %+v %+v", p[0].Duplicates, p[2].Duplicates)
+	}
 	if len(ws[0].Duplicates) != 2 || ws[0].Duplicates[1].BuiltBy != "prod" || len(ws[1].Duplicates) != 2 {
 		t.Errorf("the two overlays: %+v %+v", ws[0].Duplicates, ws[1].Duplicates)
 	}

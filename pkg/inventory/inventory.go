@@ -74,6 +74,14 @@ type Object struct {
 	// elsewhere: rendered Helm output (or standard input) relocated to the template its
 	// `# Source:` comment names. --changed-since counts the object as changed when either is.
 	ReadFrom string `json:"-"`
+	// Duplicates, set when other definitions of the same object (kind, namespace, name) were
+	// read (two kustomize overlays, a manifest and a rendered chart), are where all of them are
+	// (Reconcile). In one cluster the object exists once: the model counts a workload's worst
+	// definition, and a pod any definition of a policy selects.
+	Duplicates []Definition `json:"duplicates,omitempty"`
+	// FirstDefinition marks, among duplicates, the one first in file order: the one findings
+	// about the duplication are reported on.
+	FirstDefinition bool `json:"firstDefinition,omitempty"`
 }
 
 // Origin kinds; the zero value is a manifest file whose Locations are its own.
@@ -222,10 +230,6 @@ type Workload struct {
 	// TTLPath is where a TTL goes when it is not the Job spec's ttlSecondsAfterFinished
 	// (a SparkApplication's spec.timeToLiveSeconds).
 	TTLPath string `json:"ttlPath,omitempty"`
-	// Duplicates, set when other definitions of the same object (kind, namespace, name) were
-	// read (two kustomize overlays, a manifest and a rendered chart), are where all of them are.
-	// In one cluster the object exists once: the model counts the worst definition.
-	Duplicates []Definition `json:"duplicates,omitempty"`
 	// BuiltBy is the kustomization whose build made this object, when one did.
 	BuiltBy string `json:"builtBy,omitempty"`
 	// ScaledBy is the autoscaler (HPA, KEDA ScaledObject) whose maximum Replicas is.

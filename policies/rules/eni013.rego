@@ -5,6 +5,8 @@
 #   built by two kustomize overlays, or a manifest next to the chart that renders it, cannot both
 #   exist in one cluster. eni-lint counts the object once on a node, with the definition that
 #   needs the most branch ENIs, so that two overlays of one CronJob do not double its demand. A
+#   SecurityGroupPolicy, ServiceAccount or Namespace defined twice is one object too: each
+#   definition is read, so a pod any of them selects is counted. A
 #   Karpenter or EKS Auto Mode NodePool is cluster-scoped: two definitions of one name in a
 #   cluster are one pool, and each definition is checked, since either may be the one applied.
 # custom:
@@ -34,6 +36,28 @@ finding contains f if {
 		{"definitions": w.duplicates, "counted": w.id},
 	)
 }
+
+# A SecurityGroupPolicy, ServiceAccount or Namespace defined more than once: one object in a
+# cluster. Each definition is read, so a pod any of them selects is counted; the finding is
+# made once, on the first definition.
+finding contains f if {
+	some obj in array.concat(array.concat(input.securityGroupPolicies, input.serviceAccounts), object.get(input, "namespaces", []))
+	defs := object.get(obj, "duplicates", [])
+	count(defs) > 1
+	obj.firstDefinition
+	f := model.finding(
+		"ENI013", "",
+		sprintf("%s %s is defined %d times (%s): one object in a cluster, whichever definition is applied last; each is read, so a pod any of them selects is counted. Keep one", [
+			obj.kind, qualified(obj), count(defs), concat(", ", [place(x) | some x in defs]),
+		]),
+		obj, ["metadata.name", "metadata"],
+		{"definitions": defs},
+	)
+}
+
+qualified(obj) := sprintf("%s/%s", [obj.namespace, obj.name]) if {
+	obj.namespace != ""
+} else := obj.name
 
 # A NodePool (or Provisioner) defined twice in one cluster: cluster-scoped, so one object,
 # whichever definition was applied last. Each definition stays a node group, since either may

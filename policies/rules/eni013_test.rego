@@ -57,3 +57,16 @@ test_node_pool_defined_twice_fires_once_on_the_first if {
 	f.details.nodeGroup == "default"
 	contains(f.message, "defined 2 times in one cluster (pools/b.yaml:3, pools/a.yaml:1)")
 }
+
+# A SecurityGroupPolicy defined twice: one finding, on the first definition.
+sgp_defs := [{"location": {"file": "a/sgp.yaml", "line": 1, "column": 1}}, {"location": {"file": "b/sgp.yaml", "line": 1, "column": 1}}]
+
+test_policy_defined_twice_fires_once if {
+	a := object.union(fx.sgp_all, {"id": "SecurityGroupPolicy/default/all@a/sgp.yaml:1", "duplicates": sgp_defs, "firstDefinition": true})
+	b := object.union(fx.sgp_all, {"id": "SecurityGroupPolicy/default/all@b/sgp.yaml:1", "duplicates": sgp_defs})
+	fs := eni013.finding with input as fx.inventory([fx.cronjob("seed", {}, {})], [a, b], [fx.node_group("default", ["m5.large"])])
+	count(fs) == 1
+	some f in fs
+	f.object.id == a.id
+	contains(f.message, "is defined 2 times (a/sgp.yaml:1, b/sgp.yaml:1)")
+}
