@@ -53,8 +53,8 @@ func (l *loader) extract(e *evaluator) {
 	}
 }
 
-// withCallIgnores runs fn, then gives everything it declared (node groups, Kubernetes
-// objects, NodePools, also those of modules the call calls in turn) the ignore comments above
+// withCallIgnores runs fn, then gives everything it declared (node groups and Kubernetes
+// objects, also those of modules the call calls in turn) the ignore comments above
 // the module block, and each node group the comments inside the block above its entry or its
 // instance types. A comment inside the block that stands above no node group it declares is
 // kept on the first one with an error, so that ENI009 says it suppresses nothing.
@@ -69,7 +69,7 @@ func (l *loader) withCallIgnores(c *moduleCall, fn func()) {
 		g := &l.groups[i]
 		g.Ignores = addIgnores(g.Ignores, c.ignores)
 		for j, in := range c.inner {
-			if groupSpans(*g, in.target) {
+			if groupSpans(*g, c.declare.Filename, in.target) {
 				g.Ignores = addIgnores(g.Ignores, []inventory.Ignore{in.ignore})
 				used[j] = true
 			}
@@ -87,15 +87,15 @@ func (l *loader) withCallIgnores(c *moduleCall, fn func()) {
 	}
 }
 
-// groupSpans says whether a line is within a node group's declaration or one of its type
-// locations (same file).
-func groupSpans(g inventory.NodeGroupSpec, line int) bool {
+// groupSpans says whether a line of a file is within a node group's declaration or one of
+// its type locations.
+func groupSpans(g inventory.NodeGroupSpec, file string, line int) bool {
 	within := func(p inventory.Position) bool {
 		end := p.EndLine
 		if end < p.Line {
 			end = p.Line
 		}
-		return p.Line > 0 && line >= p.Line && line <= end
+		return p.File == file && p.Line > 0 && line >= p.Line && line <= end
 	}
 	if within(g.Location) {
 		return true
