@@ -143,6 +143,12 @@ type UnresolvedObject struct {
 	// Pods is set when what cannot be counted is pods of a named object (an autoscaler's
 	// missing target), not objects the code declares: the reason then stands on its own.
 	Pods bool `json:"pods,omitempty"`
+	// Namespace and PodLabels, for a chart that is not read (a remote chart), are the release's
+	// namespace and the pod labels its values or set blocks give (keys under podLabels,
+	// labels, …): a SecurityGroupPolicy of the tree that selects them makes the unread chart
+	// hold branch ENIs, which ENI006 then reports as a warning, not info.
+	Namespace string            `json:"namespace,omitempty"`
+	PodLabels map[string]string `json:"podLabels,omitempty"`
 }
 
 // CNISetting is a place that configures the Amazon VPC CNI: an aws_eks_addon for vpc-cni (or

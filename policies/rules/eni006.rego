@@ -8,7 +8,8 @@
 #   it, an SGP workload that none of the declared node groups admits, or Kubernetes objects or
 #   node groups that the infrastructure code declares in a way only Terraform can evaluate
 #   (a templatefile() outside the tree, documents from a data source, a chart from a
-#   repository, which is only info, a module folder that is not in the tree). A node group known
+#   repository, which is only info unless its values give pods labels a policy of the tree
+#   selects, a module folder that is not in the tree). A node group known
 #   to launch nothing (an EKS Auto Mode NodePool that admits only sizes Auto Mode never
 #   launches) is info: no workload lands on it, and one that has nowhere else to go is reported.
 # custom:
@@ -26,6 +27,7 @@
 package eni.rules.eni006
 
 import data.eni.model
+import data.eni.selectors
 
 # Instance types that cannot be known statically (Terraform: a data source, a variable
 # without value), with the input that would decide them.
@@ -55,12 +57,52 @@ unknown_hint(reason) := "give the variable a value (--var NAME=VALUE or a tfvars
 # of them may be a Job or a SecurityGroupPolicy, so the verdict may miss it.
 finding contains f if {
 	some u in object.get(input, "unresolvedObjects", [])
+	selecting := selecting_policies(u)
+	count(selecting) == 0
 	f := model.finding_at(
 		"ENI006", object.get(u, "severity", ""),
 		unresolved_message(u),
 		u.location,
 		{"source": u.source, "unknown": u.reason},
 	)
+}
+
+# A chart that is not read, whose values give pods labels a policy of the tree selects: its pods
+# hold branch ENIs and are not counted, so it is a warning whatever the chart's own severity.
+finding contains f if {
+	some u in object.get(input, "unresolvedObjects", [])
+	selecting := selecting_policies(u)
+	count(selecting) > 0
+	f := model.finding_at(
+		"ENI006", "",
+		sprintf("%s; its values give pods labels that SecurityGroupPolicy %s selects, so those pods hold branch ENIs that are not counted", [unresolved_message(u), concat(", ", sort(selecting))]),
+		u.location,
+		{"source": u.source, "unknown": u.reason, "selectedBy": sort(selecting)},
+	)
+}
+
+# The applied policies that select pods of an unread chart: in the release's namespace (any,
+# when it is not known), a podSelector that admits the labels the release's values give, or
+# an empty podSelector in the release's own namespace, which selects every pod there.
+selecting_policies(u) := {sprintf("%s/%s", [s.namespace, s.name]) |
+	some s in model.applied_sgps
+	s.podSelector != null
+	selects_release_pods(s, u)
+}
+
+selects_release_pods(s, u) if {
+	labels := object.get(u, "podLabels", {})
+	is_object(labels)
+	count(labels) > 0
+	object.get(u, "namespace", "") in {"", s.namespace}
+	not selectors.selector_is_empty(s.podSelector)
+	selectors.selector_matches(s.podSelector, labels)
+}
+
+selects_release_pods(s, u) if {
+	object.get(u, "namespace", "") != ""
+	u.namespace == s.namespace
+	selectors.selector_is_empty(s.podSelector)
 }
 
 unresolved_message(u) := sprintf("%s cannot be read from the code: %s. The node groups it declares are left out, and so are Jobs, CronJobs or SecurityGroupPolicies; declare its node groups (--node-group, nodeGroups in .eni-lint.yaml) and scan its manifests", [u.source, u.reason]) if {

@@ -120,3 +120,38 @@ test_group_that_launches_nothing_is_info_and_named_where_a_workload_lands_nowher
 	nowhere.severity == ""
 	contains(nowhere.message, "(small launches no node)")
 }
+
+remote_chart(labels, ns) := {
+	"source": "helm_release.app", "location": {"file": "main.tf", "line": 3, "column": 1}, "severity": "info",
+	"reason": "the chart app from oci://example is not a folder of the tree, and charts are not downloaded",
+	"namespace": ns, "podLabels": labels,
+}
+
+db_sgp(ns, selector) := object.union(fx.sgp("db", selector), {"namespace": ns})
+
+test_remote_chart_whose_values_give_selected_labels_is_a_warning if {
+	u := remote_chart({"access-db": "true"}, "apps")
+	fs := eni006.finding with input as object.union(fx.inventory([], [db_sgp("apps", {"matchLabels": {"access-db": "true"}, "matchExpressions": []})], []), {"unresolvedObjects": [u]})
+	count(fs) == 1
+	some f in fs
+	f.severity == ""
+	f.details.selectedBy == ["apps/db"]
+	contains(f.message, "SecurityGroupPolicy apps/db selects")
+}
+
+test_remote_chart_stays_info_when_no_policy_selects_its_labels if {
+	u := remote_chart({"access-db": "true"}, "apps")
+	other_ns := db_sgp("batch", {"matchLabels": {"access-db": "true"}, "matchExpressions": []})
+	other_label := db_sgp("apps", {"matchLabels": {"access-cache": "true"}, "matchExpressions": []})
+	fs := eni006.finding with input as object.union(fx.inventory([], [other_ns, other_label], []), {"unresolvedObjects": [u]})
+	count(fs) == 1
+	some f in fs
+	f.severity == "info"
+}
+
+test_remote_chart_in_a_namespace_an_empty_selector_covers_is_a_warning if {
+	u := object.remove(remote_chart({}, "apps"), ["podLabels"])
+	fs := eni006.finding with input as object.union(fx.inventory([], [db_sgp("apps", {"matchLabels": {}, "matchExpressions": []})], []), {"unresolvedObjects": [u]})
+	some f in fs
+	f.severity == ""
+}

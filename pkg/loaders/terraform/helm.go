@@ -58,8 +58,10 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 		if repo != "" {
 			where = fmt.Sprintf("%s from %s", chart, repo)
 		}
-		l.unresolved = append(l.unresolved, inventory.UnresolvedObject{Source: e.callPath + r.typ + "." + r.name, Location: position(chartAttr.Expr.Range()), Severity: "info",
-			Reason: fmt.Sprintf("the chart %s is not a folder of the tree, and charts are not downloaded; render it (helm template … | eni-lint check -) or vendor it", where)})
+		u := inventory.UnresolvedObject{Source: e.callPath + r.typ + "." + r.name, Location: position(chartAttr.Expr.Range()), Severity: "info",
+			Reason: fmt.Sprintf("the chart %s is not a folder of the tree, and charts are not downloaded; render it (helm template … | eni-lint check -) or vendor it", where)}
+		u.Namespace, u.PodLabels = l.releaseLabels(e, r, inst, opts.DefaultNamespace)
+		l.unresolved = append(l.unresolved, u)
 		return
 	}
 	l.charts = append(l.charts, absPath(dir))
@@ -158,6 +160,67 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 		}
 		f.EachObject(func(o *inventory.Object) { o.Ignores = append(o.Ignores, r.ignores...) })
 		l.manifests = append(l.manifests, f)
+	}
+}
+
+// releaseLabels reads, for a release whose chart is not read, its namespace and the pod labels
+// its values entries and set blocks give: entries under a key that ends in "labels"
+// (podLabels, labels, commonLabels …), whose values are known. Which of them reach pods only
+// the chart knows; they serve to tell whether a policy of the tree may select its pods.
+func (l *loader) releaseLabels(e *evaluator, r *resource, inst *instance, namespace string) (string, map[string]string) {
+	if v, why, _, ok := e.attr(r.attrs, "namespace", inst); ok {
+		if ns, known := asString(v); why == "" && known {
+			namespace = ns
+		} else {
+			namespace = ""
+		}
+	}
+	labels := map[string]string{}
+	if a := r.attrs["values"]; a != nil {
+		if tuple, ok := a.Expr.(*hclsyntax.TupleConsExpr); ok {
+			for _, item := range tuple.Exprs {
+				if text, why := e.partialText(item, inst); why == "" {
+					if values, err := valuesOf(text); err == nil {
+						labelsIn(values, false, labels)
+					}
+				}
+			}
+		}
+	}
+	sets := map[string]any{}
+	for _, b := range blocksOf(r.body, "set") {
+		attrs := attributesOf(b)
+		n, _, _, _ := e.attr(attrs, "name", inst)
+		v, why, _, _ := e.attr(attrs, "value", inst)
+		name, ok := asString(n)
+		value, known := asString(v)
+		if ok && why == "" && known && !strings.Contains(value, refPrefix) {
+			setPath(sets, name, value)
+		}
+	}
+	labelsIn(sets, false, labels)
+	if len(labels) == 0 {
+		return namespace, nil
+	}
+	return namespace, labels
+}
+
+// labelsIn collects into out the string entries of maps under a key that ends in "labels".
+func labelsIn(v any, underLabels bool, out map[string]string) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	for k, val := range m {
+		if s, isString := val.(string); isString && underLabels && !strings.Contains(s, unknownText) {
+			out[k] = s
+			continue
+		}
+		if b, isBool := val.(bool); isBool && underLabels {
+			out[k] = fmt.Sprint(b)
+			continue
+		}
+		labelsIn(val, strings.HasSuffix(strings.ToLower(k), "labels"), out)
 	}
 }
 
