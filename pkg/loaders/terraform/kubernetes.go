@@ -232,6 +232,10 @@ func (l *loader) kubectlManifest(e *evaluator, r *resource, inst *instance, key 
 	}
 	text, why := e.partialText(a.Expr, inst)
 	if why != "" {
+		if r.forEach != nil && readsEach(a.Expr) && strings.HasPrefix(why, "the expression at ") {
+			// yaml_body = each.value: what is unknown is the for_each map's value.
+			why = "each.value of for_each, whose values depend on " + e.unknownReason(r.forEach)
+		}
 		unresolved(a.Expr.Range(), "yaml_body depends on "+why)
 		return inventory.Fragment{}, false
 	}
@@ -606,6 +610,16 @@ func renderParts(parts []hclsyntax.Expression, eval func(hclsyntax.Expression) (
 		b.WriteString(mark(part))
 	}
 	return b.String(), nil, true
+}
+
+// readsEach says whether an expression reads each.key or each.value.
+func readsEach(expr hcl.Expression) bool {
+	for _, tr := range expr.Variables() {
+		if tr.RootName() == "each" {
+			return true
+		}
+	}
+	return false
 }
 
 // templateParts returns a template's parts, or the expression itself as the only part.

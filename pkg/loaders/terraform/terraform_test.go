@@ -1588,3 +1588,27 @@ resource "kubectl_manifest" "m" {
 		}
 	})
 }
+
+// yaml_body = each.value over a map whose values only Terraform knows: the reason names what
+// the for_each values depend on, not "the expression is not known statically".
+func TestEachValueBodyNamesTheForEachBlocker(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": `
+data "aws_ssm_parameter" "role" { name = "/eks/node-role" }
+locals {
+  pools = { general = "kind: NodePool\nrole: ${data.aws_ssm_parameter.role.value}" }
+}
+resource "kubectl_manifest" "pool" {
+  for_each  = local.pools
+  yaml_body = each.value
+}
+`})
+	var reasons []string
+	for _, f := range Load([]string{root}, Options{}) {
+		for _, u := range f.Unresolved {
+			reasons = append(reasons, u.Reason)
+		}
+	}
+	if len(reasons) != 1 || !strings.Contains(reasons[0], "each.value of for_each, whose values depend on") || !strings.Contains(reasons[0], "data.aws_ssm_parameter.role.value") {
+		t.Errorf("reasons %q", reasons)
+	}
+}
