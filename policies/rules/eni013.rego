@@ -47,7 +47,7 @@ finding contains f if {
 	obj.firstDefinition
 	f := model.finding(
 		"ENI013", "",
-		sprintf("%s %s is defined %d times (%s): one object in a cluster, whichever definition is applied last; each is read, so a pod any of them selects is counted. Keep one", [
+		sprintf("%s %s is defined %d times (%s): one object in a cluster, whichever definition is applied last; each is read, so a pod any of them selects is counted. If they are applied to one cluster, keep one; if they are alternatives for different clusters, say which files each cluster holds (clusters: in .eni-lint.yaml)", [
 			obj.kind, qualified(obj), count(defs), concat(", ", [place(x) | some x in defs]),
 		]),
 		obj, ["metadata.name", "metadata"],
@@ -70,7 +70,7 @@ finding contains f if {
 	first == sprintf("%s:%09d", [g.location.file, g.location.line])
 	f := object.union(model.finding_at(
 		"ENI013", "",
-		sprintf("node pool %q is defined %d times in one cluster (%s): one object, whichever definition is applied last; each is checked as a node group, since either may be the one running. Keep one", [
+		sprintf("node pool %q is defined %d times in one cluster (%s): one object, whichever definition is applied last; each is checked as a node group, since either may be the one running. If they are applied to one cluster, keep one; if they are alternatives for different clusters, say which files each cluster holds (clusters: in .eni-lint.yaml)", [
 			g.name, count(defs), concat(", ", [place(d) | some d in defs]),
 		]),
 		g.location,
