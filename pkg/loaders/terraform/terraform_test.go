@@ -1474,6 +1474,17 @@ module "eks" {
 	}
 }
 
+// unresolvedReasons lists the reasons of every unresolved declaration the fragments report.
+func unresolvedReasons(frags []inventory.Fragment) []string {
+	var out []string
+	for _, f := range frags {
+		for _, u := range f.Unresolved {
+			out = append(out, u.Reason)
+		}
+	}
+	return out
+}
+
 // fileset() lists the files of the scanned tree, so kubectl_manifest { for_each = fileset(…) }
 // reads each one; a folder outside the tree or past the budget makes only its value unknown,
 // and the reason names the call.
@@ -1509,16 +1520,14 @@ resource "kubectl_manifest" "m" {
 				files[k] = v
 			}
 			root := writeTree(t, files)
+			frags := Load([]string{filepath.Join(root, "infra")}, Options{})
 			var got []string
-			var unresolved []string
-			for _, f := range Load([]string{filepath.Join(root, "infra")}, Options{}) {
+			for _, f := range frags {
 				for _, w := range f.Workloads {
 					got = append(got, w.Name)
 				}
-				for _, u := range f.Unresolved {
-					unresolved = append(unresolved, u.Reason)
-				}
 			}
+			unresolved := unresolvedReasons(frags)
 			sort.Strings(got)
 			if strings.Join(got, ",") != strings.Join(tc.jobs, ",") {
 				t.Errorf("jobs %v, want %v (unresolved %q)", got, tc.jobs, unresolved)
@@ -1547,12 +1556,7 @@ resource "kubectl_manifest" "m" {
 		files[fmt.Sprintf("m/%d.yaml", i)] = "kind: Namespace\napiVersion: v1\nmetadata: {name: n}\n"
 	}
 	root := writeTree(t, files)
-	var reasons []string
-	for _, f := range Load([]string{root}, Options{}) {
-		for _, u := range f.Unresolved {
-			reasons = append(reasons, u.Reason)
-		}
-	}
+	reasons := unresolvedReasons(Load([]string{root}, Options{}))
 	if len(reasons) != 1 || !strings.Contains(reasons[0], "more than 5 entries under the folder (a budget)") {
 		t.Errorf("reasons %q", reasons)
 	}
@@ -1602,12 +1606,7 @@ resource "kubectl_manifest" "pool" {
   yaml_body = each.value
 }
 `})
-	var reasons []string
-	for _, f := range Load([]string{root}, Options{}) {
-		for _, u := range f.Unresolved {
-			reasons = append(reasons, u.Reason)
-		}
-	}
+	reasons := unresolvedReasons(Load([]string{root}, Options{}))
 	if len(reasons) != 1 || !strings.Contains(reasons[0], "each.value of for_each, whose values depend on") || !strings.Contains(reasons[0], "data.aws_ssm_parameter.role.value") {
 		t.Errorf("reasons %q", reasons)
 	}
