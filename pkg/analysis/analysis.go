@@ -110,7 +110,9 @@ type Ignore struct {
 
 // Check runs the analysis. An error means the run itself could not happen (bad settings,
 // policies that do not compile); unreadable inputs are reported inside the report instead.
-func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.Report, error) {
+// The engine may still be compiling (rules.Start): it is waited for once the files are read;
+// discovery (Options.Discover) needs none.
+func Check(ctx context.Context, source rules.Source, opts Options) (*findings.Report, error) {
 	if opts.ENIRelease != inventory.ReleaseOnDelete && opts.ENIRelease != inventory.ReleaseOnCompletion {
 		return nil, fmt.Errorf("eniRelease %q is not onDelete or onCompletion", opts.ENIRelease)
 	}
@@ -167,6 +169,13 @@ func Check(ctx context.Context, engine *rules.Engine, opts Options) (*findings.R
 		Reading: opts.Reading,
 	})
 	step("load")
+	var engine *rules.Engine // nil for discovery (eni-lint clusters), which evaluates nothing
+	if source != nil {
+		if engine, err = source.Wait(); err != nil {
+			return nil, err
+		}
+		step("compile")
+	}
 	clusters := planClusters(frags, opts.NodeGroups, opts.Clusters, opts.Paths)
 	progress("evaluating the policies")
 	var report *findings.Report

@@ -332,10 +332,8 @@ func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.O
 		files = append(files, fileOutput{path, r})
 	}
 
-	eng, err := engine(ctx, policies)
-	if err != nil {
-		return err
-	}
+	// The policies compile while the files are read; Check waits for them when it needs them.
+	eng := pendingEngine(ctx, policies)
 	if f.timings {
 		opts.Timings = stdio.Err
 	}
@@ -358,7 +356,11 @@ func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.O
 	}
 	if needEdits {
 		opts.Workloads = nil
-		if err := attachEdits(ctx, opts, eng, rep, workloads()); err != nil {
+		compiled, err := eng.Wait() // compiled already: Check waited for it
+		if err != nil {
+			return err
+		}
+		if err := attachEdits(ctx, opts, compiled, rep, workloads()); err != nil {
 			return err
 		}
 	}

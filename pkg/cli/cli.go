@@ -100,6 +100,22 @@ func engine(ctx context.Context, policyDirs []string) (*rules.Engine, error) {
 	return e, nil
 }
 
+// pendingEngine starts compiling the policies, as engine does, on a goroutine.
+func pendingEngine(ctx context.Context, policyDirs []string) rules.Source {
+	return wrappedSource{rules.Start(ctx, policyDirs...)}
+}
+
+// wrappedSource gives a compile error the same words as engine.
+type wrappedSource struct{ p *rules.Pending }
+
+func (w wrappedSource) Wait() (*rules.Engine, error) {
+	e, err := w.p.Wait()
+	if err != nil {
+		return nil, fmt.Errorf("loading policies: %w", err)
+	}
+	return e, nil
+}
+
 // DefaultIO is the process's own streams.
 func DefaultIO() IO {
 	return IO{

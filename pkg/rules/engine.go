@@ -175,6 +175,39 @@ func Compile(modules map[string]*ast.Module) (*ast.Compiler, error) {
 	return c, nil
 }
 
+// Source gives an engine when the caller needs it: an *Engine itself, or a Pending one that is
+// still being compiled.
+type Source interface {
+	Wait() (*Engine, error)
+}
+
+// Wait returns the engine: it is ready.
+func (e *Engine) Wait() (*Engine, error) { return e, nil }
+
+// Pending is an engine compiled on a goroutine while the caller does other work (a check reads
+// its files meanwhile: compiling the policies takes as long as reading a small tree).
+type Pending struct {
+	done chan struct{}
+	eng  *Engine
+	err  error
+}
+
+// Start compiles the policies on a goroutine, as New does.
+func Start(ctx context.Context, policyDirs ...string) *Pending {
+	p := &Pending{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.eng, p.err = New(ctx, policyDirs...)
+	}()
+	return p
+}
+
+// Wait blocks until the engine is compiled.
+func (p *Pending) Wait() (*Engine, error) {
+	<-p.done
+	return p.eng, p.err
+}
+
 // New compiles the embedded policies, plus the custom policies in policyDirs, and prepares the
 // report query. Custom policies get the same capabilities as the built-in ones.
 func New(ctx context.Context, policyDirs ...string) (*Engine, error) {
