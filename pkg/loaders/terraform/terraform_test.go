@@ -277,6 +277,32 @@ resource "aws_eks_node_group" "h" { count = 1.5 }`)
   source = "terraform-aws-modules/eks/aws"
   compute_config = { enabled = var.on, node_pools = [for p in ["system"] : p] }
 }`)
+	// Dynamic blocks nested with their iterators, launch configurations, ignore comments inside
+	// a module block, a dynamic block whose for_each refers to itself.
+	f.Add(`resource "aws_autoscaling_group" "a" {
+  dynamic "mixed_instances_policy" {
+    for_each = [{ o = ["m5.large", var.x] }]
+    iterator = p
+    content { launch_template { dynamic "override" {
+      for_each = p.value.o
+      content { instance_type = override.value }
+    } } }
+  }
+}
+resource "aws_launch_configuration" "l" { instance_type = "c5.large" }
+resource "aws_autoscaling_group" "b" { launch_configuration = aws_launch_configuration.l.name }`)
+	f.Add(`module "eks" {
+  source = "terraform-aws-modules/eks/aws"
+  eks_managed_node_groups = {
+    # eni-lint:ignore ENI006 reviewed
+    a = { instance_types = [var.t] } # eni-lint:ignore ENI001 x
+  }
+  # eni-lint:ignore ENI013
+}`)
+	f.Add(`resource "aws_autoscaling_group" "a" { dynamic "launch_template" {
+  for_each = aws_autoscaling_group.a.launch_template
+  content { id = launch_template.value.id }
+} }`)
 	f.Fuzz(func(t *testing.T, src string) {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
