@@ -28,7 +28,9 @@ import (
 // Options are the settings of one run, already merged from flags and config.
 type Options struct {
 	// witnessBudget, when set, is this evaluation's share of the run's witness budget.
-	witnessBudget    *witness.Budget
+	witnessBudget *witness.Budget
+	// sharedInputs, when set, converts a workload several clusters hold to its Rego form once.
+	sharedInputs     *rules.WorkloadInputs
 	Paths            []string
 	Stdin            io.Reader
 	NodeGroups       []inventory.NodeGroupSpec
@@ -316,7 +318,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 		// Nothing to evaluate: eni-lint clusters shows what would be.
 	} else if ctx.Err() != nil {
 		stopped = "the run took longer than --timeout while reading the inputs: the policies were not evaluated, so there is no verdict; the files not read are listed"
-	} else if r, err := evaluate(evalCtx, engine, inv, opts.ProfilePolicies); err != nil {
+	} else if r, err := evaluate(evalCtx, engine, inv, opts.ProfilePolicies, opts.sharedInputs); err != nil {
 		switch {
 		case ctx.Err() != nil:
 			stopped = "the run took longer than --timeout while evaluating the policies: there is no verdict"
@@ -403,9 +405,12 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 }
 
 // evaluate runs the prepared query, under OPA's profiler when a profile is asked for.
-func evaluate(ctx context.Context, engine *rules.Engine, inv *inventory.Inventory, profile io.Writer) (*rules.Result, error) {
+func evaluate(ctx context.Context, engine *rules.Engine, inv *inventory.Inventory, profile io.Writer, shared *rules.WorkloadInputs) (*rules.Result, error) {
 	if profile != nil {
 		return engine.EvaluateProfiled(ctx, inv, profile, 30)
+	}
+	if shared != nil {
+		return engine.EvaluateSharing(ctx, inv, shared)
 	}
 	return engine.Evaluate(ctx, inv)
 }

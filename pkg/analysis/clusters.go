@@ -429,6 +429,10 @@ func checkClusters(ctx context.Context, engine *rules.Engine, opts Options, tabl
 	workers = min(workers, len(clusters))
 	share := witness.DefaultBudget.Share(len(clusters))
 	opts.witnessBudget = &share
+	if len(clusters) > 1 {
+		// Manifests outside every cluster's folder are in each cluster: convert them once.
+		opts.sharedInputs = &rules.WorkloadInputs{}
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {

@@ -366,7 +366,7 @@ type ActiveIgnore struct {
 
 // Evaluate runs the prepared report query over the whole inventory, once.
 func (e *Engine) Evaluate(ctx context.Context, inv *inventory.Inventory) (*Result, error) {
-	return e.evaluate(ctx, inv)
+	return e.evaluate(ctx, inv, nil)
 }
 
 // EvaluateProfiled is Evaluate with OPA's profiler on: it also writes the expressions that
@@ -374,7 +374,7 @@ func (e *Engine) Evaluate(ctx context.Context, inv *inventory.Inventory) (*Resul
 // Profiling slows the evaluation several times; the ranking, not the figures, is the point.
 func (e *Engine) EvaluateProfiled(ctx context.Context, inv *inventory.Inventory, w io.Writer, top int) (*Result, error) {
 	p := profiler.New()
-	res, err := e.evaluate(ctx, inv, rego.EvalQueryTracer(p))
+	res, err := e.evaluate(ctx, inv, nil, rego.EvalQueryTracer(p))
 	if err != nil {
 		return nil, err
 	}
@@ -390,8 +390,15 @@ func (e *Engine) EvaluateProfiled(ctx context.Context, inv *inventory.Inventory,
 	return res, nil
 }
 
-func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, extra ...rego.EvalOption) (*Result, error) {
-	input, err := InputValue(inv)
+// EvaluateSharing is Evaluate for one of several evaluations of a run (its clusters): a
+// workload they share is converted to its Rego form once, through shared. A run of one cluster
+// gains nothing from it and would keep every converted workload until the run ends.
+func (e *Engine) EvaluateSharing(ctx context.Context, inv *inventory.Inventory, shared *WorkloadInputs) (*Result, error) {
+	return e.evaluate(ctx, inv, shared)
+}
+
+func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared *WorkloadInputs, extra ...rego.EvalOption) (*Result, error) {
+	input, err := InputValueSharing(inv, shared)
 	if err != nil {
 		return nil, fmt.Errorf("building policy input: %w", err)
 	}

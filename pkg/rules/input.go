@@ -22,6 +22,51 @@ func InputValue(inv *inventory.Inventory) (ast.Value, error) {
 	return toValue(reflect.ValueOf(inv))
 }
 
+// WorkloadInputs holds the Rego form of workloads by their JSON form, for a run that evaluates
+// several clusters: a workload many clusters hold (a manifest outside every cluster's folder)
+// is converted once, not once per cluster. The key is the whole JSON form, so a workload that
+// differs in anything the policies see is converted on its own; the zero value is ready.
+type WorkloadInputs struct {
+	m sync.Map // JSON form → ast.Value
+}
+
+// InputValueSharing is InputValue with the workloads taken from (and added to) shared.
+func InputValueSharing(inv *inventory.Inventory, shared *WorkloadInputs) (ast.Value, error) {
+	if shared == nil || inv.Workloads == nil {
+		return InputValue(inv)
+	}
+	rest := *inv
+	rest.Workloads = nil
+	top, err := InputValue(&rest)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := top.(ast.Object)
+	if !ok {
+		return nil, fmt.Errorf("policy input: the inventory is not an object")
+	}
+	encode := encoderOf(reflect.TypeFor[inventory.Workload]())
+	terms := make([]*ast.Term, len(inv.Workloads))
+	for i := range inv.Workloads {
+		key, err := json.Marshal(&inv.Workloads[i])
+		if err != nil {
+			return nil, err
+		}
+		if v, ok := shared.m.Load(string(key)); ok {
+			terms[i] = ast.NewTerm(v.(ast.Value))
+			continue
+		}
+		x, err := encode(reflect.ValueOf(inv.Workloads[i]))
+		if err != nil {
+			return nil, fmt.Errorf("workloads: %w", err)
+		}
+		shared.m.Store(string(key), x)
+		terms[i] = ast.NewTerm(x)
+	}
+	obj.Insert(ast.StringTerm("workloads"), ast.ArrayTerm(terms...))
+	return obj, nil
+}
+
 // toValue converts one Go value the way encoding/json would write it.
 func toValue(v reflect.Value) (ast.Value, error) {
 	return encoderOf(v.Type())(v)

@@ -130,6 +130,37 @@ func TestInputValueIsTheJSONForm(t *testing.T) {
 	}
 }
 
+// The input built with workloads shared across a run's evaluations is the JSON form too: for
+// random inventories, converted once into an empty cache, again from the cache, and with one
+// workload changed after its twin was cached (it must not come back from the cache).
+func TestInputValueSharingIsTheJSONForm(t *testing.T) {
+	shared := &WorkloadInputs{}
+	for seed := int64(0); seed < 200; seed++ {
+		var inv inventory.Inventory
+		fill(reflect.ValueOf(&inv).Elem(), rand.New(rand.NewSource(seed)), 0)
+		for pass := 0; pass < 2; pass++ {
+			got, err := InputValueSharing(&inv, shared)
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if want := jsonForm(t, &inv); ast.Compare(got, want) != 0 {
+				t.Fatalf("seed %d pass %d: the shared input differs from the JSON form\n got: %v\nwant: %v", seed, pass, got, want)
+			}
+		}
+		if len(inv.Workloads) == 0 {
+			continue
+		}
+		inv.Workloads[0].Name += "-changed"
+		got, err := InputValueSharing(&inv, shared)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := jsonForm(t, &inv); ast.Compare(got, want) != 0 {
+			t.Fatalf("seed %d: a changed workload came back from the cache", seed)
+		}
+	}
+}
+
 func TestInputValueOfAnEmptyInventory(t *testing.T) {
 	got, err := InputValue(&inventory.Inventory{})
 	if err != nil {
