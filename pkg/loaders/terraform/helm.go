@@ -103,9 +103,38 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 			c.Inline = append(c.Inline, values)
 		}
 	}
-	// set { name = "a.b", value = "x" } blocks (provider v2) and set = [{…}] (v3).
-	sets := map[string]any{}
-	setEntry := func(attrs hcl.Attributes, list bool) {
+	sets, unread := e.releaseSets(r, inst)
+	partial = partial || unread
+	if len(blocksOf(r.body, "set_sensitive")) > 0 {
+		partial = true // values eni-lint does not read
+	}
+	if len(sets) > 0 {
+		c.Inline = append(c.Inline, sets)
+	}
+	// Helm installs the objects that name no namespace into the release's.
+	release := opts
+	release.DefaultNamespace = namespace
+	rendered := helm.Render(l.fsys, c, namespace, lim, func(file string, docs []*yaml.Node) inventory.Fragment {
+		return kubernetes.LoadDocuments(file, docs, nil, release)
+	}, func(s confine.Skip) {
+		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Chart file not read", Detail: s.Path + ": " + s.Reason, Subject: chartAttr.Expr.Range().Ptr()})
+	})
+	for _, f := range rendered {
+		if partial && len(f.Errors) > 0 {
+			unresolved(chartAttr.Expr.Range(), fmt.Sprintf("the chart does not render without the values only Terraform knows (%s: %s)", filepath.Base(f.Errors[0].Position.File), f.Errors[0].Message))
+			f.Errors = nil
+		}
+		f.EachObject(func(o *inventory.Object) { o.Ignores = append(o.Ignores, r.ignores...) })
+		l.manifests = append(l.manifests, f)
+	}
+}
+
+// releaseSets reads a helm_release's set { name = "a.b", value = "x" } blocks (provider v2) and
+// set_list blocks into a values map; partial says that an entry only Terraform knows was left
+// out.
+func (e *evaluator) releaseSets(r *resource, inst *instance) (sets map[string]any, partial bool) {
+	sets = map[string]any{}
+	entry := func(attrs hcl.Attributes, list bool) {
 		n, _, _, _ := e.attr(attrs, "name", inst)
 		v, why, _, _ := e.attr(attrs, "value", inst)
 		name, ok := asString(n)
@@ -134,33 +163,12 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 		setPath(sets, name, value)
 	}
 	for _, b := range blocksOf(r.body, "set") {
-		setEntry(attributesOf(b), false)
+		entry(attributesOf(b), false)
 	}
 	for _, b := range blocksOf(r.body, "set_list") {
-		setEntry(attributesOf(b), true)
+		entry(attributesOf(b), true)
 	}
-	if len(blocksOf(r.body, "set_sensitive")) > 0 {
-		partial = true // values eni-lint does not read
-	}
-	if len(sets) > 0 {
-		c.Inline = append(c.Inline, sets)
-	}
-	// Helm installs the objects that name no namespace into the release's.
-	release := opts
-	release.DefaultNamespace = namespace
-	rendered := helm.Render(l.fsys, c, namespace, lim, func(file string, docs []*yaml.Node) inventory.Fragment {
-		return kubernetes.LoadDocuments(file, docs, nil, release)
-	}, func(s confine.Skip) {
-		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Chart file not read", Detail: s.Path + ": " + s.Reason, Subject: chartAttr.Expr.Range().Ptr()})
-	})
-	for _, f := range rendered {
-		if partial && len(f.Errors) > 0 {
-			unresolved(chartAttr.Expr.Range(), fmt.Sprintf("the chart does not render without the values only Terraform knows (%s: %s)", filepath.Base(f.Errors[0].Position.File), f.Errors[0].Message))
-			f.Errors = nil
-		}
-		f.EachObject(func(o *inventory.Object) { o.Ignores = append(o.Ignores, r.ignores...) })
-		l.manifests = append(l.manifests, f)
-	}
+	return sets, partial
 }
 
 // releaseLabels reads, for a release whose chart is not read, its namespace and the pod labels
@@ -187,17 +195,7 @@ func (l *loader) releaseLabels(e *evaluator, r *resource, inst *instance, namesp
 			}
 		}
 	}
-	sets := map[string]any{}
-	for _, b := range blocksOf(r.body, "set") {
-		attrs := attributesOf(b)
-		n, _, _, _ := e.attr(attrs, "name", inst)
-		v, why, _, _ := e.attr(attrs, "value", inst)
-		name, ok := asString(n)
-		value, known := asString(v)
-		if ok && why == "" && known && !strings.Contains(value, refPrefix) {
-			setPath(sets, name, value)
-		}
-	}
+	sets, _ := e.releaseSets(r, inst)
 	labelsIn(sets, false, labels)
 	if len(labels) == 0 {
 		return namespace, nil
