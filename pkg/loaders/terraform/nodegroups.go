@@ -512,31 +512,35 @@ func (e *evaluator) launchTemplateType(attrs hcl.Attributes, inst *instance) (st
 		}
 		s := v.AsString()
 		if ref, ok := strings.CutPrefix(s, refPrefix); ok {
-			return e.templateInstanceType(ref, a.Expr.Range())
+			return e.instanceTypeOf(ref, "aws_launch_template", a.Expr.Range())
 		}
 		// A literal name or id: a launch template of this module with that name.
-		for _, key := range e.mod.order {
-			r := e.mod.resources[key]
-			if r.typ != "aws_launch_template" || r.attrs["name"] == nil {
-				continue
-			}
-			if n, d := e.value(r.attrs["name"].Expr, nil); !d.HasErrors() && n.IsKnown() && n.Type() == cty.String && n.AsString() == s {
-				return e.templateInstanceType(key, a.Expr.Range())
-			}
+		if key := e.resourceNamed("aws_launch_template", s); key != "" {
+			return e.instanceTypeOf(key, "aws_launch_template", a.Expr.Range())
 		}
 		return "", fmt.Sprintf("the launch template %q is not in this configuration, so its instance type is unknown", s), a.Expr.Range()
 	}
 	return "", "", hcl.Range{}
 }
 
-// templateInstanceType reads instance_type of a launch template reference such as
-// aws_launch_template.x or aws_launch_template.x["key"].
-func (e *evaluator) templateInstanceType(ref string, at hcl.Range) (string, string, hcl.Range) {
-	return e.instanceTypeOf(ref, "aws_launch_template", at)
+// resourceNamed finds the resource of a type in this module whose name argument is name (a
+// launch template or configuration named by a literal), as its key, or "".
+func (e *evaluator) resourceNamed(typ, name string) string {
+	for _, key := range e.mod.order {
+		r := e.mod.resources[key]
+		if r.typ != typ || r.attrs["name"] == nil {
+			continue
+		}
+		if n, d := e.value(r.attrs["name"].Expr, nil); !d.HasErrors() && n.IsKnown() && n.Type() == cty.String && n.AsString() == name {
+			return key
+		}
+	}
+	return ""
 }
 
 // instanceTypeOf reads instance_type of a reference to a resource of type want (a launch
-// template or launch configuration), with its instance key if any.
+// template or launch configuration), such as aws_launch_template.x or
+// aws_launch_template.x["key"].
 func (e *evaluator) instanceTypeOf(ref, want string, at hcl.Range) (string, string, hcl.Range) {
 	addr, index, _ := strings.Cut(ref, "[")
 	typ, name, _ := strings.Cut(addr, ".")
@@ -692,17 +696,7 @@ func useLaunchConfiguration(g *inventory.NodeGroupSpec, e *evaluator, a *hcl.Att
 	}
 	ref, isRef := strings.CutPrefix(s, refPrefix)
 	if !isRef {
-		for _, key := range e.mod.order {
-			r := e.mod.resources[key]
-			if r.typ != "aws_launch_configuration" || r.attrs["name"] == nil {
-				continue
-			}
-			if n, d := e.value(r.attrs["name"].Expr, nil); !d.HasErrors() && n.IsKnown() && n.Type() == cty.String && n.AsString() == s {
-				ref, isRef = key, true
-				break
-			}
-		}
-		if !isRef {
+		if ref = e.resourceNamed("aws_launch_configuration", s); ref == "" {
 			g.UnknownTypes = fmt.Sprintf("the launch configuration %q is not in this configuration, so its instance type is unknown", s)
 			return
 		}
