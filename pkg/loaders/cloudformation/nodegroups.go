@@ -165,21 +165,29 @@ func (t *template) launchTemplateType(spec *yaml.Node) (string, string, inventor
 		if lt, ok := t.resources[id]; ok && lt.typ == "AWS::EC2::LaunchTemplate" {
 			return t.instanceTypeOf(lt)
 		}
-		for _, oid := range t.order { // a literal name
-			lt := t.resources[oid]
-			if lt.typ != "AWS::EC2::LaunchTemplate" {
-				continue
-			}
-			if name, _ := t.str(t.prop(lt, "LaunchTemplateName")); name != "" && name == s {
-				if typ := t.prop(lt, "LaunchTemplateData", "InstanceType"); typ != nil {
-					v, why := t.str(typ)
-					return v, why, t.pos(typ)
-				}
+		if lt := t.resourceNamed("AWS::EC2::LaunchTemplate", "LaunchTemplateName", s); lt != nil { // a literal name
+			if typ := t.prop(lt, "LaunchTemplateData", "InstanceType"); typ != nil {
+				v, why := t.str(typ)
+				return v, why, t.pos(typ)
 			}
 		}
 		return "", fmt.Sprintf("the launch template %q is not in this template, so its instance type is unknown", s), t.pos(n)
 	}
 	return "", "", inventory.Position{}
+}
+
+// resourceNamed finds the resource of a type whose name property is the literal name, or nil.
+func (t *template) resourceNamed(typ, nameProp, name string) *resource {
+	for _, id := range t.order {
+		r := t.resources[id]
+		if r.typ != typ {
+			continue
+		}
+		if n, _ := t.str(t.prop(r, nameProp)); n != "" && n == name {
+			return r
+		}
+	}
+	return nil
 }
 
 // useLaunchConfiguration reads a group's type from the AWS::AutoScaling::LaunchConfiguration
@@ -191,15 +199,7 @@ func (t *template) useLaunchConfiguration(g *inventory.NodeGroupSpec, name *yaml
 	if fn, arg := intrinsic(yamlpos.Resolve(name)); fn == "Ref" && arg.Kind == yaml.ScalarNode {
 		lc = t.resources[arg.Value]
 	} else if s, why := t.str(name); why == "" {
-		for _, id := range t.order {
-			r := t.resources[id]
-			if r.typ != "AWS::AutoScaling::LaunchConfiguration" {
-				continue
-			}
-			if n, _ := t.str(t.prop(r, "LaunchConfigurationName")); n == s {
-				lc = r
-			}
-		}
+		lc = t.resourceNamed("AWS::AutoScaling::LaunchConfiguration", "LaunchConfigurationName", s)
 	}
 	if lc == nil || lc.typ != "AWS::AutoScaling::LaunchConfiguration" {
 		g.UnknownTypes = "the launch configuration is not in this template, so its instance type is unknown"
