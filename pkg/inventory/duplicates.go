@@ -14,16 +14,10 @@ func Reconcile(inv *Inventory) {
 }
 
 func markDuplicates[T any](items []T, object func(*T) (*Object, string)) {
-	byIdentity := map[string][]int{}
-	for i := range items {
+	for _, idx := range sameIdentity(len(items), func(i int) string {
 		o, _ := object(&items[i])
-		key := o.Kind + "/" + o.Namespace + "/" + o.Name
-		byIdentity[key] = append(byIdentity[key], i)
-	}
-	for _, idx := range byIdentity {
-		if len(idx) < 2 {
-			continue
-		}
+		return o.Kind + "/" + o.Namespace + "/" + o.Name
+	}) {
 		var at []Definition
 		first := idx[0]
 		for _, i := range idx {
@@ -45,22 +39,30 @@ func markDuplicates[T any](items []T, object func(*T) (*Object, string)) {
 // object in the cluster, whichever definition was applied last. For each pool (same order) it
 // returns every definition of its name, or nil when there is one.
 func DuplicateNodePools(pools []NodePool) [][]Definition {
-	byIdentity := map[string][]int{}
-	for i, p := range pools {
-		key := p.Kind + "/" + p.Name
-		byIdentity[key] = append(byIdentity[key], i)
-	}
 	out := make([][]Definition, len(pools))
-	for _, idx := range byIdentity {
-		if len(idx) < 2 {
-			continue
-		}
+	for _, idx := range sameIdentity(len(pools), func(i int) string { return pools[i].Kind + "/" + pools[i].Name }) {
 		var at []Definition
 		for _, i := range idx {
 			at = append(at, Definition{Location: pools[i].Location})
 		}
 		for _, i := range idx {
 			out[i] = at
+		}
+	}
+	return out
+}
+
+// sameIdentity groups the indexes 0..n-1 by identity, and returns the groups of more than one.
+func sameIdentity(n int, identity func(int) string) [][]int {
+	byIdentity := map[string][]int{}
+	for i := 0; i < n; i++ {
+		key := identity(i)
+		byIdentity[key] = append(byIdentity[key], i)
+	}
+	var out [][]int
+	for _, idx := range byIdentity {
+		if len(idx) > 1 {
+			out = append(out, idx)
 		}
 	}
 	return out
