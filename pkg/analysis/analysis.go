@@ -271,7 +271,8 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 			Location: ig.Location, Text: fmt.Sprintf("%s: %s", ig.Rule, ig.Reason),
 		})
 	}
-	loadErrors, _, declared := inventory.Merge(inv, frags)
+	all := inventory.Merge(inv, frags)
+	loadErrors := all.Errors
 	// Paths that hold nothing eni-lint reads (an empty folder, docs/) checked nothing: that is
 	// no clean result.
 	if stats.Files == 0 && stats.HelmCharts == 0 && len(loadErrors) == 0 {
@@ -279,21 +280,21 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 			Message: "no file eni-lint reads was found here (Kubernetes YAML or JSON, kustomizations, Helm charts, Terraform, CloudFormation, eksctl): nothing was checked"})
 	}
 	var unresolvedRefs []inventory.UnresolvedObject
-	inv.Workloads, unresolvedRefs = inventory.ResolveArgoRefs(inv.Workloads, declared.ArgoTemplates)
+	inv.Workloads, unresolvedRefs = inventory.ResolveArgoRefs(inv.Workloads, all.ArgoTemplates)
 	inv.UnresolvedObjects = append(inv.UnresolvedObjects, unresolvedRefs...)
-	inventory.AssignFargate(inv.Workloads, declared.FargateProfiles)
+	inventory.AssignFargate(inv.Workloads, all.FargateProfiles)
 	inventory.Reconcile(inv)
-	inv.UnresolvedObjects = append(inv.UnresolvedObjects, inventory.ApplyAutoscalers(inv.Workloads, declared.Autoscalers)...)
-	pools, err := karpenter.Resolve(declared.NodePools, declared.NodeClasses, table, karpenter.MentionsOf(mayHoldBranchENIs(inv)))
+	inv.UnresolvedObjects = append(inv.UnresolvedObjects, inventory.ApplyAutoscalers(inv.Workloads, all.Autoscalers)...)
+	pools, err := karpenter.Resolve(all.NodePools, all.NodeClasses, table, karpenter.MentionsOf(mayHoldBranchENIs(inv)))
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(pools) == len(declared.NodePools) { // one spec per pool, in order
-		for i, defs := range inventory.DuplicateNodePools(declared.NodePools) {
+	if len(pools) == len(all.NodePools) { // one spec per pool, in order
+		for i, defs := range inventory.DuplicateNodePools(all.NodePools) {
 			pools[i].Duplicates = defs
 		}
 	}
-	specs := append(append(append([]inventory.NodeGroupSpec{}, flagGroups...), declared.NodeGroups...), pools...)
+	specs := append(append(append([]inventory.NodeGroupSpec{}, flagGroups...), all.NodeGroups...), pools...)
 	for _, spec := range specs {
 		inv.NodeGroups = append(inv.NodeGroups, inventory.BuildNodeGroup(spec, table))
 	}
@@ -363,7 +364,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 			ServiceAccounts: len(inv.ServiceAccounts), NodeGroups: len(inv.NodeGroups),
 			SkippedChartTemplates: stats.SkippedChartTemplates, TerraformModules: stats.TerraformModules,
 			Kustomizations: stats.Kustomizations, HelmCharts: stats.HelmCharts, RenderedCharts: stats.RenderedCharts,
-			BuiltKustomizations: stats.BuiltKustomizations, NotModelled: notModelled(declared.NotModelled),
+			BuiltKustomizations: stats.BuiltKustomizations, NotModelled: notModelled(all.NotModelled),
 		},
 		NodeGroups:    inv.NodeGroups,
 		CNISettings:   inv.CNISettings,

@@ -78,3 +78,58 @@ func before(a, b Position) bool {
 	}
 	return a.Column < b.Column
 }
+
+// ReadOnce drops the definitions that are one document read by two loaders, before anything
+// counts them: Terraform declaring, from a file another loader read as a manifest, the same
+// objects again. That is kubectl_manifest { yaml_body = file("job.yaml") } (the object's
+// document is in a file read as a manifest), and kubectl_file_documents or for_each over
+// file() text (an object of the same identity as one of a file the same root read with
+// file()). The copy read as a manifest stays: its positions are the file's own. Definitions
+// of one identity from different documents are not this: Reconcile marks them duplicates.
+// canonical names a file the same way whichever loader read it.
+func ReadOnce(frags []Fragment, canonical func(string) string) {
+	// A file read as a manifest → the identities it declares. A fragment emptied by the walk
+	// (a template Terraform renders, a chart a release renders) declares nothing: Terraform's
+	// objects from it are the only ones.
+	declares := map[string]map[string]bool{}
+	for i := range frags {
+		f := &frags[i]
+		if f.TerraformRoot != "" {
+			continue
+		}
+		file := canonical(f.File)
+		for _, p := range parts {
+			if p.identity == nil {
+				continue
+			}
+			p.identity(f, func(key string, _ Position) {
+				if declares[file] == nil {
+					declares[file] = map[string]bool{}
+				}
+				declares[file][key] = true
+			})
+		}
+	}
+	for i := range frags {
+		f := &frags[i]
+		if f.TerraformRoot == "" {
+			continue
+		}
+		fromReadText := map[string]bool{}
+		for _, r := range f.ReadFiles {
+			for key := range declares[canonical(r)] {
+				fromReadText[key] = true
+			}
+		}
+		for _, p := range parts {
+			if p.identity == nil {
+				continue
+			}
+			var gone []bool
+			p.identity(f, func(key string, at Position) {
+				gone = append(gone, len(declares[canonical(at.File)]) > 0 || fromReadText[key])
+			})
+			p.drop(f, func(i int) bool { return gone[i] })
+		}
+	}
+}

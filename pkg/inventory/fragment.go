@@ -68,45 +68,102 @@ type Fragment struct {
 	ConfigCluster string
 }
 
-// objectKind is one kind of Kubernetes object a fragment holds, with the one place that says
-// which slice holds it and where each element's Object is. Append, EachObject, DropObjects and
-// ClearObjects go through the table below, so a new kind is one entry here (and the loader
-// that fills it), never another hand-written list.
-type objectKind struct {
-	name  string
-	each  func(f *Fragment, fn func(*Object))
-	drop  func(f *Fragment, drop func(*Object) bool)
-	move  func(dst, src *Fragment)
-	clear func(f *Fragment)
+// part is one slice of a fragment: a kind of object (a workload, a NodePool) or something
+// reported with them (an unresolved declaration, an error). It is the one place that says
+// which slice holds it; Append, EachObject, DropObjects, ClearObjects and Reconcile go
+// through the table below, so a new kind is one entry here (and the loader that fills it),
+// never another hand-written list.
+type part struct {
+	name string
+	// object, for the Kubernetes objects a rule reads, gives fn each element's Object.
+	object func(f *Fragment, fn func(*Object))
+	// identity, for every part that declares something of the cluster, calls fn with each
+	// element's identity (kind, namespace, name) and where it is written; drop removes the
+	// elements for which it says so (an index into the same order).
+	identity func(f *Fragment, fn func(key string, at Position))
+	drop     func(f *Fragment, drop func(i int) bool)
+	move     func(dst, src *Fragment)
+	clear    func(f *Fragment)
+	// node parts describe nodes (groups, pools, profiles): they stay with a fragment that
+	// goes to a cluster its objects do not belong to (ClearObjects).
+	node bool
 }
 
-func kindOf[T any](name string, slice func(*Fragment) *[]T, object func(*T) *Object) objectKind {
-	return objectKind{
-		name: name,
-		each: func(f *Fragment, fn func(*Object)) {
-			s := *slice(f)
-			for i := range s {
-				fn(object(&s[i]))
-			}
-		},
-		drop: func(f *Fragment, drop func(*Object) bool) {
-			*slice(f) = slices.DeleteFunc(*slice(f), func(v T) bool { return drop(object(&v)) })
-		},
+// slicePart is a part with no identity: what a fragment carries besides declared objects.
+func slicePart[T any](name string, slice func(*Fragment) *[]T) part {
+	return part{
+		name:  name,
 		move:  func(dst, src *Fragment) { *slice(dst) = append(*slice(dst), *slice(src)...) },
 		clear: func(f *Fragment) { *slice(f) = nil },
 	}
 }
 
-// objectKinds are the fragment's Kubernetes objects, in the order EachObject visits them.
-var objectKinds = []objectKind{
-	kindOf("workload", func(f *Fragment) *[]Workload { return &f.Workloads }, func(w *Workload) *Object { return &w.Object }),
-	kindOf("SecurityGroupPolicy", func(f *Fragment) *[]SecurityGroupPolicy { return &f.SecurityGroupPolicies }, func(p *SecurityGroupPolicy) *Object { return &p.Object }),
-	kindOf("ServiceAccount", func(f *Fragment) *[]ServiceAccount { return &f.ServiceAccounts }, func(a *ServiceAccount) *Object { return &a.Object }),
-	kindOf("Namespace", func(f *Fragment) *[]Namespace { return &f.Namespaces }, func(n *Namespace) *Object { return &n.Object }),
-	kindOf("autoscaler", func(f *Fragment) *[]Autoscaler { return &f.Autoscalers }, func(a *Autoscaler) *Object { return &a.Object }),
-	kindOf("not modelled", func(f *Fragment) *[]Object { return &f.NotModelled }, func(o *Object) *Object { return o }),
-	kindOf("Argo template", func(f *Fragment) *[]Workload { return &f.ArgoTemplates }, func(w *Workload) *Object { return &w.Object }),
+// declaredPart is a part whose elements are declared by name: identity and drop work on them.
+func declaredPart[T any](name string, slice func(*Fragment) *[]T, key func(*T) (string, Position)) part {
+	p := slicePart(name, slice)
+	p.identity = func(f *Fragment, fn func(string, Position)) {
+		s := *slice(f)
+		for i := range s {
+			fn(key(&s[i]))
+		}
+	}
+	p.drop = func(f *Fragment, drop func(int) bool) {
+		s := *slice(f)
+		kept := s[:0]
+		for i := range s {
+			if !drop(i) {
+				kept = append(kept, s[i])
+			}
+		}
+		clear(s[len(kept):])
+		*slice(f) = kept
+	}
+	return p
 }
+
+// objectPart is a part of Kubernetes objects with an Object each.
+func objectPart[T any](name string, slice func(*Fragment) *[]T, object func(*T) *Object) part {
+	p := declaredPart(name, slice, func(v *T) (string, Position) {
+		o := object(v)
+		return ObjectKey(o.Kind, o.Namespace, o.Name), o.Locations[""]
+	})
+	p.object = func(f *Fragment, fn func(*Object)) {
+		s := *slice(f)
+		for i := range s {
+			fn(object(&s[i]))
+		}
+	}
+	return p
+}
+
+// ObjectKey is an object's identity in one cluster: kind, namespace ("" for a cluster-scoped
+// object) and name.
+func ObjectKey(kind, namespace, name string) string { return kind + "/" + namespace + "/" + name }
+
+// parts are the fragment's slices, in the order EachObject visits them.
+var parts = []part{
+	objectPart("workload", func(f *Fragment) *[]Workload { return &f.Workloads }, func(w *Workload) *Object { return &w.Object }),
+	objectPart("SecurityGroupPolicy", func(f *Fragment) *[]SecurityGroupPolicy { return &f.SecurityGroupPolicies }, func(p *SecurityGroupPolicy) *Object { return &p.Object }),
+	objectPart("ServiceAccount", func(f *Fragment) *[]ServiceAccount { return &f.ServiceAccounts }, func(a *ServiceAccount) *Object { return &a.Object }),
+	objectPart("Namespace", func(f *Fragment) *[]Namespace { return &f.Namespaces }, func(n *Namespace) *Object { return &n.Object }),
+	objectPart("autoscaler", func(f *Fragment) *[]Autoscaler { return &f.Autoscalers }, func(a *Autoscaler) *Object { return &a.Object }),
+	objectPart("not modelled", func(f *Fragment) *[]Object { return &f.NotModelled }, func(o *Object) *Object { return o }),
+	objectPart("Argo template", func(f *Fragment) *[]Workload { return &f.ArgoTemplates }, func(w *Workload) *Object { return &w.Object }),
+	nodePart(declaredPart("NodePool", func(f *Fragment) *[]NodePool { return &f.NodePools }, func(p *NodePool) (string, Position) {
+		return ObjectKey(p.Kind, "", p.Name), p.Location
+	})),
+	nodePart(slicePart("EC2NodeClass", func(f *Fragment) *[]NodeClass { return &f.NodeClasses })),
+	nodePart(slicePart("node group", func(f *Fragment) *[]NodeGroupSpec { return &f.NodeGroups })),
+	nodePart(slicePart("Fargate profile", func(f *Fragment) *[]FargateProfile { return &f.FargateProfiles })),
+	slicePart("CNI setting", func(f *Fragment) *[]CNISetting { return &f.CNISettings }),
+	slicePart("unresolved", func(f *Fragment) *[]UnresolvedObject { return &f.Unresolved }),
+	slicePart("error", func(f *Fragment) *[]LoadError { return &f.Errors }),
+	// Files infrastructure code reads or renders travel with the objects they made.
+	slicePart("template", func(f *Fragment) *[]string { return &f.Templates }),
+	slicePart("read file", func(f *Fragment) *[]string { return &f.ReadFiles }),
+}
+
+func nodePart(p part) part { p.node = true; return p }
 
 // Append adds everything another fragment read to this one. Loaders that read one file
 // through another (a kustomization, a rendered chart, manifests embedded in Terraform) use it
@@ -114,34 +171,34 @@ var objectKinds = []objectKind{
 // RenderedCharts) stay with the fragment that rendered them.
 func (f *Fragment) Append(other Fragment) {
 	f.Documents += other.Documents
-	for _, k := range objectKinds {
-		k.move(f, &other)
+	for _, p := range parts {
+		p.move(f, &other)
 	}
-	f.NodeGroups = append(f.NodeGroups, other.NodeGroups...)
-	f.CNISettings = append(f.CNISettings, other.CNISettings...)
-	f.Unresolved = append(f.Unresolved, other.Unresolved...)
-	f.FargateProfiles = append(f.FargateProfiles, other.FargateProfiles...)
-	f.Templates = append(f.Templates, other.Templates...)
-	f.ReadFiles = append(f.ReadFiles, other.ReadFiles...)
-	f.NodePools = append(f.NodePools, other.NodePools...)
-	f.NodeClasses = append(f.NodeClasses, other.NodeClasses...)
-	f.Errors = append(f.Errors, other.Errors...)
 }
 
 // EachObject calls fn with every Kubernetes object the fragment holds, kind by kind (see
-// objectKinds), so that a loader can move their positions or IDs in one place.
+// parts), so that a loader can move their positions or IDs in one place.
 func (f *Fragment) EachObject(fn func(*Object)) {
-	for _, k := range objectKinds {
-		k.each(f, fn)
+	for _, p := range parts {
+		if p.object != nil {
+			p.object(f, fn)
+		}
 	}
 }
 
-// DropObjects removes the Kubernetes objects of every kind for which drop says so (the same
-// object read twice, through two loaders). NodePools are node groups, not objects: their
-// callers drop them on their own.
+// DropObjects removes the Kubernetes objects of every kind for which drop says so.
 func (f *Fragment) DropObjects(drop func(*Object) bool) {
-	for _, k := range objectKinds {
-		k.drop(f, drop)
+	for _, p := range parts {
+		if p.object == nil {
+			continue
+		}
+		var objects []*Object
+		p.object(f, func(o *Object) { objects = append(objects, o) })
+		gone := make([]bool, len(objects))
+		for i, o := range objects {
+			gone[i] = drop(o)
+		}
+		p.drop(f, func(i int) bool { return gone[i] })
 	}
 }
 
@@ -149,28 +206,19 @@ func (f *Fragment) DropObjects(drop func(*Object) bool) {
 // unresolved declarations, errors), keeping the node groups, pools and profiles: the part of a
 // fragment that goes to a cluster its objects do not belong to.
 func (f *Fragment) ClearObjects() {
-	for _, k := range objectKinds {
-		k.clear(f)
+	for _, p := range parts {
+		if !p.node {
+			p.clear(f)
+		}
 	}
-	f.CNISettings, f.Unresolved, f.Errors = nil, nil, nil
-}
-
-// Declared is what infrastructure code declares, resolved by the run once every file is read.
-type Declared struct {
-	NodeGroups      []NodeGroupSpec
-	NodePools       []NodePool
-	NodeClasses     []NodeClass
-	FargateProfiles []FargateProfile
-	Autoscalers     []Autoscaler
-	NotModelled     []Object
-	ArgoTemplates   []Workload
 }
 
 // Merge appends fragments in file order, so that an inventory does not depend on which worker
-// finished first.
-func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents int, declared Declared) {
+// finished first. The objects rules read go into the inventory; the returned fragment holds
+// everything, for what the run resolves once every file is read (node groups, pools,
+// profiles, autoscalers, Argo templates) and the errors and document count.
+func Merge(inv *Inventory, fragments []Fragment) (all Fragment) {
 	slices.SortStableFunc(fragments, func(a, b Fragment) int { return cmp.Compare(a.File, b.File) })
-	var all Fragment
 	for _, f := range fragments {
 		all.Append(f)
 	}
@@ -180,8 +228,7 @@ func Merge(inv *Inventory, fragments []Fragment) (errs []LoadError, documents in
 	inv.Namespaces = append(inv.Namespaces, all.Namespaces...)
 	inv.CNISettings = append(inv.CNISettings, all.CNISettings...)
 	inv.UnresolvedObjects = append(inv.UnresolvedObjects, all.Unresolved...)
-	declared = Declared{NodeGroups: all.NodeGroups, NodePools: all.NodePools, NodeClasses: all.NodeClasses, FargateProfiles: all.FargateProfiles, Autoscalers: all.Autoscalers, NotModelled: all.NotModelled, ArgoTemplates: all.ArgoTemplates}
-	return all.Errors, all.Documents, declared
+	return all
 }
 
 // NodePool is a Karpenter NodePool (karpenter.sh/v1 or v1beta1) or Provisioner (v1alpha5) as

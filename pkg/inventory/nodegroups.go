@@ -11,8 +11,13 @@ import (
 // NodeGroupSpec is a node group as a user or a loader declares it, before its instance types
 // are looked up.
 type NodeGroupSpec struct {
-	Name          string
-	Source        string
+	Name   string
+	Source string
+	// Address is the Terraform resource instance that declares the group
+	// (module.eks.aws_eks_node_group.this["gpu"]), or the module instance for a registry
+	// module eni-lint reads in place of its code (module.eks.module.eks_managed_node_group["gpu"]):
+	// the group's provenance, which a Terraform plan's resources join to.
+	Address       string
 	Location      Position
 	InstanceTypes []string
 	// TypeLocations are where each instance type is written, when known (same order).

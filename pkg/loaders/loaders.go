@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -382,39 +381,10 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		done := opts.reading(fmt.Sprintf("%d Terraform folders (%s …)", len(dirs), dirs[0]))
 		tfFrags := terraform.Load(dirs, tf)
 		done()
-		// kubectl_manifest { yaml_body = file("manifests/job.yaml") } names a file the walk
-		// may have read already: its objects are counted once, from the walk.
-		walked := make(map[string]bool, len(files))
-		for _, f := range files {
-			walked[filepath.Clean(fsys.Abs(f))] = true
-		}
 		templates := map[string]bool{}
-		readByTerraform := map[string]bool{}
-		for i := range tfFrags {
-			dropObjectsOf(&tfFrags[i], func(file string) bool { return walked[filepath.Clean(fsys.Abs(file))] })
-			for _, t := range tfFrags[i].Templates {
+		for _, f := range tfFrags {
+			for _, t := range f.Templates {
 				templates[filepath.Clean(t)] = true
-			}
-			for _, r := range tfFrags[i].ReadFiles {
-				readByTerraform[filepath.Clean(r)] = true
-			}
-		}
-		// Objects Terraform declares from the text of a file the walk read too
-		// (kubectl_file_documents over file(), each.value as yaml_body): the same object,
-		// counted once, from the file.
-		fromReadFiles := map[string]bool{}
-		for _, f := range frags {
-			if readByTerraform[filepath.Clean(fsys.Abs(f.File))] {
-				f.EachObject(func(o *inventory.Object) { fromReadFiles[o.Kind+"/"+o.Namespace+"/"+o.Name] = true })
-				for _, p := range f.NodePools {
-					o := nodePoolObject(p)
-					fromReadFiles[o.Kind+"/"+o.Namespace+"/"+o.Name] = true
-				}
-			}
-		}
-		if len(fromReadFiles) > 0 {
-			for i := range tfFrags {
-				dropObjectsMatching(&tfFrags[i], func(o inventory.Object) bool { return fromReadFiles[o.Kind+"/"+o.Namespace+"/"+o.Name] })
 			}
 		}
 		// A file that Terraform renders with templatefile() is a template, not a manifest:
@@ -467,6 +437,9 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 	}
 	stats.RenderedCharts = append(stats.RenderedCharts, inflated...)
 	stats.HelmCharts += len(inflated)
+	// The same document read by two loaders (a manifest and Terraform's file() of it) is
+	// one definition; inventory.Reconcile then marks the duplicates of every kind.
+	inventory.ReadOnce(frags, func(file string) string { return filepath.Clean(fsys.Abs(file)) })
 	for _, f := range frags {
 		stats.Documents += f.Documents
 	}
@@ -605,24 +578,6 @@ func excluded(path string, globs []string) bool {
 		}
 	}
 	return false
-}
-
-// dropObjectsOf removes from a fragment the Kubernetes objects declared in files that match.
-func dropObjectsOf(f *inventory.Fragment, in func(file string) bool) {
-	dropObjectsMatching(f, func(o inventory.Object) bool { return in(o.Locations[""].File) })
-}
-
-// dropObjectsMatching removes from a fragment the Kubernetes objects that match, of every
-// kind (inventory's kind table), and the NodePools, which are node groups, not objects of the
-// fragment, but the same file read twice would make the pool twice.
-func dropObjectsMatching(f *inventory.Fragment, drop func(inventory.Object) bool) {
-	f.DropObjects(func(o *inventory.Object) bool { return drop(*o) })
-	f.NodePools = slices.DeleteFunc(f.NodePools, func(p inventory.NodePool) bool { return drop(nodePoolObject(p)) })
-}
-
-// nodePoolObject names a NodePool as an object, for the de-duplication above.
-func nodePoolObject(p inventory.NodePool) inventory.Object {
-	return inventory.Object{Kind: p.Kind, Name: p.Name, Locations: map[string]inventory.Position{"": p.Location}}
 }
 
 var objectLines = regexp.MustCompile(`(?m)^\s*(apiVersion|kind):`)

@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -51,4 +52,25 @@ func (l *loader) declaredInstances(e *evaluator, r *resource, unresolved func(hc
 		}
 	}
 	return insts, keys, ok
+}
+
+// instanceAddress is the address Terraform gives one instance of r, as a plan names it:
+// module.x.kubectl_manifest.y, [0] for count, ["key"] for for_each.
+func instanceAddress(e *evaluator, r *resource, key string) string {
+	address := e.callPath + r.typ + "." + r.name
+	switch {
+	case r.count != nil:
+		address += "[" + key + "]"
+	case r.forEach != nil:
+		address += fmt.Sprintf("[%q]", key)
+	}
+	return address
+}
+
+// producedBy records, on every object of a fragment a resource instance declared, that
+// instance's address: the Terraform resource that produced it (its provenance), which a
+// plan's resource of the same address joins to.
+func producedBy(frag inventory.Fragment, address string) inventory.Fragment {
+	frag.EachObject(func(o *inventory.Object) { o.Origin.Resource = address })
+	return frag
 }

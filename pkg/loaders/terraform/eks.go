@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -42,7 +43,9 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 			}
 			return nil
 		}
-		l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(args["name"], c.name), cty.ObjectVal(args), cty.NilVal, self, position(c.declare), typesAttr, exprOf, c.ignores))
+		g := l.eksGroup(e, prefix, nameOr(args["name"], c.name), cty.ObjectVal(args), cty.NilVal, self, position(c.declare), typesAttr, exprOf, c.ignores)
+		g.Address = prefix // the module's one group: aws_eks_node_group.this[0] or aws_autoscaling_group.this[0]
+		l.groups = append(l.groups, g)
 	case "":
 		l.eksLegacyGroups(e, c, args, prefix)
 		for _, kind := range []struct {
@@ -79,7 +82,10 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 					}
 					return e.fieldExpr(defaultsExpr, name)
 				}
-				l.groups = append(l.groups, l.eksGroup(e, prefix, nameOr(field(obj, cty.NilVal, "name"), k), obj, defaults, kind.self, loc, nil, exprOf, c.ignores))
+				g := l.eksGroup(e, prefix, nameOr(field(obj, cty.NilVal, "name"), k), obj, defaults, kind.self, loc, nil, exprOf, c.ignores)
+				// The module calls its node group submodule once per key (v18 and later).
+				g.Address = fmt.Sprintf("%s.module.%s[%q]", prefix, strings.TrimSuffix(kind.attr, "s"), k)
+				l.groups = append(l.groups, g)
 			}
 		}
 	}

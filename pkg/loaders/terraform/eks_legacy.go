@@ -125,6 +125,7 @@ func (l *loader) eksLegacyGroups(e *evaluator, c *moduleCall, args map[string]ct
 			}
 			g := l.eksGroup(e, prefix, nameOr(field(obj, cty.NilVal, "name"), k), obj, ngDefaults, false, position(e.itemRange(a.Expr, k)), nil, exprOf, c.ignores)
 			g.Source = "terraform:" + eksModule + " node_groups"
+			g.Address = fmt.Sprintf("%s.module.node_groups.aws_eks_node_group.workers[%q]", prefix, k) // v17 and earlier
 			l.groups = append(l.groups, g)
 		}
 	}

@@ -81,10 +81,11 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 			continue
 		}
 		for i, inst := range insts {
+			address := instanceAddress(e, r, keys[i])
 			var obj map[string]any
 			if r.typ == "kubectl_manifest" {
 				if frag, read := l.kubectlManifest(e, r, inst, keys[i], opts, unresolved); read {
-					l.manifests = append(l.manifests, frag)
+					l.manifests = append(l.manifests, producedBy(frag, address))
 				}
 				continue
 			}
@@ -106,7 +107,7 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 					}
 					if frag, read := e.loadPartial(string(doc), a.Expr, opts, unresolved); read {
 						relocate(&frag, r, keys[i])
-						l.manifests = append(l.manifests, frag)
+						l.manifests = append(l.manifests, producedBy(frag, address))
 					}
 					continue
 				}
@@ -135,7 +136,7 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 			}
 			frag := kubernetes.Load(r.declare.Filename, doc, opts)
 			relocate(&frag, r, keys[i])
-			l.manifests = append(l.manifests, frag)
+			l.manifests = append(l.manifests, producedBy(frag, address))
 		}
 	}
 }

@@ -182,15 +182,10 @@ func (l *loader) fromEachInstance(e *evaluator, r *resource, build instanceBuild
 		return
 	}
 	for i, inst := range insts {
-		address := base
-		switch {
-		case r.count != nil:
-			address = fmt.Sprintf("%s[%s]", base, keys[i])
-		case r.forEach != nil:
-			address = fmt.Sprintf("%s[%q]", base, keys[i])
-		}
+		address := instanceAddress(e, r, keys[i])
 		if g := build(e, r, inst, address); g != nil {
 			g.Ignores = r.ignores
+			g.Address = address
 			l.groups = append(l.groups, *g)
 		}
 	}
@@ -748,10 +743,6 @@ func eachAddress(e *evaluator, r *resource, fn func(inst *instance, address stri
 		return
 	}
 	for i, inst := range insts {
-		address := e.callPath + r.typ + "." + r.name
-		if keys[i] != "" {
-			address += "[" + keys[i] + "]"
-		}
-		fn(inst, address)
+		fn(inst, instanceAddress(e, r, keys[i]))
 	}
 }
