@@ -22,7 +22,12 @@ require (
 	sigs.k8s.io/kustomize/kyaml v0.21.2
 )
 
-require k8s.io/component-helpers v0.37.0
+require (
+	github.com/hashicorp/terraform-json v0.29.0
+	k8s.io/component-helpers v0.37.0
+)
+
+require github.com/hashicorp/go-version v1.9.0 // indirect
 
 require (
 	dario.cat/mergo v1.0.1 // indirect

@@ -66,6 +66,77 @@ type Fragment struct {
 	VarFiles      []string
 	// ConfigCluster is the config cluster whose var files the environment is.
 	ConfigCluster string
+	// Plan is set on a fragment read from a Terraform plan or state file (pkg/loaders/tfplan):
+	// what it covers, for the join to the root's code.
+	Plan *PlanRead
+}
+
+// PlanRead describes a fragment read from `terraform show -json` output.
+type PlanRead struct {
+	// Kind is "plan" or "state"; TerraformVersion is the version that wrote the file.
+	Kind             string
+	TerraformVersion string
+	// Resources counts the managed resources the file holds.
+	Resources int
+	// Addresses are the resource instances of the types the plan reader reads (node groups,
+	// launch templates, Fargate profiles, kubectl_manifest, kubernetes_manifest): what the
+	// code declares at those addresses is replaced by the plan's.
+	Addresses map[string]bool
+	// Root is the Terraform root module the plan is of, when the command line or config names
+	// it; else the plan file's folder.
+	Root string
+}
+
+// PlanSummary is what the report says about one plan or state file read.
+type PlanSummary struct {
+	File             string `json:"file"`
+	Kind             string `json:"kind"`
+	TerraformVersion string `json:"terraformVersion"`
+	// Root is the Terraform root module the plan replaces the static evaluation of.
+	Root      string `json:"root"`
+	Resources int    `json:"resources"`
+	// Joined counts the plan's node groups and objects matched by address to the code that
+	// declares them (they are reported at the code's lines); PlanOnly those the scanned code
+	// declares nowhere (reported at the plan, with their address).
+	Joined   int `json:"joined"`
+	PlanOnly int `json:"planOnly"`
+	// Disagreements are where the evaluated code and the plan differ: a bug of eni-lint's
+	// static evaluation, or a plan older than the code. The plan's values are the ones used.
+	Disagreements []string `json:"disagreements,omitempty"`
+}
+
+// MovePositions moves every position the fragment's objects, pools and node groups carry
+// (a manifest generated from a Terraform resource or read from a plan is located at the
+// resource), and the errors'.
+func (f *Fragment) MovePositions(move func(Position) Position) {
+	f.EachObject(func(o *Object) {
+		for k := range o.Locations {
+			o.Locations[k] = move(o.Locations[k])
+		}
+	})
+	for i := range f.Workloads {
+		w := &f.Workloads[i]
+		for j := range w.Pod.PodENIRequests {
+			w.Pod.PodENIRequests[j].Location = move(w.Pod.PodENIRequests[j].Location)
+		}
+	}
+	for i := range f.NodePools {
+		p := &f.NodePools[i]
+		p.Location = move(p.Location)
+		for j := range p.RequirementLocations {
+			p.RequirementLocations[j] = move(p.RequirementLocations[j])
+		}
+	}
+	for i := range f.NodeGroups {
+		g := &f.NodeGroups[i]
+		g.Location = move(g.Location)
+		for j := range g.TypeLocations {
+			g.TypeLocations[j] = move(g.TypeLocations[j])
+		}
+	}
+	for i := range f.Errors {
+		f.Errors[i].Position = move(f.Errors[i].Position)
+	}
 }
 
 // part is one slice of a fragment: a kind of object (a workload, a NodePool) or something

@@ -169,39 +169,11 @@ func relocateWith(frag *inventory.Fragment, r *resource, key string, move func(i
 	if key != "" {
 		suffix += "[" + key + "]"
 	}
-	fix := func(o *inventory.Object) {
-		for k := range o.Locations {
-			o.Locations[k] = move(o.Locations[k])
-		}
+	frag.MovePositions(move)
+	frag.EachObject(func(o *inventory.Object) {
 		o.Ignores = append(o.Ignores, r.ignores...)
 		o.ID = strings.SplitN(o.ID, "@", 2)[0] + suffix
-	}
-	frag.EachObject(fix)
-	for i := range frag.Workloads {
-		w := &frag.Workloads[i]
-		for j := range w.Pod.PodENIRequests {
-			w.Pod.PodENIRequests[j].Location = move(w.Pod.PodENIRequests[j].Location)
-		}
-	}
-	// NodePools and eksctl node groups declared this way are node groups of the verdict:
-	// their positions move too.
-	for i := range frag.NodePools {
-		p := &frag.NodePools[i]
-		p.Location = move(p.Location)
-		for j := range p.RequirementLocations {
-			p.RequirementLocations[j] = move(p.RequirementLocations[j])
-		}
-	}
-	for i := range frag.NodeGroups {
-		g := &frag.NodeGroups[i]
-		g.Location = move(g.Location)
-		for j := range g.TypeLocations {
-			g.TypeLocations[j] = move(g.TypeLocations[j])
-		}
-	}
-	for i := range frag.Errors {
-		frag.Errors[i].Position = move(frag.Errors[i].Position)
-	}
+	})
 }
 
 // kubectlManifest reads one kubectl_manifest instance (the gavinbunney/kubectl and

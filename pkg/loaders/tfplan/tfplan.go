@@ -1,0 +1,676 @@
+// Package tfplan reads Terraform plan and state JSON (`terraform show -json plan.out`, or
+// `terraform show -json` of the state): the node groups, Fargate profiles and Kubernetes
+// manifests Terraform itself resolved, including values the code alone cannot give (data
+// sources, provider-computed ids, variables the pipeline sets). Each is named by its resource
+// address, so that the run can join it to the code that declares it (pkg/loaders joins).
+//
+// The file is untrusted input like any other: it is read through the run's confined,
+// size-budgeted reader, parsed with hashicorp/terraform-json, walked within a resource and a
+// module-depth budget, and every value is type-checked where it is used; a file that is not a
+// plan, or holds what cannot be read, is a located error, never a crash.
+package tfplan
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	tfjson "github.com/hashicorp/terraform-json"
+
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
+	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
+)
+
+// Budgets: a plan of a huge monorepo has tens of thousands of resources; these bound what
+// one file can make the run do. Variables so that tests can lower them.
+var (
+	// MaxResources is how many managed resources one file may hold.
+	MaxResources = 200_000
+	// MaxModuleDepth is how deep child modules may nest (Terraform's own configurations
+	// rarely pass 5).
+	MaxModuleDepth = 64
+)
+
+// Source names, in the report, what a node group was read from.
+const Source = "terraform plan"
+
+// Sniff reports whether data has the shape `terraform show -json` writes, a plan or a state:
+// a JSON object whose top level has format_version and terraform_version. It reads only the
+// top-level keys it needs.
+func Sniff(data []byte) bool {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	var format, version bool
+	for dec.More() && !(format && version) {
+		t, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		key, _ := t.(string)
+		switch key {
+		case "apiVersion", "kind", "AWSTemplateFormatVersion", "Resources":
+			return false // a Kubernetes manifest or a CloudFormation template: no need to read on
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return false
+		}
+		switch key {
+		case "format_version":
+			format = len(v) > 0 && v[0] == '"'
+		case "terraform_version":
+			version = len(v) > 0 && v[0] == '"'
+		}
+	}
+	return format && version
+}
+
+// Load reads one plan or state file. Every position is in the file: the line and column
+// where the resource's address is written. The fragment's Plan says what it covers.
+func Load(file string, data []byte, opts kubernetes.Options) (frag inventory.Fragment) {
+	frag.File = file
+	fail := func(at inventory.Position, format string, args ...any) inventory.Fragment {
+		frag.Errors = append(frag.Errors, inventory.LoadError{Position: at, Message: fmt.Sprintf(format, args...)})
+		return frag
+	}
+	// A value of a shape no Terraform writes must not crash a run: it becomes a located
+	// error for this file.
+	defer func() {
+		if r := recover(); r != nil {
+			frag = inventory.Fragment{File: file, Errors: []inventory.LoadError{{Position: inventory.Position{File: file},
+				Message: fmt.Sprintf("cannot read this Terraform plan: %v", r)}}}
+		}
+	}()
+	if !Sniff(data) {
+		return fail(inventory.Position{File: file, Line: 1, Column: 1}, "not a Terraform plan or state in JSON: `terraform show -json` output starts with format_version and terraform_version (write it with terraform plan -out plan.out && terraform show -json plan.out > plan.json)")
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return fail(jsonErrorAt(file, data, err), "cannot read this Terraform plan: %v", err)
+	}
+	r := &reader{file: file, data: data, opts: opts, at: addressPositions(file, data), unknown: map[string]any{}}
+	var root *tfjson.StateModule
+	read := &inventory.PlanRead{Addresses: map[string]bool{}}
+	if _, isPlan := top["planned_values"]; isPlan || top["resource_changes"] != nil {
+		var p tfjson.Plan
+		if err := json.Unmarshal(data, &p); err != nil {
+			return fail(jsonErrorAt(file, data, err), "cannot read this Terraform plan: %v", err)
+		}
+		read.Kind, read.TerraformVersion = "plan", p.TerraformVersion
+		if p.PlannedValues != nil {
+			root = p.PlannedValues.RootModule
+		}
+		if p.Config != nil {
+			r.config = p.Config.RootModule
+		}
+		for _, c := range p.ResourceChanges {
+			if c != nil && c.Change != nil && c.Change.AfterUnknown != nil {
+				r.unknown[c.Address] = c.Change.AfterUnknown
+			}
+		}
+	} else {
+		var s tfjson.State
+		if err := json.Unmarshal(data, &s); err != nil {
+			return fail(jsonErrorAt(file, data, err), "cannot read this Terraform state: %v", err)
+		}
+		read.Kind, read.TerraformVersion = "state", s.TerraformVersion
+		if s.Values != nil {
+			root = s.Values.RootModule
+		}
+	}
+	if err := r.collect(root, "", 0); err != nil {
+		return fail(inventory.Position{File: file, Line: 1, Column: 1}, "%v", err)
+	}
+	read.Resources = len(r.resources)
+	frag.Plan = read
+	for _, res := range r.resources {
+		switch res.typ {
+		case "aws_eks_node_group":
+			frag.NodeGroups = append(frag.NodeGroups, r.managedNodeGroup(res))
+		case "aws_autoscaling_group":
+			if g, ok := r.autoScalingGroup(res); ok {
+				frag.NodeGroups = append(frag.NodeGroups, g)
+			}
+		case "aws_eks_fargate_profile":
+			frag.FargateProfiles = append(frag.FargateProfiles, r.fargateProfile(res))
+		case "kubectl_manifest", "kubernetes_manifest":
+			frag.Append(r.manifest(res))
+		case "aws_launch_template", "aws_launch_configuration":
+		default:
+			continue
+		}
+		read.Addresses[res.address] = true
+	}
+	frag.Documents = 1
+	return frag
+}
+
+// resource is one managed resource instance of the plan (or state).
+type resource struct {
+	address, module, typ string
+	values               map[string]any
+	unknown              any // after_unknown: true where a value is known only after apply
+	at                   inventory.Position
+}
+
+type reader struct {
+	file      string
+	data      []byte
+	opts      kubernetes.Options
+	at        map[string]inventory.Position
+	unknown   map[string]any
+	resources []resource
+	// Launch templates and configurations, by id, by name and by module, for the node
+	// groups that name them.
+	templates map[string][]resource
+	// config is the plan's configuration: which arguments the code writes.
+	config *tfjson.ConfigModule
+}
+
+// written says whether the code writes an argument of the resource at address, from the
+// plan's configuration; known is false when the plan has no configuration for it.
+func (r *reader) written(address, argument string) (written, known bool) {
+	m := r.config
+	parts := splitAddress(address)
+	for len(parts) > 2 && parts[0] == "module" {
+		if m == nil || m.ModuleCalls[parts[1]] == nil {
+			return false, false
+		}
+		m = m.ModuleCalls[parts[1]].Module
+		parts = parts[2:]
+	}
+	if m == nil || len(parts) != 2 {
+		return false, false
+	}
+	for _, c := range m.Resources {
+		if c != nil && c.Address == parts[0]+"."+parts[1] {
+			_, written := c.Expressions[argument]
+			return written, true
+		}
+	}
+	return false, false
+}
+
+// splitAddress splits a resource address into its names, without instance keys:
+// module.a["x"].aws_eks_node_group.this[0] is module, a, aws_eks_node_group, this.
+func splitAddress(address string) []string {
+	var parts []string
+	var cur strings.Builder
+	depth, quoted := 0, false
+	for i := 0; i < len(address); i++ {
+		c := address[i]
+		switch {
+		case quoted:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				quoted = false
+			}
+		case c == '"' && depth > 0:
+			quoted = true
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case depth > 0:
+		case c == '.':
+			parts = append(parts, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	return append(parts, cur.String())
+}
+
+// collect walks a module and its children within the budgets, keeping managed resources.
+func (r *reader) collect(m *tfjson.StateModule, module string, depth int) error {
+	if m == nil {
+		return nil
+	}
+	if depth > MaxModuleDepth {
+		return fmt.Errorf("child modules nest more than %d deep at %s (a budget): not read", MaxModuleDepth, module)
+	}
+	if r.templates == nil {
+		r.templates = map[string][]resource{}
+	}
+	for _, s := range m.Resources {
+		if s == nil || s.Mode != tfjson.ManagedResourceMode {
+			continue
+		}
+		if len(r.resources) >= MaxResources {
+			return fmt.Errorf("more than %d resources (a budget): not read", MaxResources)
+		}
+		res := resource{address: s.Address, module: module, typ: s.Type, values: s.AttributeValues, unknown: r.unknown[s.Address], at: r.position(s.Address)}
+		r.resources = append(r.resources, res)
+		if s.Type == "aws_launch_template" || s.Type == "aws_launch_configuration" {
+			keys := []string{"module:" + module}
+			if id := str(res.values, "id"); id != "" {
+				keys = append(keys, "id:"+id)
+			}
+			if name := str(res.values, "name"); name != "" {
+				keys = append(keys, "name:"+name)
+			}
+			for _, key := range keys {
+				r.templates[s.Type+" "+key] = append(r.templates[s.Type+" "+key], res)
+			}
+		}
+	}
+	for _, c := range m.ChildModules {
+		if c == nil {
+			continue
+		}
+		if err := r.collect(c, c.Address, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *reader) position(address string) inventory.Position {
+	if p, ok := r.at[address]; ok {
+		return p
+	}
+	return inventory.Position{File: r.file, Line: 1, Column: 1}
+}
+
+// afterApply is the reason a value is unknown in a plan.
+const afterApply = "known only after apply (after_unknown in the plan)"
+
+// managedNodeGroup reads an aws_eks_node_group as the provider stores it.
+func (r *reader) managedNodeGroup(res resource) inventory.NodeGroupSpec {
+	v := res.values
+	g := inventory.NodeGroupSpec{Name: res.address, Address: res.address, Source: Source + ":aws_eks_node_group", Location: res.at}
+	if s := str(v, "node_group_name"); s != "" {
+		g.Name = s
+	} else if s := str(v, "node_group_name_prefix"); s != "" {
+		g.Name = s + "*"
+	}
+	unknown := func(field string) {
+		if g.UnknownTypes == "" {
+			g.UnknownTypes = field + " is " + afterApply
+		}
+	}
+	if unknownAt(res.unknown, "labels") {
+		unknown("labels")
+	}
+	g.Labels = strMap(v["labels"])
+	g.CapacityType = str(v, "capacity_type")
+	g.Arch, g.Windows = terraform.AMIPlatform(str(v, "ami_type"))
+	if sc := blocks(v, "scaling_config"); len(sc) > 0 {
+		g.MinSize, g.MaxSize = integer(sc[0], "min_size"), integer(sc[0], "max_size")
+	}
+	if unknownAt(res.unknown, "taint") {
+		unknown("taint")
+	}
+	for _, t := range blocks(v, "taint") {
+		g.Taints = append(g.Taints, inventory.Taint{Key: str(t, "key"), Value: str(t, "value"), Effect: terraform.TaintEffect(str(t, "effect"))})
+	}
+	g.InstanceTypes = strs(v["instance_types"])
+	// instance_types is computed: a group that does not write it plans it unknown. EKS takes
+	// the launch template's instance type then (AWS refuses a type in both), else t3.medium.
+	typesUnknown := unknownAt(res.unknown, "instance_types")
+	ltType, ltWhy := "", ""
+	if lts := blocks(v, "launch_template"); len(lts) > 0 && len(g.InstanceTypes) == 0 {
+		ltType, ltWhy = r.templateType(res, "aws_launch_template", str(lts[0], "id"), str(lts[0], "name"))
+	}
+	written, configured := r.written(res.address, "instance_types")
+	switch {
+	case len(g.InstanceTypes) > 0 || g.UnknownTypes != "":
+	case ltType != "":
+		g.InstanceTypes = []string{ltType}
+	case ltWhy != "" && !written:
+		// A type in the launch template only apply gives: the group's own types are then
+		// empty (AWS refuses both), unless the code writes them.
+		g.UnknownTypes = ltWhy
+	case typesUnknown && (written || !configured):
+		unknown("instance_types")
+	default:
+		g.InstanceTypes = []string{terraform.EKSDefaultInstanceType}
+	}
+	if g.UnknownTypes != "" {
+		// Labels, taints or types only apply gives decide where pods land: the whole group
+		// is unknown, as in the code.
+		g.InstanceTypes = nil
+	}
+	g.TypeLocations = repeat(res.at, max(len(g.InstanceTypes), 1))
+	return g
+}
+
+// autoScalingGroup reads an aws_autoscaling_group: the types of a mixed instances policy's
+// overrides, else of its launch template, else of its launch configuration.
+func (r *reader) autoScalingGroup(res resource) (inventory.NodeGroupSpec, bool) {
+	v := res.values
+	g := inventory.NodeGroupSpec{Name: res.address, Address: res.address, Source: Source + ":aws_autoscaling_group", Location: res.at, SelfManaged: true}
+	if s := str(v, "name"); s != "" {
+		g.Name = s
+	}
+	g.MinSize, g.MaxSize = integer(v, "min_size"), integer(v, "max_size")
+	var ltID, ltName string
+	spec := false
+	if lts := blocks(v, "launch_template"); len(lts) > 0 {
+		ltID, ltName, spec = str(lts[0], "id"), str(lts[0], "name"), true
+	}
+	if unknownAt(res.unknown, "mixed_instances_policy") {
+		g.UnknownTypes = "the mixed instances policy is " + afterApply
+	}
+	for _, mip := range blocks(v, "mixed_instances_policy") {
+		for _, lt := range blocks(mip, "launch_template") {
+			for _, s := range blocks(lt, "launch_template_specification") {
+				ltID, ltName, spec = str(s, "launch_template_id"), str(s, "launch_template_name"), true
+			}
+			for _, o := range blocks(lt, "override") {
+				if t := str(o, "instance_type"); t != "" {
+					g.InstanceTypes = append(g.InstanceTypes, t)
+				} else if len(blocks(o, "instance_requirements")) > 0 && g.UnknownTypes == "" {
+					g.UnknownTypes = "an override selects instance types by instance_requirements, which EC2 resolves at launch"
+				}
+			}
+		}
+	}
+	if len(g.InstanceTypes) == 0 && g.UnknownTypes == "" {
+		var t, why string
+		switch {
+		case spec:
+			t, why = r.templateType(res, "aws_launch_template", ltID, ltName)
+			if t == "" && why == "" {
+				why = "the launch template sets no instance_type"
+			}
+		case str(v, "launch_configuration") != "" || unknownAt(res.unknown, "launch_configuration"):
+			t, why = r.templateType(res, "aws_launch_configuration", "", str(v, "launch_configuration"))
+		default:
+			return g, false // AWS requires one of the three
+		}
+		g.UnknownTypes = why
+		if t != "" {
+			g.InstanceTypes = []string{t}
+		}
+	}
+	if g.UnknownTypes != "" {
+		g.InstanceTypes = nil
+	}
+	g.TypeLocations = repeat(res.at, max(len(g.InstanceTypes), 1))
+	return g, true
+}
+
+// templateType finds the instance type of the launch template (or configuration) a group
+// names by id or name; when the plan knows neither yet (a template created in the same apply),
+// the one template of that type in the group's module (the registry modules' shape). why says
+// what is unknown.
+func (r *reader) templateType(group resource, typ, id, name string) (instanceType, why string) {
+	var found []resource
+	switch {
+	case id != "":
+		found = r.templates[typ+" id:"+id]
+	case name != "":
+		found = r.templates[typ+" name:"+name]
+	}
+	if len(found) == 0 {
+		found = r.templates[typ+" module:"+group.module]
+	}
+	what := "launch template"
+	if typ == "aws_launch_configuration" {
+		what = "launch configuration"
+	}
+	if len(found) != 1 {
+		label := id
+		if label == "" {
+			label = name
+		}
+		if label == "" {
+			label = "its id is " + afterApply
+		}
+		return "", fmt.Sprintf("the %s (%s) is not one this plan holds, so its instance type is unknown", what, label)
+	}
+	t := found[0]
+	if unknownAt(t.unknown, "instance_type") {
+		return "", fmt.Sprintf("the instance_type of %s is %s", t.address, afterApply)
+	}
+	return str(t.values, "instance_type"), ""
+}
+
+func (r *reader) fargateProfile(res resource) inventory.FargateProfile {
+	p := inventory.FargateProfile{Name: res.address, Source: Source + ":aws_eks_fargate_profile", Location: res.at}
+	if s := str(res.values, "fargate_profile_name"); s != "" {
+		p.Name = s
+	}
+	for _, s := range blocks(res.values, "selector") {
+		if ns := str(s, "namespace"); ns != "" {
+			p.Selectors = append(p.Selectors, inventory.FargateSelector{Namespace: ns, Labels: strMap(s["labels"])})
+		}
+	}
+	return p
+}
+
+// manifest reads the Kubernetes objects of a kubectl_manifest (yaml_body) or a
+// kubernetes_manifest (manifest). A value the plan knows only after apply is left out of the
+// object, as in the code's manifests; one that decides which object it is (kind, name,
+// namespace) makes it unresolved, with the reason.
+func (r *reader) manifest(res resource) inventory.Fragment {
+	unresolved := func(why string) inventory.Fragment {
+		return inventory.Fragment{Unresolved: []inventory.UnresolvedObject{{Source: res.address, Location: res.at, Reason: why}}}
+	}
+	var text string
+	if res.typ == "kubectl_manifest" {
+		if unknownAt(res.unknown, "yaml_body") {
+			return unresolved("yaml_body is " + afterApply)
+		}
+		text = str(res.values, "yaml_body")
+	} else {
+		m, ok := res.values["manifest"].(map[string]any)
+		if !ok {
+			if unknownAt(res.unknown, "manifest") {
+				return unresolved("manifest is " + afterApply)
+			}
+			return inventory.Fragment{}
+		}
+		u, _ := res.unknown.(map[string]any)
+		doc, err := json.Marshal(markUnknown(m, u["manifest"]))
+		if err != nil {
+			return unresolved("manifest cannot be written as JSON: " + err.Error())
+		}
+		text = string(doc)
+	}
+	if strings.TrimSpace(text) == "" {
+		return inventory.Fragment{}
+	}
+	frag, field := terraform.ReadPartial(r.file, text, r.opts)
+	if field != "" {
+		return unresolved(field + " is " + afterApply)
+	}
+	frag.MovePositions(func(inventory.Position) inventory.Position { return res.at })
+	frag.EachObject(func(o *inventory.Object) {
+		o.ID = strings.SplitN(o.ID, "@", 2)[0] + "@" + r.file + "[" + res.address + "]"
+		o.Origin = inventory.Origin{Kind: inventory.OriginTerraformValue, Resource: res.address, Declared: res.at}
+	})
+	return frag
+}
+
+// markUnknown copies a manifest, writing terraform.UnknownText where after_unknown marks a
+// value (true), so that ReadPartial leaves those fields out. Marks in odd places (a mark for a
+// value that is not there, a list where a map is) change nothing.
+func markUnknown(v any, unknown any) any {
+	if b, ok := unknown.(bool); ok && b {
+		return terraform.UnknownText
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		u, _ := unknown.(map[string]any)
+		out := make(map[string]any, len(x)+len(u))
+		for k, val := range x {
+			out[k] = markUnknown(val, u[k])
+		}
+		for k, mark := range u {
+			if _, has := x[k]; !has {
+				if b, ok := mark.(bool); ok && b {
+					out[k] = terraform.UnknownText
+				}
+			}
+		}
+		return out
+	case []any:
+		u, _ := unknown.([]any)
+		out := make([]any, len(x))
+		for i, val := range x {
+			var mark any
+			if i < len(u) {
+				mark = u[i]
+			}
+			out[i] = markUnknown(val, mark)
+		}
+		return out
+	}
+	return v
+}
+
+// unknownAt reports whether after_unknown marks the value at key, or any value under it.
+func unknownAt(unknown any, key string) bool {
+	m, ok := unknown.(map[string]any)
+	if !ok {
+		return false
+	}
+	return marks(m[key], 0)
+}
+
+func marks(v any, depth int) bool {
+	if depth > 64 {
+		return true // deeper than any provider schema: treat as unknown rather than recurse on
+	}
+	switch x := v.(type) {
+	case bool:
+		return x
+	case map[string]any:
+		for _, c := range x {
+			if marks(c, depth+1) {
+				return true
+			}
+		}
+	case []any:
+		for _, c := range x {
+			if marks(c, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Typed reads of decoded JSON: a value of the wrong type reads as absent.
+
+func str(m map[string]any, key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+func strs(v any) []string {
+	list, _ := v.([]any)
+	var out []string
+	for _, item := range list {
+		if s, ok := item.(string); ok && s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func strMap(v any) map[string]string {
+	m, _ := v.(map[string]any)
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, val := range m {
+		if s, ok := val.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// blocks reads a nested block as the provider stores it: a list of objects.
+func blocks(m map[string]any, key string) []map[string]any {
+	list, _ := m[key].([]any)
+	var out []map[string]any
+	for _, item := range list {
+		if b, ok := item.(map[string]any); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func integer(m map[string]any, key string) *int {
+	f, ok := m[key].(float64)
+	if !ok || f < 0 || f > 1e9 || f != float64(int(f)) {
+		return nil
+	}
+	n := int(f)
+	return &n
+}
+
+func repeat(p inventory.Position, n int) []inventory.Position {
+	out := make([]inventory.Position, n)
+	for i := range out {
+		out[i] = p
+	}
+	return out
+}
+
+var addressKey = regexp.MustCompile(`"address"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+
+// addressPositions finds where each address is first written in the file: the position a
+// resource only the plan declares is reported at.
+func addressPositions(file string, data []byte) map[string]inventory.Position {
+	lines := lineStarts(data)
+	out := map[string]inventory.Position{}
+	for _, m := range addressKey.FindAllSubmatchIndex(data, -1) {
+		var address string
+		if err := json.Unmarshal(data[m[2]-1:m[3]+1], &address); err != nil {
+			continue
+		}
+		if _, seen := out[address]; !seen {
+			out[address] = at(file, lines, m[0])
+		}
+	}
+	return out
+}
+
+func lineStarts(data []byte) []int {
+	starts := []int{0}
+	for i, b := range data {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+func at(file string, lines []int, offset int) inventory.Position {
+	line := sort.Search(len(lines), func(i int) bool { return lines[i] > offset })
+	return inventory.Position{File: file, Line: line, Column: offset - lines[line-1] + 1}
+}
+
+// jsonErrorAt locates a JSON error: a syntax error's offset, else the file.
+func jsonErrorAt(file string, data []byte, err error) inventory.Position {
+	var offset int64 = -1
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		offset = e.Offset
+	case *json.UnmarshalTypeError:
+		offset = e.Offset
+	}
+	if offset < 0 || offset > int64(len(data)) {
+		return inventory.Position{File: file}
+	}
+	return at(file, lineStarts(data), int(offset))
+}
