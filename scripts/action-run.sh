@@ -16,6 +16,10 @@ while IFS= read -r line; do
   line="${line#"${line%%[![:space:]]*}"}"
   [ -n "$line" ] && args+=(--var-file "$line")
 done <<<"${INPUT_VAR_FILES:-}"
+while IFS= read -r line; do
+  line="${line#"${line%%[![:space:]]*}"}"
+  [ -n "$line" ] && args+=(--terraform-plan "$line")
+done <<<"${INPUT_TERRAFORM_PLANS:-}"
 [ -n "${INPUT_BASELINE:-}" ] && args+=(--baseline "$INPUT_BASELINE")
 case "${INPUT_REVIEW:-false}" in
   true) args+=(--review) ;;

@@ -52,6 +52,8 @@ type Options struct {
 	Terraform terraform.Options
 	// HelmCharts are rendered in-process (--helm-chart).
 	HelmCharts []helm.Chart
+	// TerraformPlans are Terraform plan or state JSON files (--terraform-plan, terraformPlans:).
+	TerraformPlans []loaders.TerraformPlan
 	// SkipTreeCharts leaves the charts found in the scanned folders unrendered.
 	SkipTreeCharts bool
 	// Today is the date ignore expiry is checked against (YYYY-MM-DD); empty means today.
@@ -168,7 +170,7 @@ func Check(ctx context.Context, source rules.Source, opts Options) (*findings.Re
 		DefaultNamespace: opts.DefaultNamespace, Workers: opts.Workers, Stdin: opts.Stdin,
 		Exclude: opts.Exclude, Terraform: tf, HelmCharts: opts.HelmCharts, SkipTreeCharts: opts.SkipTreeCharts,
 		FS: fsys, YAML: yamlpos.Limits{MaxDocuments: opts.MaxDocuments, MaxAliasNodes: yamlpos.DefaultMaxAliasNodes},
-		Reading: opts.Reading,
+		Reading: opts.Reading, TerraformPlans: opts.TerraformPlans,
 	})
 	step("load")
 	var engine *rules.Engine // nil for discovery (eni-lint clusters), which evaluates nothing
@@ -364,7 +366,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 			ServiceAccounts: len(inv.ServiceAccounts), NodeGroups: len(inv.NodeGroups),
 			SkippedChartTemplates: stats.SkippedChartTemplates, TerraformModules: stats.TerraformModules,
 			Kustomizations: stats.Kustomizations, HelmCharts: stats.HelmCharts, RenderedCharts: stats.RenderedCharts,
-			BuiltKustomizations: stats.BuiltKustomizations, NotModelled: notModelled(all.NotModelled),
+			BuiltKustomizations: stats.BuiltKustomizations, NotModelled: notModelled(all.NotModelled), TerraformPlans: stats.TerraformPlans,
 		},
 		NodeGroups:    inv.NodeGroups,
 		CNISettings:   inv.CNISettings,

@@ -20,6 +20,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/github"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/limits"
+	"github.com/eni-lint/eni-lint/pkg/loaders"
 	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
 	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
 	"github.com/eni-lint/eni-lint/pkg/report"
@@ -29,39 +30,40 @@ import (
 )
 
 type checkFlags struct {
-	config        string
-	nodeGroups    []string
-	eniRelease    string
-	cooldown      time.Duration
-	namespace     string
-	format        string
-	failOn        string
-	noColor       bool
-	color         string
-	workers       int
-	timings       bool
-	profile       bool
-	outputs       []string
-	baseline      string
-	writeBaseline string
-	exclude       []string
-	changedSince  string
-	policies      []string
-	varFiles      []string
-	vars          []string
-	eachVarFile   string
-	helmCharts    []string
-	helmValues    []string
-	helmSet       []string
-	renderCharts  bool
-	policyTimeout time.Duration
-	github        bool
-	comment       bool
-	review        bool
-	timeout       time.Duration
-	maxFileSize   string
-	maxDocuments  int
-	maxMemory     string
+	config         string
+	nodeGroups     []string
+	eniRelease     string
+	cooldown       time.Duration
+	namespace      string
+	format         string
+	failOn         string
+	noColor        bool
+	color          string
+	workers        int
+	timings        bool
+	profile        bool
+	outputs        []string
+	baseline       string
+	writeBaseline  string
+	exclude        []string
+	changedSince   string
+	policies       []string
+	varFiles       []string
+	vars           []string
+	eachVarFile    string
+	helmCharts     []string
+	terraformPlans []string
+	helmValues     []string
+	helmSet        []string
+	renderCharts   bool
+	policyTimeout  time.Duration
+	github         bool
+	comment        bool
+	review         bool
+	timeout        time.Duration
+	maxFileSize    string
+	maxDocuments   int
+	maxMemory      string
 	// clustersOnly makes the run `eni-lint clusters`: discovery without evaluation.
 	clustersOnly bool
 }
@@ -118,6 +120,7 @@ func inputFlags(fl *pflag.FlagSet, f *checkFlags) {
 	fl.IntVar(&f.workers, "workers", 0, "files parsed at once (default: one per CPU)")
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "leave out files and folders matching this glob (vendor/**), after the config's exclude (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "Terraform variable file for root modules, after terraform.tfvars and *.auto.tfvars (repeatable, in order)")
+	fl.StringArrayVar(&f.terraformPlans, "terraform-plan", nil, "read this Terraform plan or state JSON (terraform show -json plan.out > plan.json): FILE[:ROOT], ROOT the root module it is of (default: the file's folder); it replaces that root's static evaluation, joined to the code's lines by address (repeatable)")
 	fl.StringArrayVar(&f.helmCharts, "helm-chart", nil, "render this Helm chart in-process (no cluster access) and check its objects: DIR[:VALUES[,VALUES...]], its own values files, later ones winning (repeatable)")
 	fl.BoolVar(&f.renderCharts, "render-charts", true, "render the Helm charts found in the scanned folders with their own values.yaml (false: skip their templates/)")
 	fl.StringArrayVar(&f.helmSet, "set", nil, "set a value of the only --helm-chart, as helm template --set does: KEY=VALUE[,KEY=VALUE...] (repeatable; after its values files); with several charts, use charts: in .eni-lint.yaml")
@@ -237,6 +240,16 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 		return run, usageError{err}
 	}
 	opts.HelmCharts, opts.SkipTreeCharts = charts, !f.renderCharts
+	for _, p := range eff.TerraformPlans {
+		opts.TerraformPlans = append(opts.TerraformPlans, loaders.TerraformPlan{File: p.File, Root: p.Root})
+	}
+	for _, flag := range f.terraformPlans {
+		file, root := splitChartFlag(flag)
+		if file == "" {
+			return run, usageError{fmt.Errorf("--terraform-plan %q: want FILE[:ROOT]", flag)}
+		}
+		opts.TerraformPlans = append(opts.TerraformPlans, loaders.TerraformPlan{File: file, Root: root})
+	}
 	for _, c := range eff.Clusters {
 		spec := analysis.ClusterSpec{Name: c.Name, Infrastructure: c.Infrastructure, Manifests: c.Manifests, VarFiles: c.VarFiles, Location: c.Location()}
 		for _, ng := range c.NodeGroups {

@@ -45,6 +45,9 @@ type File struct {
 	// Charts are Helm charts to render, each with its own values (paths relative to the
 	// config file's folder).
 	Charts []Chart `yaml:"charts"`
+	// TerraformPlans are `terraform show -json` outputs of plans or states, each replacing
+	// the static evaluation of its root module (the plan file's folder unless root says).
+	TerraformPlans []TerraformPlan `yaml:"terraformPlans"`
 	// Clusters map infrastructure and manifests to clusters, each judged on its own; what
 	// they do not name is discovered (docs/model.md, "Clusters").
 	Clusters []Cluster `yaml:"clusters"`
@@ -64,6 +67,12 @@ type Chart struct {
 	Namespace   string   `yaml:"namespace"`
 
 	location inventory.Position
+}
+
+// TerraformPlan is one entry of terraformPlans: the JSON file, and the root module it is of.
+type TerraformPlan struct {
+	File string `yaml:"file"`
+	Root string `yaml:"root"`
 }
 
 // Cluster is one entry of clusters: its name, the infrastructure that defines its nodes
@@ -278,6 +287,11 @@ func Parse(path string, data []byte) (*File, error) {
 			if !strings.Contains(s, "=") {
 				return nil, &Error{Position: c.location, Message: fmt.Sprintf("charts[%d].set: %q is not KEY=VALUE", i, s)}
 			}
+		}
+	}
+	for i, p := range f.TerraformPlans {
+		if p.File == "" {
+			return nil, &Error{Position: inventory.Position{File: f.Path, Line: f.Line("terraformPlans")}, Message: fmt.Sprintf("terraformPlans[%d]: file is required (terraform show -json output)", i)}
 		}
 	}
 	for i, ig := range f.Ignores {

@@ -48,6 +48,8 @@ type Effective struct {
 	Ignores            []Ignore
 	// Charts are the config's charts, their paths relative to the working folder.
 	Charts []Chart
+	// TerraformPlans are the config's plan files, confined to its folder.
+	TerraformPlans []TerraformPlan
 	// Clusters are the config's clusters, their paths relative to the working folder.
 	Clusters []Cluster
 	Sources  map[string]string
@@ -190,6 +192,16 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 		}
 		if len(f.Charts) > 0 {
 			e.Sources["charts"] = fileSrc("charts")
+		}
+		for _, p := range f.TerraformPlans {
+			p.File = confined("terraformPlans", p.File)
+			if p.Root != "" {
+				p.Root = confined("terraformPlans", p.Root)
+			}
+			e.TerraformPlans = append(e.TerraformPlans, p)
+		}
+		if len(f.TerraformPlans) > 0 {
+			e.Sources["terraformPlans"] = fileSrc("terraformPlans")
 		}
 		for _, c := range f.Clusters {
 			for _, list := range [][]string{c.Infrastructure, c.Manifests, c.VarFiles} {
@@ -386,6 +398,7 @@ func (e *Effective) Show() [][3]string {
 		row("rules", strings.Join(append([]string{}, or(rules)), "; ")),
 		row("ignores", fmt.Sprintf("%d", len(e.Ignores))),
 		row("charts", or(chartNames(e.Charts))),
+		row("terraformPlans", or(planNames(e.TerraformPlans))),
 		row("clusters", or(clusterNames(e.Clusters))),
 	}
 }
@@ -401,6 +414,19 @@ func chartNames(cs []Chart) []string {
 		}
 		if c.Namespace != "" {
 			s += " (namespace " + c.Namespace + ")"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// planNames describes each plan entry as --terraform-plan takes it: FILE[:ROOT].
+func planNames(ps []TerraformPlan) []string {
+	var out []string
+	for _, p := range ps {
+		s := p.File
+		if p.Root != "" {
+			s += ":" + p.Root
 		}
 		out = append(out, s)
 	}

@@ -280,6 +280,9 @@ type Inputs struct {
 	RenderedCharts []string `json:"renderedCharts,omitempty"`
 	// BuiltKustomizations are the root kustomizations built (the others are their bases).
 	BuiltKustomizations []string `json:"builtKustomizations,omitempty"`
+	// TerraformPlans are the Terraform plan and state files read: the root each replaced the
+	// static evaluation of, what it joined to the code, and where the two disagree.
+	TerraformPlans []inventory.PlanSummary `json:"terraformPlans,omitempty"`
 	// NotModelled are objects of kinds eni-lint does not model that run pods (a pod spec inside):
 	// their pods are not counted.
 	NotModelled []NotModelled `json:"notModelled,omitempty"`

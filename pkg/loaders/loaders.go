@@ -25,6 +25,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kustomize"
 	"github.com/eni-lint/eni-lint/pkg/loaders/terraform"
+	"github.com/eni-lint/eni-lint/pkg/loaders/tfplan"
 	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 	"go.yaml.in/yaml/v3"
 )
@@ -56,6 +57,9 @@ type Options struct {
 	FS *confine.FS
 	// YAML are the budgets of each YAML stream.
 	YAML yamlpos.Limits
+	// TerraformPlans are Terraform plan or state JSON files named on the command line or in
+	// the config (--terraform-plan); plans found in the scanned folders are read too.
+	TerraformPlans []TerraformPlan
 	// Reading, when set, is told when an input starts being read and returns what to call
 	// when it is done, so that a run stopped by --timeout can name what it was reading.
 	Reading func(input string) (done func())
@@ -112,6 +116,8 @@ type Stats struct {
 	// RenderedCharts are the charts rendered: those of --helm-chart and those found in the
 	// scanned folders (with their default values).
 	RenderedCharts []string `json:"renderedCharts,omitempty"`
+	// TerraformPlans are the Terraform plan and state files read, each with what it joined.
+	TerraformPlans []inventory.PlanSummary `json:"terraformPlans,omitempty"`
 	// Skipped are entries a walk did not read: links that leave the scanned folders, named
 	// pipes, devices, sockets, second links to a file already read.
 	Skipped []confine.Skip `json:"skipped,omitempty"`
@@ -272,6 +278,14 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		if err != nil {
 			frags = append(frags, failed(p, "cannot walk: "+confine.Reason(err)))
 		}
+	}
+	// Plans named on the command line or in the config are read like a file named there.
+	for _, p := range opts.TerraformPlans {
+		if _, err := fsys.AddPath(p.File); err != nil {
+			frags = append(frags, failed(p.File, "cannot read the Terraform plan: "+confine.Reason(err)))
+			continue
+		}
+		add(filepath.Clean(p.File))
 	}
 	sort.Strings(files)
 	stats.Files += len(files)
@@ -437,6 +451,7 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 	}
 	stats.RenderedCharts = append(stats.RenderedCharts, inflated...)
 	stats.HelmCharts += len(inflated)
+	stats.TerraformPlans = joinPlans(fsys, frags, opts)
 	// The same document read by two loaders (a manifest and Terraform's file() of it) is
 	// one definition; inventory.Reconcile then marks the duplicates of every kind.
 	inventory.ReadOnce(frags, func(file string) string { return filepath.Clean(fsys.Abs(file)) })
@@ -519,6 +534,11 @@ func loadFile(file string, opts Options) (frag inventory.Fragment) {
 // loadBytes parses a YAML or JSON file once and hands each document to its loader:
 // CloudFormation templates (and CDK output) to cloudformation, the rest to kubernetes.
 func loadBytes(file string, data []byte, opts Options) inventory.Fragment {
+	// `terraform show -json` output, found in the tree or named: Terraform's own view of a
+	// root. A file named as a plan that is none gets the reader's located error.
+	if tfplan.Sniff(data) || opts.namedPlan(file) {
+		return tfplan.Load(file, data, opts.kubernetes())
+	}
 	docs, err := yamlpos.DocumentsWithin(data, opts.YAML)
 	// %{ if }/%{ for } is Terraform template syntax, never YAML's: a file that holds it and
 	// does not parse is a template some code renders, not a manifest.

@@ -179,6 +179,15 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 		}
 		fmt.Fprintf(&b, "Kustomizations built: %s.\n\n", strings.Join(names, ", "))
 	}
+	for _, p := range r.Inputs.TerraformPlans {
+		fmt.Fprintf(&b, "Terraform %s: %s.\n\n", p.Kind, mdEscape(planLine(p)))
+		for _, d := range p.Disagreements {
+			fmt.Fprintf(&b, "- differs from the code: %s\n", mdEscape(d))
+		}
+		if len(p.Disagreements) > 0 {
+			b.WriteString("\n")
+		}
+	}
 	if len(r.Inputs.NotModelled) > 0 {
 		b.WriteString("**Not modelled** (they run pods eni-lint does not count):\n\n")
 		for _, o := range r.Inputs.NotModelled {

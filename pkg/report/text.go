@@ -98,6 +98,12 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 	if len(r.Inputs.BuiltKustomizations) > 0 {
 		fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Kustomizations built:"), OneLine(strings.Join(r.Inputs.BuiltKustomizations, ", ")))
 	}
+	for _, p := range r.Inputs.TerraformPlans {
+		fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Terraform "+p.Kind+":"), OneLine(planLine(p)))
+		for _, d := range p.Disagreements {
+			fmt.Fprintf(&b, "  differs from the code: %s\n", OneLine(d))
+		}
+	}
 	if len(r.Inputs.NotModelled) > 0 {
 		fmt.Fprintf(&b, "%s\n", t.paint(ansiBold, "Not modelled (they run pods eni-lint does not count):"))
 		for _, o := range r.Inputs.NotModelled {
@@ -416,4 +422,10 @@ func qualified(namespace, name string) string {
 		return name
 	}
 	return namespace + "/" + name
+}
+
+// planLine says what a Terraform plan or state file replaced and joined.
+func planLine(p inventory.PlanSummary) string {
+	return fmt.Sprintf("%s (Terraform %s) replaces the static evaluation of %s: %d resources, %d node groups and objects joined to the code's lines, %d only in the plan, %d differences",
+		p.File, p.TerraformVersion, p.Root, p.Resources, p.Joined, p.PlanOnly, len(p.Disagreements))
 }

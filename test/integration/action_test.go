@@ -81,7 +81,7 @@ func TestActionDefinition(t *testing.T) {
 	if a.Runs.Using != "composite" {
 		t.Errorf("runs.using %q", a.Runs.Using)
 	}
-	for _, in := range []string{"paths", "config", "eni-release", "fail-on", "comment", "sarif-file", "working-directory", "version", "go-version", "token", "node-groups", "var-files", "baseline", "review", "args"} {
+	for _, in := range []string{"paths", "config", "eni-release", "fail-on", "comment", "sarif-file", "working-directory", "version", "go-version", "token", "node-groups", "var-files", "terraform-plans", "baseline", "review", "args"} {
 		if _, ok := a.Inputs[in]; !ok {
 			t.Errorf("input %s missing", in)
 		}
@@ -361,6 +361,16 @@ func TestActionRunsInASimulatedRunner(t *testing.T) {
 	code, stdout, outputs = runAction(t, ws, map[string]string{"paths": "k8s", "node-groups": "default=m5.4xlarge\n", "sarif-file": "", "comment": "false"}, env)
 	if code != 0 || outputs["findings"] != "1" || outputs["errors"] != "0" || strings.Contains(stdout, "ENI001") {
 		t.Errorf("node-groups: exit %d outputs %v\n%s", code, outputs, stdout)
+	}
+
+	// A plan named by the input is read: one that is no plan is an input that could not be
+	// read (exit 2), with the file named.
+	if err := os.WriteFile(filepath.Join(ws, "notplan.json"), []byte(`{"a": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, outputs = runAction(t, ws, map[string]string{"paths": "k8s", "terraform-plans": "notplan.json\n", "sarif-file": "", "comment": "false"}, env)
+	if code != 2 || outputs["errors"] != "1" || !strings.Contains(stdout, "notplan.json") {
+		t.Errorf("terraform-plans: exit %d outputs %v\n%s", code, outputs, stdout)
 	}
 
 	// Extra flags, and an input that could not be read is counted.

@@ -176,7 +176,7 @@ func (l *loader) fromEachInstance(e *evaluator, r *resource, build instanceBuild
 			expr = r.forEach
 		}
 		l.groups = append(l.groups, inventory.NodeGroupSpec{
-			Name: base, Source: "terraform:" + r.typ, Location: position(r.declare), Ignores: r.ignores,
+			Name: base, Address: base, Source: "terraform:" + r.typ, Location: position(r.declare), Ignores: r.ignores,
 			UnknownTypes: "how many node groups " + base + " creates depends on " + e.unknownReason(expr),
 		})
 		return
