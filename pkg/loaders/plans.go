@@ -124,7 +124,12 @@ func joinNodeGroups(plan, code *inventory.Fragment, sum *inventory.PlanSummary) 
 			pg.Name = cg.Name
 		}
 	}
+	var kept []inventory.NodeGroupSpec
 	for j, cg := range code.NodeGroups {
+		if !used[j] && !planReads(cg.Source) {
+			kept = append(kept, cg) // the plan reader does not read this kind: the code's stands
+			continue
+		}
 		if !used[j] {
 			name := cg.Address
 			if name == "" {
@@ -133,7 +138,7 @@ func joinNodeGroups(plan, code *inventory.Fragment, sum *inventory.PlanSummary) 
 			sum.Disagreements = append(sum.Disagreements, fmt.Sprintf("%s (%s): declared in the code, not in the plan", name, where(cg.Location)))
 		}
 	}
-	code.NodeGroups = nil
+	code.NodeGroups = kept
 	// Fargate profiles: the plan's, at the code's position when the code declares one of
 	// the same name.
 	codeProfiles := map[string]inventory.Position{}
@@ -147,6 +152,10 @@ func joinNodeGroups(plan, code *inventory.Fragment, sum *inventory.PlanSummary) 
 	}
 	code.FargateProfiles = nil
 }
+
+// planReads says whether the plan reader reads the kind of node group the code read from
+// source: EKS Auto Mode's built-in pools (aws_eks_cluster compute_config) it does not.
+func planReads(source string) bool { return !strings.Contains(source, "eks-auto-mode") }
 
 // codeGroupOf finds the code's group for a plan address: the same address, else the longest
 // code address that contains it.

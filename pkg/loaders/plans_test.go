@@ -20,6 +20,14 @@ resource "aws_eks_node_group" "old" {
   instance_types  = ["m4.large"]
 }
 
+resource "aws_eks_cluster" "auto" {
+  name = "auto"
+  compute_config {
+    enabled    = true
+    node_pools = ["general-purpose"]
+  }
+}
+
 resource "aws_eks_node_group" "pools" {
   for_each        = data.external.pools.result
   node_group_name = each.key
@@ -38,8 +46,11 @@ func TestPlanReplacesTheRootsEvaluation(t *testing.T) {
 {"address":"aws_eks_node_group.extra","mode":"managed","type":"aws_eks_node_group","name":"extra","values":{"node_group_name":"extra","instance_types":["r5.large"]}}]}}}`
 	write(t, root, map[string]string{"infra/main.tf": twoGroups, "infra/plan.json": plan})
 	frags, stats := Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
-	var got []string
+	var got, pools []string
 	for _, f := range frags {
+		for _, p := range f.NodePools {
+			pools = append(pools, p.Name)
+		}
 		for _, g := range f.NodeGroups {
 			got = append(got, g.Name+"="+strings.Join(g.InstanceTypes, ",")+"@"+filepath.Base(g.Location.File))
 		}
@@ -47,6 +58,10 @@ func TestPlanReplacesTheRootsEvaluation(t *testing.T) {
 	sort.Strings(got)
 	if s := strings.Join(got, " "); s != "a=c5.large@main.tf b=c5.xlarge@main.tf extra=r5.large@plan.json web=m5.xlarge@main.tf" {
 		t.Errorf("groups %s", s)
+	}
+	// Auto Mode's built-in pools are not read from a plan: the code's stand.
+	if strings.Join(pools, " ") != "general-purpose" {
+		t.Errorf("pools %v", pools)
 	}
 	if len(stats.TerraformPlans) != 1 {
 		t.Fatalf("plans %+v", stats.TerraformPlans)
