@@ -14,7 +14,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -39,40 +38,108 @@ var (
 const Source = "terraform plan"
 
 // Sniff reports whether data has the shape `terraform show -json` writes, a plan or a state:
-// a JSON object whose top level has format_version and terraform_version. It reads only the
-// top-level keys it needs.
+// a JSON object whose top level has format_version and terraform_version as strings. It scans
+// the top level without decoding the values it skips (a plan whose keys were sorted by jq has
+// terraform_version last), and stops at a key no plan has (apiVersion: a manifest).
 func Sniff(data []byte) bool {
-	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	if len(trimmed) == 0 || trimmed[0] != '{' {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
 		return false
 	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return false
-	}
+	i++
 	var format, version bool
-	for dec.More() && !(format && version) {
-		t, err := dec.Token()
-		if err != nil {
+	for !(format && version) {
+		i = skipSpace(data, i)
+		if i >= len(data) || data[i] != '"' {
 			return false
 		}
-		key, _ := t.(string)
+		end := skipString(data, i)
+		if end < 0 {
+			return false
+		}
+		key := string(data[i+1 : end-1])
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return false
+		}
+		i = skipSpace(data, i+1)
+		if i >= len(data) {
+			return false
+		}
 		switch key {
 		case "apiVersion", "kind", "AWSTemplateFormatVersion", "Resources":
-			return false // a Kubernetes manifest or a CloudFormation template: no need to read on
+			return false // a Kubernetes manifest or a CloudFormation template
+		case "format_version":
+			format = data[i] == '"'
+		case "terraform_version":
+			version = data[i] == '"'
 		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
+		if i = skipValue(data, i); i < 0 {
 			return false
 		}
-		switch key {
-		case "format_version":
-			format = len(v) > 0 && v[0] == '"'
-		case "terraform_version":
-			version = len(v) > 0 && v[0] == '"'
+		i = skipSpace(data, i)
+		if i >= len(data) || data[i] != ',' && data[i] != '}' {
+			return false
 		}
+		if data[i] == '}' {
+			break
+		}
+		i++
 	}
 	return format && version
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just after the JSON string starting at i, or -1.
+func skipString(data []byte, i int) int {
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// skipValue returns the index just after the JSON value starting at i, or -1: strings and
+// brackets are matched, nothing is decoded (the full parse comes later, for a plan only).
+func skipValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				if j = skipString(data, j); j < 0 {
+					return -1
+				}
+				j--
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i
+	for j < len(data) && data[j] != ',' && data[j] != '}' && data[j] != ']' && data[j] != ' ' && data[j] != '\n' && data[j] != '\r' && data[j] != '\t' {
+		j++
+	}
+	return j
 }
 
 // Load reads one plan or state file. Every position is in the file: the line and column
@@ -94,18 +161,16 @@ func Load(file string, data []byte, opts kubernetes.Options) (frag inventory.Fra
 	if !Sniff(data) {
 		return fail(inventory.Position{File: file, Line: 1, Column: 1}, "not a Terraform plan or state in JSON: `terraform show -json` output starts with format_version and terraform_version (write it with terraform plan -out plan.out && terraform show -json plan.out > plan.json)")
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return fail(jsonErrorAt(file, data, err), "cannot read this Terraform plan: %v", err)
-	}
 	r := &reader{file: file, data: data, opts: opts, at: addressPositions(file, data), unknown: map[string]any{}}
 	var root *tfjson.StateModule
 	read := &inventory.PlanRead{Addresses: map[string]bool{}}
-	if _, isPlan := top["planned_values"]; isPlan || top["resource_changes"] != nil {
-		var p tfjson.Plan
-		if err := json.Unmarshal(data, &p); err != nil {
-			return fail(jsonErrorAt(file, data, err), "cannot read this Terraform plan: %v", err)
-		}
+	// One parse as a plan; a file with neither planned values nor changes is a state
+	// (`terraform show -json` without a plan), parsed as one.
+	var p tfjson.Plan
+	if err := json.Unmarshal(data, &p); err != nil {
+		return fail(jsonErrorAt(file, data, err), "cannot read this Terraform plan: %v", err)
+	}
+	if p.PlannedValues != nil || len(p.ResourceChanges) > 0 {
 		read.Kind, read.TerraformVersion = "plan", p.TerraformVersion
 		if p.PlannedValues != nil {
 			root = p.PlannedValues.RootModule
@@ -626,23 +691,39 @@ func repeat(p inventory.Position, n int) []inventory.Position {
 	return out
 }
 
-var addressKey = regexp.MustCompile(`"address"\s*:\s*"((?:[^"\\]|\\.)*)"`)
-
 // addressPositions finds where each address is first written in the file: the position a
-// resource only the plan declares is reported at.
+// resource only the plan declares is reported at. One pass over the bytes.
 func addressPositions(file string, data []byte) map[string]inventory.Position {
 	lines := lineStarts(data)
 	out := map[string]inventory.Position{}
-	for _, m := range addressKey.FindAllSubmatchIndex(data, -1) {
-		var address string
-		if err := json.Unmarshal(data[m[2]-1:m[3]+1], &address); err != nil {
+	key := []byte(`"address"`)
+	for i := 0; ; {
+		k := bytes.Index(data[i:], key)
+		if k < 0 {
+			return out
+		}
+		at := i + k
+		j := skipSpace(data, at+len(key))
+		i = at + len(key)
+		if j >= len(data) || data[j] != ':' {
 			continue
 		}
-		if _, seen := out[address]; !seen {
-			out[address] = at(file, lines, m[0])
+		j = skipSpace(data, j+1)
+		if j >= len(data) || data[j] != '"' {
+			continue
 		}
+		end := skipString(data, j)
+		if end < 0 {
+			return out
+		}
+		var address string
+		if json.Unmarshal(data[j:end], &address) == nil {
+			if _, seen := out[address]; !seen {
+				out[address] = position(file, lines, at)
+			}
+		}
+		i = end
 	}
-	return out
 }
 
 func lineStarts(data []byte) []int {
@@ -655,7 +736,7 @@ func lineStarts(data []byte) []int {
 	return starts
 }
 
-func at(file string, lines []int, offset int) inventory.Position {
+func position(file string, lines []int, offset int) inventory.Position {
 	line := sort.Search(len(lines), func(i int) bool { return lines[i] > offset })
 	return inventory.Position{File: file, Line: line, Column: offset - lines[line-1] + 1}
 }
@@ -672,5 +753,5 @@ func jsonErrorAt(file string, data []byte, err error) inventory.Position {
 	if offset < 0 || offset > int64(len(data)) {
 		return inventory.Position{File: file}
 	}
-	return at(file, lineStarts(data), int(offset))
+	return position(file, lineStarts(data), int(offset))
 }

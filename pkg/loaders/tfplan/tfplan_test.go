@@ -22,7 +22,7 @@ type planResource struct {
 	unknown              map[string]any
 }
 
-func planJSON(t *testing.T, resources []planResource, configuration map[string]any) []byte {
+func planJSON(t testing.TB, resources []planResource, configuration map[string]any) []byte {
 	t.Helper()
 	modules := map[string]map[string]any{"": {"resources": []any{}}}
 	var order []string
@@ -291,4 +291,25 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkLoad reads a plan of 20,000 resources (2,000 node groups), about 20 MB.
+func BenchmarkLoad(b *testing.B) {
+	var rs []planResource
+	for i := 0; i < 20000; i++ {
+		module := fmt.Sprintf("module.svc%d", i/10)
+		if i%10 == 0 {
+			rs = append(rs, planResource{module, module + ".aws_eks_node_group.this[0]", "aws_eks_node_group", map[string]any{"node_group_name": fmt.Sprint("g", i), "instance_types": []any{"m5.large"}, "labels": map[string]any{"team": "t"}}, map[string]any{"arn": true, "id": true}})
+			continue
+		}
+		rs = append(rs, planResource{module, fmt.Sprintf("%s.aws_s3_bucket.b%d", module, i), "aws_s3_bucket", map[string]any{"bucket": fmt.Sprint("b", i), "tags": map[string]any{"a": strings.Repeat("b", 200)}}, map[string]any{"arn": true}})
+	}
+	data := planJSON(b, rs, nil)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if f := Load("plan.json", data, opts); len(f.NodeGroups) != 2000 {
+			b.Fatalf("%d groups", len(f.NodeGroups))
+		}
+	}
 }
