@@ -47,10 +47,18 @@ package eni.rules.eni001
 
 import data.eni.model
 
+# The exceeding rows of each node group, grouped once (OPA indexes the inner comprehension on
+# the group id): scanning every row for every group was quadratic, 5.7 s at 1,000 groups.
+exceeding_rows := [r | some r in model.rows; r.verdict == "exceeds"]
+
+exceeding_of := {gid: rows |
+	some gid in {r.nodeGroupId | some r in exceeding_rows}
+	rows := [r | some r in exceeding_rows; r.nodeGroupId == gid]
+}
+
 finding contains f if {
 	some g in input.nodeGroups
-	exceeding := [r | some r in model.rows; r.nodeGroupId == g.id; r.verdict == "exceeds"]
-	count(exceeding) > 0
+	exceeding := exceeding_of[g.id]
 
 	# The binding type: the smallest capacity, then the largest overshoot.
 	order := sort([[r.branchInterfaces, r.branchInterfaces - r.demand, model.type_label(r)] | some r in exceeding])
