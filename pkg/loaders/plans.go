@@ -252,11 +252,15 @@ func joinObjects(plan, code *inventory.Fragment, sum *inventory.PlanSummary) {
 		p := &plan.NodePools[i]
 		key := inventory.ObjectKey(p.Kind, "", p.Name)
 		planPools[key] = true
-		if c, ok := codePools[key]; ok {
-			p.Location = c.Location
-			if len(c.RequirementLocations) == len(p.RequirementLocations) {
-				p.RequirementLocations = c.RequirementLocations
-			}
+		c, ok := codePools[key]
+		if !ok {
+			sum.PlanOnly++
+			continue
+		}
+		sum.Joined++
+		p.Location = c.Location
+		if len(c.RequirementLocations) == len(p.RequirementLocations) {
+			p.RequirementLocations = c.RequirementLocations
 		}
 	}
 	code.NodePools = slices.DeleteFunc(code.NodePools, func(p inventory.NodePool) bool { return planPools[inventory.ObjectKey(p.Kind, "", p.Name)] })

@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -107,5 +108,33 @@ func TestNamedPlans(t *testing.T) {
 	}
 	if len(stats.TerraformPlans) != 1 || stats.TerraformPlans[0].Kind != "state" || stats.TerraformPlans[0].PlanOnly != 1 {
 		t.Errorf("summaries %+v", stats.TerraformPlans)
+	}
+}
+
+// A NodePool the code applies from a file the walk reads, and the plan declares again: one
+// pool, joined (aws-ia/terraform-aws-eks-blueprints patterns/eks-automode has this shape).
+func TestPlanNodePoolFromAFileIsCountedOnce(t *testing.T) {
+	root := t.TempDir()
+	pool := "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: general}\nspec: {template: {spec: {requirements: []}}}\n"
+	body, _ := json.Marshal(pool)
+	plan := `{"format_version":"1.2","terraform_version":"1.9.0","planned_values":{"root_module":{"resources":[
+{"address":"kubectl_manifest.pool[\"pool.yaml\"]","mode":"managed","type":"kubectl_manifest","name":"pool","index":"pool.yaml","values":{"yaml_body":` + string(body) + `}}]}}}`
+	write(t, root, map[string]string{
+		"main.tf":          "resource \"kubectl_manifest\" \"pool\" {\n  for_each  = toset([\"pool.yaml\"])\n  yaml_body = file(\"${path.module}/config/${each.value}\")\n}\n",
+		"config/pool.yaml": pool,
+		"plan.json":        plan,
+	})
+	frags, stats := Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
+	var pools []string
+	for _, f := range frags {
+		for _, p := range f.NodePools {
+			pools = append(pools, p.Name+"@"+filepath.Base(p.Location.File))
+		}
+	}
+	if strings.Join(pools, " ") != "general@pool.yaml" {
+		t.Errorf("pools %v: the pool once, at its file", pools)
+	}
+	if len(stats.TerraformPlans) != 1 || stats.TerraformPlans[0].Joined != 1 {
+		t.Errorf("summary %+v", stats.TerraformPlans)
 	}
 }
