@@ -82,9 +82,6 @@ type PlanRead struct {
 	// launch templates, Fargate profiles, kubectl_manifest, kubernetes_manifest): what the
 	// code declares at those addresses is replaced by the plan's.
 	Addresses map[string]bool
-	// Root is the Terraform root module the plan is of, when the command line or config names
-	// it; else the plan file's folder.
-	Root string
 }
 
 // PlanSummary is what the report says about one plan or state file read.

@@ -49,12 +49,21 @@ func (o Options) planRoot(file string) string {
 func joinPlans(fsys *confine.FS, frags []inventory.Fragment, opts Options) []inventory.PlanSummary {
 	canonical := func(p string) string { return filepath.Clean(fsys.Abs(p)) }
 	var out []inventory.PlanSummary
+	replaced := map[string]string{} // root → the plan that replaced it
 	for i := range frags {
 		plan := &frags[i]
 		if plan.Plan == nil {
 			continue
 		}
 		root := opts.planRoot(plan.File)
+		if first, ok := replaced[canonical(root)]; ok {
+			// Two plans of one root would each stand for it: which is applied is not ours to
+			// guess.
+			*plan = inventory.Fragment{File: plan.File, Errors: []inventory.LoadError{{Position: inventory.Position{File: plan.File},
+				Message: fmt.Sprintf("a second Terraform plan of the root module %s (the first is %s): not read; name each root's plan once, with --terraform-plan FILE:ROOT for a plan kept elsewhere", filepath.ToSlash(root), first)}}}
+			continue
+		}
+		replaced[canonical(root)] = plan.File
 		sum := inventory.PlanSummary{File: plan.File, Kind: plan.Plan.Kind, TerraformVersion: plan.Plan.TerraformVersion, Root: filepath.ToSlash(root), Resources: plan.Plan.Resources}
 		var code *inventory.Fragment
 		for j := range frags {
@@ -63,7 +72,6 @@ func joinPlans(fsys *confine.FS, frags []inventory.Fragment, opts Options) []inv
 				code = f
 			}
 		}
-		plan.Plan.Root = root
 		if code == nil {
 			plan.TerraformRoot = root
 			sum.PlanOnly = len(plan.NodeGroups) + countObjects(plan)

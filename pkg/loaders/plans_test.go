@@ -138,3 +138,22 @@ func TestPlanNodePoolFromAFileIsCountedOnce(t *testing.T) {
 		t.Errorf("summary %+v", stats.TerraformPlans)
 	}
 }
+
+// Two plans of one root: the second is a located error, not a second set of node groups.
+func TestTwoPlansOfOneRoot(t *testing.T) {
+	root := t.TempDir()
+	state := `{"format_version":"1.0","terraform_version":"1.9.0","values":{"root_module":{"resources":[{"address":"aws_eks_node_group.x","mode":"managed","type":"aws_eks_node_group","values":{"instance_types":["m6i.large"]}}]}}}`
+	write(t, root, map[string]string{"infra/main.tf": twoGroups, "infra/a.json": state, "infra/b.json": state})
+	frags, stats := Load(context.Background(), []string{root}, Options{DefaultNamespace: "default"})
+	var errs []string
+	groups := 0
+	for _, f := range frags {
+		groups += len(f.NodeGroups)
+		for _, e := range f.Errors {
+			errs = append(errs, filepath.Base(e.Position.File)+": "+e.Message)
+		}
+	}
+	if len(errs) != 1 || !strings.HasPrefix(errs[0], "b.json: a second Terraform plan of the root module") || groups != 1 || len(stats.TerraformPlans) != 1 {
+		t.Errorf("errors %v, %d groups, %d plans", errs, groups, len(stats.TerraformPlans))
+	}
+}
