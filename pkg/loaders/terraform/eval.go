@@ -295,6 +295,10 @@ func (e *evaluator) unknownReasonVisiting(expr hcl.Expression, visiting map[stri
 						reason = key + " (" + r + ")"
 					}
 				}
+			case isYAMLDecoder(call.Name):
+				if r, failed := e.loader.unreadFiles[call.Name+"()"]; failed {
+					reason = call.Name + "() (" + r + ")"
+				}
 			case call.Name == "file" && len(call.Args) == 1:
 				if p, d := call.Args[0].Value(&hcl.EvalContext{Variables: map[string]cty.Value{"path": e.pathObject()}}); !d.HasErrors() && p.Type() == cty.String && p.IsKnown() {
 					if r, failed := e.loader.unreadFiles[p.AsString()]; failed {

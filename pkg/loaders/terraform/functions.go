@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 )
 
 // functions are the Terraform functions eni-lint evaluates: the common collection, string and
@@ -73,7 +76,7 @@ var notEvaluated = []string{
 	"pathexpand", "base64encode", "base64decode", "base64gzip", "base64sha256",
 	"base64sha512", "md5", "sha1", "sha256", "sha512", "bcrypt", "uuid", "uuidv5", "timestamp",
 	"plantimestamp", "formatdate", "timeadd", "timecmp", "cidrhost", "cidrnetmask", "cidrsubnet",
-	"cidrsubnets", "yamldecode", "yamlencode", "urlencode", "textencodebase64", "textdecodebase64",
+	"cidrsubnets", "yamlencode", "urlencode", "textencodebase64", "textdecodebase64",
 	"csvdecode", "one", "sum", "alltrue", "anytrue", "index", "transpose", "setproduct",
 	"startswith", "endswith", "strcontains", "pow", "log", "type", "issensitive", "ephemeralasnull",
 }
@@ -209,3 +212,68 @@ var lengthFunc = function.New(&function.Spec{
 		return stdlib.LengthFunc.Call([]cty.Value{v})
 	},
 })
+
+// yamlDecodeFunc is Terraform's yamldecode, and the kubernetes provider's
+// provider::kubernetes::manifest_decode (one document) and manifest_decode_multi (a list of
+// them): YAML read within the run's budgets (documents, alias expansion), then typed as
+// jsondecode types JSON (and within its nesting budget). `manifest = yamldecode(file("sgp.yaml"))`
+// is how many kubernetes_manifest resources are written; without it their objects were unknown.
+// YAML that cannot be read makes only this value unknown, and failed says why (the reason the
+// report gives names it).
+// yamlDecoders are the YAML decoding functions, and whether each returns a list of documents.
+var yamlDecoders = map[string]bool{
+	"yamldecode": false, "provider::kubernetes::manifest_decode": false, "provider::kubernetes::manifest_decode_multi": true,
+}
+
+func yamlDecodeFunc(lim yamlpos.Limits, multi bool, failed func(why string)) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "src", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.DynamicPseudoType),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			v, why := decodeYAML(args[0].AsString(), lim, multi)
+			if why != "" {
+				failed(why)
+				return cty.DynamicVal, nil
+			}
+			return v, nil
+		},
+	})
+}
+
+func decodeYAML(src string, lim yamlpos.Limits, multi bool) (cty.Value, string) {
+	docs, err := yamlpos.DocumentsWithin([]byte(src), lim)
+	if err != nil {
+		return cty.DynamicVal, "the YAML cannot be read: " + err.Error()
+	}
+	var values []any
+	for _, d := range docs {
+		var v any
+		if err := d.Decode(&v); err != nil {
+			return cty.DynamicVal, "the YAML cannot be read: " + err.Error()
+		}
+		if v != nil || !multi {
+			values = append(values, v)
+		}
+	}
+	var out any = values
+	if !multi {
+		if len(values) != 1 {
+			return cty.DynamicVal, fmt.Sprintf("the YAML holds %d documents, where one is expected", len(values))
+		}
+		out = values[0]
+	}
+	text, err := json.Marshal(out)
+	if err != nil {
+		return cty.DynamicVal, "the YAML has a value JSON cannot hold: " + err.Error()
+	}
+	v, err := jsonDecodeFunc.Call([]cty.Value{cty.StringVal(string(text))})
+	if err != nil {
+		return cty.DynamicVal, err.Error()
+	}
+	return v, ""
+}
+
+func isYAMLDecoder(name string) bool {
+	_, ok := yamlDecoders[name]
+	return ok
+}

@@ -9,10 +9,13 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/eni-lint/eni-lint/internal/testtool"
 
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 )
 
 func writeTree(t *testing.T, files map[string]string) string {
@@ -1636,4 +1639,85 @@ resource "kubectl_manifest" "pool" {
 	if len(reasons) != 1 || !strings.Contains(reasons[0], "each.value of for_each, whose values depend on") || !strings.Contains(reasons[0], "data.aws_ssm_parameter.role.value") {
 		t.Errorf("reasons %q", reasons)
 	}
+}
+
+// yamldecode and the kubernetes provider's manifest_decode(_multi): objects read from YAML the
+// code decodes, within the YAML budgets; YAML that cannot be read makes only that value unknown.
+func TestYAMLDecode(t *testing.T) {
+	job := "apiVersion: batch/v1\nkind: Job\nmetadata: {name: %s, namespace: batch}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n"
+	bomb := "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
+	for _, tc := range []struct {
+		name, resource string
+		jobs           []string
+		unresolved     string
+	}{
+		{"yamldecode of a file", `resource "kubernetes_manifest" "j" {
+  manifest = yamldecode(file("${path.module}/one.yaml"))
+}`, []string{"one"}, ""},
+		{"manifest_decode_multi over for_each", `resource "kubernetes_manifest" "j" {
+  for_each = { for m in provider::kubernetes::manifest_decode_multi(file("multi.yaml")) : m.metadata.name => m }
+  manifest = each.value
+}`, []string{"m1", "m2"}, ""},
+		{"manifest_decode of a heredoc", `resource "kubernetes_manifest" "j" {
+  manifest = provider::kubernetes::manifest_decode(<<-EOT
+    apiVersion: batch/v1
+    kind: Job
+    metadata: {name: inline, namespace: batch}
+    spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}
+  EOT
+  )
+}`, []string{"inline"}, ""},
+		{"two documents where one is expected", `resource "kubernetes_manifest" "j" {
+  manifest = yamldecode(file("multi.yaml"))
+}`, nil, "yamldecode"},
+		{"an alias bomb", `resource "kubernetes_manifest" "j" {
+  manifest = yamldecode(file("bomb.yaml"))
+}`, nil, "yamldecode"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeTree(t, map[string]string{
+				"main.tf":    tc.resource + "\n",
+				"one.yaml":   fmt.Sprintf(job, "one"),
+				"multi.yaml": fmt.Sprintf(job, "m1") + "---\n" + fmt.Sprintf(job, "m2") + "---\n",
+				"bomb.yaml":  bomb,
+			})
+			frags := Load([]string{root}, Options{Kubernetes: kubernetes.Options{YAML: yamlpos.Limits{MaxDocuments: 10, MaxAliasNodes: 1000}}})
+			var got []string
+			for _, f := range frags {
+				for _, w := range f.Workloads {
+					got = append(got, w.Name)
+				}
+			}
+			sort.Strings(got)
+			unresolved := unresolvedReasons(frags)
+			if strings.Join(got, ",") != strings.Join(tc.jobs, ",") {
+				t.Errorf("jobs %v, want %v (unresolved %q)", got, tc.jobs, unresolved)
+			}
+			if tc.unresolved != "" && (len(unresolved) != 1 || !strings.Contains(unresolved[0], tc.unresolved)) {
+				t.Errorf("unresolved %q, want one naming %s", unresolved, tc.unresolved)
+			}
+			if tc.unresolved == "" && len(unresolved) > 0 {
+				t.Errorf("unresolved %q", unresolved)
+			}
+		})
+	}
+}
+
+func FuzzYAMLDecode(f *testing.F) {
+	for _, s := range []string{"a: 1\n", "[1, 2]\n", "a: &a [1]\nb: *a\n", "---\n---\n", "{a: {b: {c: [d]}}}", "? [a]\n: b\n", "!!binary aGk=\n"} {
+		f.Add(s)
+	}
+	lim := yamlpos.Limits{MaxDocuments: 10, MaxAliasNodes: 1000}
+	f.Fuzz(func(t *testing.T, src string) {
+		if !utf8.ValidString(src) {
+			return
+		}
+		for _, multi := range []bool{false, true} {
+			var why string
+			v, err := yamlDecodeFunc(lim, multi, func(w string) { why = w }).Call([]cty.Value{cty.StringVal(src)})
+			if err != nil || (why == "") != v.IsWhollyKnown() {
+				t.Fatalf("value %#v, error %v, reason %q: unknown exactly when a reason is given", v, err, why)
+			}
+		}
+	})
 }
