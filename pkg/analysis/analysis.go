@@ -468,6 +468,18 @@ func ensureSlices(inv *inventory.Inventory) {
 	if inv.UnresolvedObjects == nil {
 		inv.UnresolvedObjects = []inventory.UnresolvedObject{}
 	}
+	if inv.PlanDisagreements == nil {
+		inv.PlanDisagreements = []inventory.PlanDisagreement{}
+	}
+	for i := range inv.PlanDisagreements {
+		d := &inv.PlanDisagreements[i]
+		if d.CodeTypes == nil {
+			d.CodeTypes = []string{}
+		}
+		if d.PlanTypes == nil {
+			d.PlanTypes = []string{}
+		}
+	}
 	for i := range inv.NodeGroups {
 		if inv.NodeGroups[i].Taints == nil {
 			inv.NodeGroups[i].Taints = []inventory.Taint{}

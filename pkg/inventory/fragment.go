@@ -66,6 +66,9 @@ type Fragment struct {
 	VarFiles      []string
 	// ConfigCluster is the config cluster whose var files the environment is.
 	ConfigCluster string
+	// PlanDisagreements are where a Terraform plan that replaced this root's evaluation
+	// disagrees with the code.
+	PlanDisagreements []PlanDisagreement
 	// Plan is set on a fragment read from a Terraform plan or state file (pkg/loaders/tfplan):
 	// what it covers, for the join to the root's code.
 	Plan *PlanRead
@@ -225,6 +228,7 @@ var parts = []part{
 	nodePart(slicePart("Fargate profile", func(f *Fragment) *[]FargateProfile { return &f.FargateProfiles })),
 	slicePart("CNI setting", func(f *Fragment) *[]CNISetting { return &f.CNISettings }),
 	slicePart("unresolved", func(f *Fragment) *[]UnresolvedObject { return &f.Unresolved }),
+	slicePart("plan disagreement", func(f *Fragment) *[]PlanDisagreement { return &f.PlanDisagreements }),
 	slicePart("error", func(f *Fragment) *[]LoadError { return &f.Errors }),
 	// Files infrastructure code reads or renders travel with the objects they made.
 	slicePart("template", func(f *Fragment) *[]string { return &f.Templates }),
@@ -296,6 +300,7 @@ func Merge(inv *Inventory, fragments []Fragment) (all Fragment) {
 	inv.Namespaces = append(inv.Namespaces, all.Namespaces...)
 	inv.CNISettings = append(inv.CNISettings, all.CNISettings...)
 	inv.UnresolvedObjects = append(inv.UnresolvedObjects, all.Unresolved...)
+	inv.PlanDisagreements = append(inv.PlanDisagreements, all.PlanDisagreements...)
 	return all
 }
 

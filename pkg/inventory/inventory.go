@@ -128,6 +128,24 @@ type Inventory struct {
 	// statically (a manifest built from a data source, templatefile): ENI006 names each, since
 	// any of them may be a Job or an SGP.
 	UnresolvedObjects []UnresolvedObject `json:"unresolvedObjects"`
+	// PlanDisagreements are where a Terraform plan and the code it replaces disagree (ENI014).
+	PlanDisagreements []PlanDisagreement `json:"planDisagreements"`
+}
+
+// PlanDisagreement is a node group on which a Terraform plan and the evaluated code differ: a
+// plan older than the code, or a bug of eni-lint's static evaluation. The plan's values are the
+// ones used; the finding puts the difference where a reviewer sees it.
+type PlanDisagreement struct {
+	// Plan is the plan file; Address the resource (or module) instance.
+	Plan    string `json:"plan"`
+	Address string `json:"address"`
+	// Location is the code's declaration.
+	Location Position `json:"location"`
+	// CodeTypes and PlanTypes are the instance types each gives; PlanTypes is empty when the
+	// plan has no such node group (OnlyInCode).
+	CodeTypes  []string `json:"codeTypes"`
+	PlanTypes  []string `json:"planTypes"`
+	OnlyInCode bool     `json:"onlyInCode"`
 }
 
 // UnresolvedObject is one declared object eni-lint cannot read, with what would decide it.

@@ -121,6 +121,8 @@ func joinNodeGroups(plan, code *inventory.Fragment, sum *inventory.PlanSummary) 
 		case cg.UnknownTypes == "" && len(cg.InstanceTypes) > 0 && !sameSet(cg.InstanceTypes, pg.InstanceTypes):
 			sum.Disagreements = append(sum.Disagreements, fmt.Sprintf("%s: the code gives instance types %s (%s), the plan %s", pg.Address,
 				strings.Join(cg.InstanceTypes, ","), where(cg.Location), orNone(pg.InstanceTypes)))
+			code.PlanDisagreements = append(code.PlanDisagreements, inventory.PlanDisagreement{Plan: plan.File, Address: pg.Address,
+				Location: cg.Location, CodeTypes: cg.InstanceTypes, PlanTypes: pg.InstanceTypes})
 			pg.TypeLocations = codeTypePositions(cg, max(len(pg.InstanceTypes), 1))
 		default:
 			pg.TypeLocations = codeTypePositions(cg, max(len(pg.InstanceTypes), 1))
@@ -144,6 +146,8 @@ func joinNodeGroups(plan, code *inventory.Fragment, sum *inventory.PlanSummary) 
 				name = cg.Name
 			}
 			sum.Disagreements = append(sum.Disagreements, fmt.Sprintf("%s (%s): declared in the code, not in the plan", name, where(cg.Location)))
+			code.PlanDisagreements = append(code.PlanDisagreements, inventory.PlanDisagreement{Plan: plan.File, Address: name,
+				Location: cg.Location, CodeTypes: cg.InstanceTypes, OnlyInCode: true})
 		}
 	}
 	code.NodeGroups = kept

@@ -54,8 +54,8 @@ func TestEveryRuleHasMetadataAndTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(e.Rules()) != 13 {
-		t.Errorf("%d rules, want ENI001-ENI013", len(e.Rules()))
+	if len(e.Rules()) != 14 {
+		t.Errorf("%d rules, want ENI001-ENI014", len(e.Rules()))
 	}
 	for _, r := range e.Rules() {
 		if r.Remediation == "" || r.Description == "" || r.Numbers == "" || r.OtherModel == "" {
