@@ -140,13 +140,16 @@ func joinNodeGroups(plan, code *inventory.Fragment, sum *inventory.PlanSummary) 
 			kept = append(kept, cg) // the plan reader does not read this kind: the code's stands
 			continue
 		}
-		if !used[j] {
-			name := cg.Address
-			if name == "" {
-				name = cg.Name
-			}
-			sum.Disagreements = append(sum.Disagreements, fmt.Sprintf("%s (%s): declared in the code, not in the plan", name, where(cg.Location)))
-			code.PlanDisagreements = append(code.PlanDisagreements, inventory.PlanDisagreement{Plan: plan.File, Address: name,
+		switch {
+		case used[j]:
+		case cg.Address == "":
+			// A group of a module eni-lint reads in place of its code whose resource address
+			// it cannot name (aws-ia blueprints v4, the EKS module's v17 worker groups): the
+			// plan's group of it is there, unjoined; no finding claims the plan lacks it.
+			sum.Disagreements = append(sum.Disagreements, fmt.Sprintf("%s (%s): eni-lint cannot name this group's resource address, so it is not joined to the plan's", cg.Name, where(cg.Location)))
+		default:
+			sum.Disagreements = append(sum.Disagreements, fmt.Sprintf("%s (%s): declared in the code, not in the plan", cg.Address, where(cg.Location)))
+			code.PlanDisagreements = append(code.PlanDisagreements, inventory.PlanDisagreement{Plan: plan.File, Address: cg.Address,
 				Location: cg.Location, CodeTypes: cg.InstanceTypes, OnlyInCode: true})
 		}
 	}
@@ -170,19 +173,26 @@ func joinNodeGroups(plan, code *inventory.Fragment, sum *inventory.PlanSummary) 
 func planReads(source string) bool { return !strings.Contains(source, "eks-auto-mode") }
 
 // codeGroupOf finds the code's group for a plan address: the same address, else the longest
-// code address that contains it.
+// code address that contains it; -1 when none does, or when two groups share that address (a
+// join would be a guess).
 func codeGroupOf(groups []inventory.NodeGroupSpec, address string) int {
-	best := -1
+	best, ties := -1, 0
 	for i, g := range groups {
 		switch {
 		case g.Address == "":
 		case g.Address == address:
 			return i
 		case strings.HasPrefix(address, g.Address+".") || strings.HasPrefix(address, g.Address+"["):
-			if best < 0 || len(g.Address) > len(groups[best].Address) {
-				best = i
+			switch {
+			case best < 0 || len(g.Address) > len(groups[best].Address):
+				best, ties = i, 0
+			case g.Address == groups[best].Address:
+				ties++
 			}
 		}
+	}
+	if ties > 0 {
+		return -1
 	}
 	return best
 }

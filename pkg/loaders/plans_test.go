@@ -157,3 +157,25 @@ func TestTwoPlansOfOneRoot(t *testing.T) {
 		t.Errorf("errors %v, %d groups, %d plans", errs, groups, len(stats.TerraformPlans))
 	}
 }
+
+func TestCodeGroupOf(t *testing.T) {
+	groups := []inventory.NodeGroupSpec{
+		{Address: "module.eks"},
+		{Address: `module.eks.module.eks_managed_node_group["gpu"]`},
+		{Address: "aws_eks_node_group.pools"},
+		{Address: "module.legacy"}, {Address: "module.legacy"}, // two groups of one module: no guess
+		{Name: "unnamed"},
+	}
+	for address, want := range map[string]int{
+		`module.eks.module.eks_managed_node_group["gpu"].aws_eks_node_group.this[0]`: 1,
+		`module.eks.aws_eks_node_group.this[0]`:                                      0,
+		`aws_eks_node_group.pools["a"]`:                                              2,
+		`aws_eks_node_group.poolsX`:                                                  -1,
+		`module.legacy.aws_autoscaling_group.workers[0]`:                             -1,
+		`aws_eks_node_group.other`:                                                   -1,
+	} {
+		if got := codeGroupOf(groups, address); got != want {
+			t.Errorf("%s: %d, want %d", address, got, want)
+		}
+	}
+}
