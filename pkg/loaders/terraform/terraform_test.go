@@ -1550,24 +1550,31 @@ resource "kubectl_manifest" "m" {
 			}
 			root := writeTree(t, files)
 			frags := Load([]string{filepath.Join(root, "infra")}, Options{})
-			var got []string
-			for _, f := range frags {
-				for _, w := range f.Workloads {
-					got = append(got, w.Name)
-				}
-			}
-			unresolved := unresolvedReasons(frags)
-			sort.Strings(got)
-			if strings.Join(got, ",") != strings.Join(tc.jobs, ",") {
-				t.Errorf("jobs %v, want %v (unresolved %q)", got, tc.jobs, unresolved)
-			}
-			if tc.unresolved != "" && (len(unresolved) != 1 || !strings.Contains(unresolved[0], tc.unresolved)) {
-				t.Errorf("unresolved %q, want one naming %s", unresolved, tc.unresolved)
-			}
-			if tc.unresolved == "" && len(unresolved) > 0 {
-				t.Errorf("unresolved %q", unresolved)
-			}
+			checkWorkloads(t, frags, tc.jobs, tc.unresolved)
 		})
+	}
+}
+
+// checkWorkloads compares the workloads the fragments read with want (by name), and their
+// unresolved declarations with one naming unresolved (none when it is empty).
+func checkWorkloads(t *testing.T, frags []inventory.Fragment, want []string, unresolved string) {
+	t.Helper()
+	var got []string
+	for _, f := range frags {
+		for _, w := range f.Workloads {
+			got = append(got, w.Name)
+		}
+	}
+	sort.Strings(got)
+	reasons := unresolvedReasons(frags)
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("jobs %v, want %v (unresolved %q)", got, want, reasons)
+	}
+	if unresolved != "" && (len(reasons) != 1 || !strings.Contains(reasons[0], unresolved)) {
+		t.Errorf("unresolved %q, want one naming %s", reasons, unresolved)
+	}
+	if unresolved == "" && len(reasons) > 0 {
+		t.Errorf("unresolved %q", reasons)
 	}
 }
 
@@ -1682,23 +1689,7 @@ func TestYAMLDecode(t *testing.T) {
 				"bomb.yaml":  bomb,
 			})
 			frags := Load([]string{root}, Options{Kubernetes: kubernetes.Options{YAML: yamlpos.Limits{MaxDocuments: 10, MaxAliasNodes: 1000}}})
-			var got []string
-			for _, f := range frags {
-				for _, w := range f.Workloads {
-					got = append(got, w.Name)
-				}
-			}
-			sort.Strings(got)
-			unresolved := unresolvedReasons(frags)
-			if strings.Join(got, ",") != strings.Join(tc.jobs, ",") {
-				t.Errorf("jobs %v, want %v (unresolved %q)", got, tc.jobs, unresolved)
-			}
-			if tc.unresolved != "" && (len(unresolved) != 1 || !strings.Contains(unresolved[0], tc.unresolved)) {
-				t.Errorf("unresolved %q, want one naming %s", unresolved, tc.unresolved)
-			}
-			if tc.unresolved == "" && len(unresolved) > 0 {
-				t.Errorf("unresolved %q", unresolved)
-			}
+			checkWorkloads(t, frags, tc.jobs, tc.unresolved)
 		})
 	}
 }
