@@ -52,8 +52,11 @@ func shellWord(a string) string {
 func writeExampleFiles(b *strings.Builder, files []findings.ExampleFile) {
 	for _, f := range files {
 		lang := "yaml"
-		if strings.HasSuffix(f.Name, ".tf") {
+		switch {
+		case strings.HasSuffix(f.Name, ".tf"):
 			lang = "hcl"
+		case strings.HasSuffix(f.Name, ".json"):
+			lang = "json"
 		}
 		fence := "```"
 		for strings.Contains(f.Text, fence) {
