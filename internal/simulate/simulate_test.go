@@ -80,6 +80,15 @@ func view(w Workload) map[string]any {
 			"successfulJobsHistoryLimit": w.SuccessfulHistory, "failedJobsHistoryLimit": w.FailedHistory,
 			"suspend": false, "defaulted": []any{}, "startingDeadlineSeconds": optional(w.StartingDeadline),
 		}
+		if w.Schedule == "" && w.Times == nil {
+			// The simulator draws gaps of at least Period, some longer: an irregular schedule
+			// whose shortest span over k runs is k·Period, as the loader would list it.
+			spans := make([]any, 32)
+			for k := range spans {
+				spans[k] = (k + 1) * w.Period
+			}
+			v["cronJob"].(map[string]any)["runSpans"] = spans
+		}
 	}
 	return v
 }
@@ -143,6 +152,10 @@ func randomWorkload(rng *rand.Rand) Workload {
 	// Mostly the default grace period; sometimes one longer than the period or the deadline.
 	w.Grace = []int{0, 0, 0, 0, 10, 90, 120, 600, 3600}[rng.IntN(9)]
 	w.OnFailure = rng.IntN(4) == 0
+	if w.CronJob && rng.IntN(3) == 0 {
+		// A regular schedule: every gap is Period (no runSpans in the model's input).
+		w.Times = everyPeriod(w.Period, 12*max(w.Period, 300))
+	}
 	return w
 }
 
