@@ -488,15 +488,16 @@ test_on_failure_chains if {
 # --- Runs in a window (§5a) ---
 
 # Forbid starts a skipped time late (two runs in the 150 s tail: 7 + 8); Replace starts every
-# run at its time (one: 7 + 5), and so does Forbid when startingDeadlineSeconds is shorter
-# than what the catch-up needs.
+# run at its time, and deletes the run at the next one, so a run creates at most 5 pods in its
+# 300 s (one run in the tail: 5 + 5); Forbid whose startingDeadlineSeconds is shorter than what
+# the catch-up needs starts every run at its time too (7 + 5).
 test_runs_in_a_window_by_policy if {
 	forbid := fx.cronjob("f", {}, {"ttlSecondsAfterFinished": 60})
 	replace := fx.cronjob("r", {"concurrencyPolicy": "Replace"}, {"ttlSecondsAfterFinished": 60})
 	deadline := fx.cronjob("d", {"startingDeadlineSeconds": 60}, {"ttlSecondsAfterFinished": 60})
 	inv := fx.inventory([forbid, replace, deadline], [fx.sgp_all], [])
 	model.numbers[forbid.id].held == 15 with input as inv
-	model.numbers[replace.id].held == 12 with input as inv
+	model.numbers[replace.id].held == 10 with input as inv
 	model.numbers[deadline.id].held == 12 with input as inv
 }
 
@@ -537,4 +538,20 @@ test_long_grace_forbid_is_counted_by_its_deadline if {
 	inv := fx.on_completion(fx.inventory([cj, long], [fx.sgp_all], []))
 	model.numbers[cj.id].held == 16 with input as inv
 	model.numbers[long.id].held == 16 with input as inv
+}
+
+# Replace caps a run's pods at what the back-off lets it create before the next time: only for
+# restartPolicy Never and a schedule whose every gap is its period, in UTC.
+test_replace_caps_a_runs_pods_by_its_period if {
+	every5 := fx.cronjob("r5", {"concurrencyPolicy": "Replace"}, {})
+	zoned := fx.cronjob("rz", {"concurrencyPolicy": "Replace", "timeZone": "Europe/Berlin"}, {})
+	irregular := fx.cronjob("ri", {"concurrencyPolicy": "Replace", "runSpans": [300, 900]}, {})
+	hourly := fx.cronjob("rh", {"concurrencyPolicy": "Replace", "periodSeconds": 3600}, {})
+	onfailure := fx.cronjob("ro", {"concurrencyPolicy": "Replace"}, {"restartPolicy": "OnFailure"})
+	inv := fx.inventory([every5, zoned, irregular, hourly, onfailure], [fx.sgp_all], [])
+	model.run_pods(every5) == 5 with input as inv
+	model.run_pods(zoned) == 7 with input as inv
+	model.run_pods(irregular) == 7 with input as inv
+	model.run_pods(hourly) == 7 with input as inv
+	model.run_pods(onfailure) == 7 with input as inv
 }

@@ -70,15 +70,33 @@ stops_running_pods(w) if job_running(w.job) > 1
 
 stops_running_pods(w) if w.job.restartPolicy == "OnFailure"
 
-# The most pods one run can create: T; for a single chain stopped by activeDeadlineSeconds D,
-# no more than the back-off lets it create before D, since the Job controller creates none
-# once the deadline has passed (0, 10, 30, 70 … s: a 30 s deadline allows 3).
+# The most pods one run can create: T; for a single chain that can only create pods for D
+# seconds, no more than the back-off lets it create before D (0, 10, 30, 70 … s: a 30 s
+# deadline allows 3).
 run_pods(w) := min([t, pack(1, d, t, chain_of(w.job))]) if {
 	t := job_t(w.job)
-	d := w.job.activeDeadlineSeconds
-	d != null
+	d := min(run_lifetimes(w))
 	sequential_pods(w.job)
 } else := job_t(w.job)
+
+# How long one run can create pods: its activeDeadlineSeconds, after which the Job controller
+# creates none; under Replace also the time to the next schedule time, when the CronJob
+# controller deletes the run (in the background: no Job is left to create pods for). Replace
+# every 5 minutes under the default backoffLimit 6: a run creates at most 5 pods (the 6th would
+# come at 310 s), so no run fails by its back-off limit and none keeps 7.
+run_lifetimes(w) := {d | d := w.job.activeDeadlineSeconds; d != null} | {g | g := replace_lifetime(w)}
+
+# A run's longest life under Replace: the schedule's gap, when every gap is the same (no
+# runSpans). An irregular schedule has gaps longer than periodSeconds, and so may a time zone
+# with daylight saving: those keep T. So does OnFailure, which the simulator's soundness test
+# has not covered with this cap.
+replace_lifetime(w) := w.cronJob.periodSeconds if {
+	w.cronJob.concurrencyPolicy == "Replace"
+	w.job.restartPolicy == "Never"
+	w.cronJob.periodSeconds > 0
+	count(object.get(w.cronJob, "runSpans", [])) == 0
+	object.get(w.cronJob, "timeZone", "") in {"", "UTC", "Etc/UTC"}
+}
 
 # How a run's pods are spaced: false when the back-off spaces nothing the model counts on,
 # otherwise its chains (segments) and the most pods in one (cap).
