@@ -88,10 +88,26 @@ func before(a, b Position) bool {
 // of one identity from different documents are not this: Reconcile marks them duplicates.
 // canonical names a file the same way whichever loader read it.
 func ReadOnce(frags []Fragment, canonical func(string) string) {
-	// A file read as a manifest → the identities it declares. A fragment emptied by the walk
-	// (a template Terraform renders, a chart a release renders) declares nothing: Terraform's
+	// Only a Terraform root reads a document twice; the identities of a manifest file matter
+	// only when a root read its text with file(). Without Terraform nothing is built.
+	readByTerraform := map[string]bool{}
+	terraform := false
+	for i := range frags {
+		if frags[i].TerraformRoot != "" {
+			terraform = true
+			for _, r := range frags[i].ReadFiles {
+				readByTerraform[canonical(r)] = true
+			}
+		}
+	}
+	if !terraform {
+		return
+	}
+	// Each file read as a manifest that declares something: a fragment emptied by the walk (a
+	// template Terraform renders, a chart a release renders) declares nothing, and Terraform's
 	// objects from it are the only ones.
-	declares := map[string]map[string]bool{}
+	declaresAny := map[string]bool{}
+	declares := map[string]map[string]bool{} // file Terraform also read → the identities it declares
 	for i := range frags {
 		f := &frags[i]
 		if f.TerraformRoot != "" {
@@ -103,10 +119,13 @@ func ReadOnce(frags []Fragment, canonical func(string) string) {
 				continue
 			}
 			p.identity(f, func(key string, _ Position) {
-				if declares[file] == nil {
-					declares[file] = map[string]bool{}
+				declaresAny[file] = true
+				if readByTerraform[file] {
+					if declares[file] == nil {
+						declares[file] = map[string]bool{}
+					}
+					declares[file][key] = true
 				}
-				declares[file][key] = true
 			})
 		}
 	}
@@ -127,7 +146,7 @@ func ReadOnce(frags []Fragment, canonical func(string) string) {
 			}
 			var gone []bool
 			p.identity(f, func(key string, at Position) {
-				gone = append(gone, len(declares[canonical(at.File)]) > 0 || fromReadText[key])
+				gone = append(gone, declaresAny[canonical(at.File)] || fromReadText[key])
 			})
 			p.drop(f, func(i int) bool { return gone[i] })
 		}

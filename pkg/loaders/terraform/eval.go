@@ -296,7 +296,7 @@ func (e *evaluator) unknownReasonVisiting(expr hcl.Expression, visiting map[stri
 					}
 				}
 			case isYAMLDecoder(call.Name):
-				if r, failed := e.loader.unreadFiles[call.Name+"()"]; failed {
+				if r, failed := e.loader.undecoded[call.Name]; failed {
 					reason = call.Name + "() (" + r + ")"
 				}
 			case call.Name == "file" && len(call.Args) == 1:

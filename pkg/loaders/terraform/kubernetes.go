@@ -359,22 +359,32 @@ func ctyToGo(v cty.Value) any {
 	return nil
 }
 
-// loadPartial reads a manifest text in which unknownText marks values only Terraform knows:
-// such a value leaves its own field out, and one that decides which object this is (its kind,
-// name or namespace) makes the object unresolved, unless it is of a kind eni-lint does not
-// read anyway.
+// loadPartial reads a manifest text in which unknownText marks values only Terraform knows
+// (readPartial); an unknown identity field makes the object unresolved, with the blocker of the
+// interpolation it holds.
 func (e *evaluator) loadPartial(text string, expr hcl.Expression, opts kubernetes.Options, unresolved func(hcl.Range, string)) (inventory.Fragment, bool) {
+	frag, field, value, read := readPartial(expr.Range().Filename, text, opts)
+	if field != "" {
+		unresolved(expr.Range(), fmt.Sprintf("%s depends on %s", field, e.markedReason(value, expr)))
+	}
+	return frag, read
+}
+
+// readPartial reads a manifest text in which unknownText marks values only Terraform knows:
+// such a value leaves its own field out. One that decides which object this is (its kind, name
+// or namespace) makes the object unreadable: field names it and value is the text it holds,
+// unless the object is of a kind eni-lint does not read anyway (nothing is lost, field is "").
+func readPartial(file, text string, opts kubernetes.Options) (frag inventory.Fragment, field, value string, read bool) {
 	docs, err := yamlpos.DocumentsWithin([]byte(text), opts.YAML)
 	for _, doc := range docs {
 		if field, value := dropUnknownFields(doc, ""); field != "" {
 			if kind := kindOf(doc); kind != "" && !readKinds[kind] {
-				return inventory.Fragment{}, false // nothing is lost
+				return inventory.Fragment{}, "", "", false
 			}
-			unresolved(expr.Range(), fmt.Sprintf("%s depends on %s", field, e.markedReason(value, expr)))
-			return inventory.Fragment{}, false
+			return inventory.Fragment{}, field, value, false
 		}
 	}
-	return kubernetes.LoadDocuments(expr.Range().Filename, docs, err, opts), true
+	return kubernetes.LoadDocuments(file, docs, err, opts), "", "", true
 }
 
 // markUnknown writes unknownText for an interpolation of the .tf, numbered so that the field

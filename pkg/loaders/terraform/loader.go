@@ -77,9 +77,10 @@ type loader struct {
 	// .terraform/modules/modules.json of the root.
 	initModules map[string]string
 	fargate     []inventory.FargateProfile
-	// unreadFiles are the paths file() could not read, with why (and, under "NAME()", why a
-	// YAML decoding function's last failure failed); readFiles those it read.
+	// unreadFiles are the paths file() could not read, with why; readFiles those it read.
 	unreadFiles map[string]string
+	// undecoded says, per YAML decoding function, why its last failure failed.
+	undecoded map[string]string
 	readFiles   []string
 	// renderedTemplates are the files templatefile() rendered for a manifest, whatever their
 	// path was built from (fileset's each.value): templates, never manifests of their own.
@@ -273,8 +274,9 @@ func (l *loader) loadRoot(dir string, opts Options) (frag inventory.Fragment) {
 	rl.unreadFiles = map[string]string{}
 	rl.funcs["file"] = bounded("file", rl.fileFunc())
 	rl.funcs["fileset"] = bounded("fileset", rl.filesetFunc())
+	rl.undecoded = map[string]string{}
 	for name, multi := range yamlDecoders {
-		rl.funcs[name] = bounded(name, yamlDecodeFunc(opts.Kubernetes.YAML, multi, func(why string) { rl.unreadFiles[name+"()"] = why }))
+		rl.funcs[name] = bounded(name, yamlDecodeFunc(opts.Kubernetes.YAML, multi, func(why string) { rl.undecoded[name] = why }))
 	}
 	rl.initModules = rl.readInitModules(dir)
 	frag = inventory.Fragment{File: filepath.Join(dir, "*.tf")}

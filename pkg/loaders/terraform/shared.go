@@ -3,7 +3,6 @@ package terraform
 import (
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
-	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 )
 
 // What the Terraform plan reader (pkg/loaders/tfplan) reads the same way as the code: the
@@ -32,14 +31,6 @@ func ReadKind(kind string) bool { return readKinds[kind] }
 // unknownField names it and the fragment is empty; when it is of a kind eni-lint does not
 // read, nothing is lost and both are empty.
 func ReadPartial(file, text string, opts kubernetes.Options) (frag inventory.Fragment, unknownField string) {
-	docs, err := yamlpos.DocumentsWithin([]byte(text), opts.YAML)
-	for _, doc := range docs {
-		if field, _ := dropUnknownFields(doc, ""); field != "" {
-			if kind := kindOf(doc); kind != "" && !readKinds[kind] {
-				return inventory.Fragment{}, ""
-			}
-			return inventory.Fragment{}, field
-		}
-	}
-	return kubernetes.LoadDocuments(file, docs, err, opts), ""
+	frag, unknownField, _, _ = readPartial(file, text, opts)
+	return frag, unknownField
 }

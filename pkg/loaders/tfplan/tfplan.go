@@ -161,7 +161,7 @@ func Load(file string, data []byte, opts kubernetes.Options) (frag inventory.Fra
 	if !Sniff(data) {
 		return fail(inventory.Position{File: file, Line: 1, Column: 1}, "not a Terraform plan or state in JSON: `terraform show -json` output starts with format_version and terraform_version (write it with terraform plan -out plan.out && terraform show -json plan.out > plan.json)")
 	}
-	r := &reader{file: file, data: data, opts: opts, at: addressPositions(file, data), unknown: map[string]any{}}
+	r := &reader{file: file, data: data, opts: opts, at: addressPositions(file, data), unknown: map[string]any{}, templates: map[string][]resource{}}
 	var root *tfjson.StateModule
 	read := &inventory.PlanRead{Addresses: map[string]bool{}}
 	// One parse as a plan; a file with neither planned values nor changes is a state
@@ -305,9 +305,6 @@ func (r *reader) collect(m *tfjson.StateModule, module string, depth int) error 
 	}
 	if depth > MaxModuleDepth {
 		return fmt.Errorf("child modules nest more than %d deep at %s (a budget): not read", MaxModuleDepth, module)
-	}
-	if r.templates == nil {
-		r.templates = map[string][]resource{}
 	}
 	for _, s := range m.Resources {
 		if s == nil || s.Mode != tfjson.ManagedResourceMode {
