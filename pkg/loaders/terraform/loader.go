@@ -81,7 +81,7 @@ type loader struct {
 	unreadFiles map[string]string
 	// undecoded says, per YAML decoding function, why its last failure failed.
 	undecoded map[string]string
-	readFiles   []string
+	readFiles []string
 	// renderedTemplates are the files templatefile() rendered for a manifest, whatever their
 	// path was built from (fileset's each.value): templates, never manifests of their own.
 	renderedTemplates []string
