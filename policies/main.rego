@@ -22,20 +22,28 @@ findings := [f |
 	some f in data.eni.rules[rule].finding
 ]
 
+# One entry per ENI workload: what its class shares (numbers, hidden, unbounded, placement),
+# worked out once per class, and what is its own.
 workloads := [entry |
-	some w in model.eni_workloads
-	n := model.numbers[w.id]
-	entry := {
+	some i, ws in model.class_members
+	shared := class_entry[i]
+	some w in ws
+	entry := object.union(shared, {
 		"id": w.id,
 		"kind": w.kind,
 		"namespace": w.namespace,
 		"name": w.name,
 		"selectedBy": object.get(model.selection, [w.id, "names"], []),
 		"handRequested": count(w.pod.podEniRequests) > 0,
-		"numbers": n,
-		"hidden": model.contributions[w.id].hidden,
-		"unbounded": [r.reason | some r in model.unbounded_of[w.id]],
-		"placementKey": model.placement_key_index[model.placement_key_of[w.id]],
 		"scaledBy": object.get(w, "scaledBy", null),
-	}
+	})
 ]
+
+class_entry := {i: {
+	"numbers": n,
+	"hidden": model.class_contribution[i].hidden,
+	"unbounded": [r.reason | some r in model.class_unbounded[i]],
+	"placementKey": model.placement_key_index[model.class_list[i][0]],
+} |
+	some i, n in model.class_numbers
+}

@@ -436,6 +436,10 @@ numbers := {id: numbers_of(v) | some id, v in numbers_views}
 
 numbers_of(v) := with_time(v, workload_numbers(v))
 
+# One workload's numbers, for the rules that start from a workload: the same evaluation as its
+# class's (OPA caches numbers_of by view).
+numbers_of_workload(w) := numbers_of(numbers_view(w))
+
 # Workloads that start runs of a Job template on their own: CronJobs and KEDA ScaledJobs.
 runs_jobs(w) if w.cronJob != null
 
@@ -643,25 +647,58 @@ key_facts := {k: facts |
 facts_of(w) := key_facts[placement_key_of[w.id]]
 
 # The ENI workloads of each key, by id.
-key_ids := {k: ids | some k in placement_keys; ids := [id | some [kk, id] in keyed_ids; kk == k]}
+key_ids := {k: ids | some k in placement_keys; ids := [w.id | some i in key_classes[k]; some w in class_members[i]]}
 
-keyed_ids := [[k, id] | some id, k in placement_key_of]
+# ---------------------------------------------------------------------------------------
+# §6a Classes: what the rows need of a workload is its placement key and its numbers view, and
+# workloads that share both (every CronJob of a chart, the replicas of a team's template) add
+# the same figures on the same rows. Each ENI workload is classified in one pass; numbers,
+# contributions, key totals and the rules' decisions are worked out once per class and
+# multiplied by its members; only findings and the workloads table fan out to the workloads.
+# The cost follows the workloads once and the classes for the rest (docs/architecture.md).
 
-# What each ENI workload adds to a row, computed once per workload.
-contributions := {w.id: c |
+# [workload, placement key, numbers view] of every ENI workload, in one pass. The view is
+# numbers_view written inline: a function call per workload costs as much as the rest.
+classified := [[w, [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], v] |
 	some w in eni_workloads
-	n := numbers[w.id]
-	c := {
-		"id": w.id,
-		"kind": w.kind,
-		"namespace": w.namespace,
-		"name": w.name,
-		"hidden": hidden_of(n),
-		"active": n.active,
-		"held": n.held,
-		"bounded": n.bounded,
-	}
+	v := object.union(object.filter(w, numbers_fields), {"pod": {"restartPolicy": object.get(w.pod, "restartPolicy", "Always")}})
+]
+
+# The distinct classes, [placement key, view], in a fixed order; a class is named by its
+# position.
+class_list := [c | some c in {[k, v] | some [_, k, v] in classified}]
+
+# The workloads of each class, in the order they were read (OPA indexes the comprehension on
+# the class's key and view).
+class_members := {i: ws |
+	some i, [k, v] in class_list
+	ws := [w | some [w, kk, vv] in classified; kk == k; vv == v]
 }
+
+# The class of one workload, for the few paths that start from a workload (duplicates).
+class_of(w) := i if {
+	some i, [k, v] in class_list
+	k == placement_key_of[w.id]
+	v == numbers_views[w.id]
+}
+
+class_numbers := {i: numbers_of(v) | some i, [_, v] in class_list}
+
+class_unbounded := {i: unbounded_reasons_of(v) | some i, [_, v] in class_list}
+
+# The classes of each placement key.
+key_classes := {k: [i | some i, [kk, _] in class_list; kk == k] | some k in placement_keys}
+
+# What one workload of a class adds to a row.
+class_contribution := {i: {"hidden": hidden_of(n), "active": n.active, "held": n.held, "bounded": n.bounded} |
+	some i, n in class_numbers
+}
+
+# A workload's contribution as rows and ENI001 list it, built only for the workloads listed.
+contribution(w, i) := object.union(class_contribution[i], {"id": w.id, "kind": w.kind, "namespace": w.namespace, "name": w.name})
+
+# What each ENI workload adds to a row, by id (the tests and the duplicate ranking look it up).
+contributions := {w.id: contribution(w, i) | some i, ws in class_members; some w in ws}
 
 # The same object (kind, namespace, name) defined more than once (two kustomize overlays, a
 # manifest and a rendered chart) exists once in a cluster: only its worst definition counts on a
@@ -687,39 +724,64 @@ duplicated_objects := {[w.kind, w.namespace, w.name]: ws |
 
 duplicated_definitions := [w | some w in eni_workloads; count(object.get(w, "duplicates", [])) > 1]
 
-weight(w) := contributions[w.id].hidden + contributions[w.id].active
+weight(w) := c.hidden + c.active if c := class_contribution[class_of(w)]
 
 # How many contributors a row and ENI001 list; the others are counted (otherContributors),
 # and every workload's figures are in the report's workloads once.
 top_contributors := 20
 
-# The counted contributions of each key, and their sums: what a row adds per key.
-key_members := {k: members |
-	some k in placement_keys
-	members := [contributions[id] | some [kk, id] in counted_keyed; kk == k]
+# The counted workloads of each class: its members but the definitions another one outranks
+# (almost always all of them).
+class_counted := class_members if {
+	count(outranked) == 0
+} else := counted if {
+	counted := {i: [w | some w in ws; not w.id in outranked] | some i, ws in class_members}
 }
 
-counted_keyed := [[placement_key_of[w.id], w.id] | some w in counted_workloads]
-
+# What a row adds per key: the counted classes' contributions times their counted members.
 key_totals := {k: totals |
-	some k, members in key_members
-	hiddens := [c.hidden | some c in members]
+	some k in placement_keys
+	parts := [[c, n] |
+		some i in key_classes[k]
+		n := count(class_counted[i])
+		n > 0
+		c := class_contribution[i]
+	]
 	totals := {
-		"hidden": sum(hiddens),
-		"active": sum([c.active | some c in members]),
-		"held": sum([c.held | some c in members]),
-		"unbounded": count([c | some c in members; not c.bounded]),
-		"count": count(members),
-		"nonZero": count([c | some c in members; c.hidden + c.active > 0]),
-		"maxHidden": max(array.concat([0], hiddens)),
-		"top": ranked(members),
+		"hidden": sum([x | some [c, n] in parts; x := c.hidden * n]),
+		"active": sum([x | some [c, n] in parts; x := c.active * n]),
+		"held": sum([x | some [c, n] in parts; x := c.held * n]),
+		"unbounded": sum([n | some [c, n] in parts; not c.bounded]),
+		"count": sum([n | some [_, n] in parts]),
+		"nonZero": sum([n | some [c, n] in parts; c.hidden + c.active > 0]),
+		"maxHidden": max(array.concat([0], [c.hidden | some [c, _] in parts])),
+		"top": key_top(k),
 	}
 }
 
+# The counted contributions of a key that hold the most first (hidden, then active, then id),
+# at most top_contributors of them. Every member of a class outside the first top_contributors
+# classes (ordered by hidden, active and their smallest id) comes after the smallest member of
+# each of those, so only their first members are ranked.
+key_top(k) := ranked([contribution(w, i) |
+	order := sort([[0 - c.hidden, 0 - c.active, ids[0], i] |
+		some i in key_classes[k]
+		ids := sorted_counted_ids[i]
+		count(ids) > 0
+		c := class_contribution[i]
+	])
+	some x in array.slice(order, 0, top_contributors)
+	i := x[3]
+	some id in array.slice(sorted_counted_ids[i], 0, top_contributors)
+	w := workload_by_id[id]
+])
+
+sorted_counted_ids := {i: sort([w.id | some w in ws]) | some i, ws in class_counted}
+
 # The contributors that hold the most first (hidden, then active, then id), at most
 # top_contributors of them.
-ranked(contributors) := [contributions[x[2]] |
-	order := sort([[0 - c.hidden, 0 - c.active, c.id] | some c in contributors])
+ranked(contributors) := [x[3] |
+	order := sort([[0 - c.hidden, 0 - c.active, c.id, c] | some c in contributors])
 	some x in array.slice(order, 0, top_contributors)
 ]
 
@@ -790,7 +852,11 @@ type_row(g, t, ks) := row if {
 
 # The counted contributions of each key that are separable CronJobs (timeline.rego); when none
 # is (under onDelete, only CronJobs with a TTL can be), the pass over every member is skipped.
-key_separated := {k: [c | some c in members; separable[c.id]] | count(separable) > 0; some k, members in key_members}
+key_separated := {k: [contribution(w, i) |
+	some i in key_classes[k]
+	separable_class[i]
+	some w in class_counted[i]
+] | count(separable_class) > 0; some k in placement_keys}
 
 # A row says which CronJobs it counted by their busy windows, and what that saved.
 separated_details(separated, saved) := {} if {
@@ -803,9 +869,18 @@ separated_details(separated, saved) := {} if {
 row_contributors_holding(row, n) := [c |
 	some k in row_keys[[row.nodeGroupId, row.typeKey]]
 	key_totals[k].maxHidden >= n
-	some c in key_members[k]
-	c.hidden >= n
+
+	# In the order the workloads were read, key by key, as the fixes are listed.
+	some x in sort([[classified_position[w.id], contribution(w, i)] |
+		some i in key_classes[k]
+		class_contribution[i].hidden >= n
+		some w in class_counted[i]
+	])
+	c := x[1]
 ]
+
+# Where each ENI workload is in the order they were read.
+classified_position := {w.id: j | some j, [w, _, _] in classified}
 
 # What kind of provisioner a row's group is: "" for node groups with fixed types,
 # "karpenter", "auto-mode", or "auto-mode-built-in" (EKS manages those: they cannot be changed).

@@ -474,8 +474,14 @@ with_time(w, n) := object.union(n, {
 # outside it, as in docs/model.md §7.
 week_seconds := 604800
 
-separable := {id: s |
-	some id, v in numbers_views
+separable := {w.id: s |
+	some i, s in separable_class
+	some w in class_members[i]
+}
+
+# The same, per class: a class shares its view, and so its schedule and busy window.
+separable_class := {i: s |
+	some i, [_, v] in class_list
 	count(object.get(object.get(v, "cronJob", {}), "weekTimes", [])) > 0
 	v.job.activeDeadlineSeconds != null
 	time_aware(v)

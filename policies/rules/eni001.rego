@@ -104,7 +104,7 @@ message(g, row, w, fixes, others) := sprintf("%s in node group %q: %s%d branch E
 	row.hidden,
 	row.demand - row.hidden,
 	model.describe(w),
-	model.hidden_of(model.numbers[w.id]),
+	model.hidden_of(model.numbers_of_workload(w)),
 	scaled(row),
 	ttl_sentence(row, w, fixes),
 	fix_sentence(fixes),
@@ -170,7 +170,7 @@ scaled_job_ttl_fixes(row) := [fix |
 	w := model.workload_by_id[c.id]
 	model.is_scaled_job(w)
 	w.job.ttlSecondsAfterFinished == null
-	n := model.numbers[c.id]
+	n := model.numbers_of_workload(w)
 	kept := min([n.K, 2 * n.A])
 	frees := (n.K - kept) * n.T
 	frees >= excess(row)

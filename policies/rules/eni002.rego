@@ -27,10 +27,12 @@ package eni.rules.eni002
 import data.eni.model
 
 finding contains f if {
-	some w in model.eni_workloads
-	w.job != null
-	w.job.ttlSecondsAfterFinished == null
-	n := model.numbers[w.id]
+	# Decided per class (the view holds the Job spec), then one finding per member.
+	some i, [_, v] in model.class_list
+	v.job != null
+	v.job.ttlSecondsAfterFinished == null
+	n := model.class_numbers[i]
+	some w in model.class_members[i]
 	f := model.finding(
 		"ENI002", severity,
 		message(w, n),

@@ -28,13 +28,13 @@ finding contains f if {
 	some k, facts in model.key_facts
 	targets := facts.capacities
 	count(targets) > 0
-	some id in model.key_ids[k]
-	n := model.numbers[id]
+	some i in model.key_classes[k]
+	n := model.class_numbers[i]
 	n.T > targets[0][0]
-	w := model.workload_by_id[id]
-	w.job != null
+	model.class_list[i][1].job != null
 	starving := [[g, t, b] | some [b, g, t] in targets; n.T > b]
 	everywhere := count(starving) == count(targets)
+	some w in model.class_members[i]
 	f := model.finding(
 		"ENI003", severity(everywhere),
 		sprintf("one run of %s can hold %d branch ENIs at once (%s), more than %s offers (%d); the scheduler sees at most %d of its pods. %s", [

@@ -53,8 +53,8 @@ finding contains f if {
 	count(facts.known) > 0
 	facts.trunking == 0
 	facts.unknown == 0
-	some id in model.key_ids[k]
-	w := model.workload_by_id[id]
+	some i in model.key_classes[k]
+	some w in model.class_members[i]
 	types := sort({p.type.name | some p in facts.known})
 	f := model.finding(
 		"ENI004", "",
@@ -68,9 +68,11 @@ finding contains f if {
 
 finding contains f if {
 	some g in mixed_candidates
-	some w in model.eni_workloads
-	g.id in model.facts_of(w).groupIds
-	[without, trunked] := mixed_on[[g.id, model.placement_key_of[w.id]]]
+	some k, facts in model.key_facts
+	g.id in facts.groupIds
+	[without, trunked] := mixed_on[[g.id, k]]
+	some i in model.key_classes[k]
+	some w in model.class_members[i]
 	f := model.finding(
 		"ENI004", "warning",
 		sprintf("node group %q mixes instance types without ENI trunking (%s) with trunking ones (%s): nodes of the first kind add no capacity for %s", [

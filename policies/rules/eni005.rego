@@ -45,9 +45,9 @@ finding contains f if {
 }
 
 finding contains f if {
-	some id, reasons in model.unbounded_of
+	some i, reasons in model.class_unbounded
 	some r in reasons
-	w := model.workload_by_id[id]
+	some w in model.class_members[i]
 	f := model.finding(
 		"ENI005", "",
 		sprintf("%s: %s; eni-lint counts it as a lower bound", [model.describe(w), r.reason]),

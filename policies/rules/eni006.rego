@@ -182,8 +182,8 @@ finding contains f if {
 	count(input.nodeGroups) > 0
 	some k, facts in model.key_facts
 	facts.count == 0
-	some id in model.key_ids[k]
-	w := model.workload_by_id[id]
+	some i in model.key_classes[k]
+	some w in model.class_members[i]
 	f := model.finding(
 		"ENI006", "",
 		sprintf("%s may land on none of the declared node groups (%s): its nodeSelector, affinity or tolerations match none of them%s, so its branch ENIs are not counted anywhere. Declare the node group it runs on", [

@@ -35,7 +35,7 @@ finding contains f if {
 	first := sort([w.id | some w in workloads])[0]
 	some w in workloads
 	w.id == first
-	demand := max([d | some n in model.numbers; d := n.held])
+	demand := max([d | some n in model.class_numbers; d := n.held])
 	f := model.finding(
 		"ENI011", "",
 		sprintf("workloads that hold branch ENIs: %d (%s needs up to %d on one node), but no node group is known, so no capacity is checked: give them with --node-group NAME=TYPE, nodeGroups: in .eni-lint.yaml or the Action's node-groups input, or scan the Terraform, eksctl or Karpenter that declares them", [
@@ -63,7 +63,7 @@ finding contains f if {
 			model.describe(w), concat(", ", groups), others(count(ids) - 1), way_out(k),
 		]),
 		w, [model.placement_path(w)],
-		{"workloads": count(ids), "nodeGroups": groups, "maxDemand": max([model.numbers[id].held | some id in ids])},
+		{"workloads": count(ids), "nodeGroups": groups, "maxDemand": max([model.class_numbers[i].held | some i in model.key_classes[k]])},
 	)
 }
 
