@@ -10,7 +10,8 @@ import data.eni.model
 report := {
 	"findings": findings,
 	"rows": model.rows,
-	"workloads": workloads,
+	"workloadClasses": workload_classes,
+	"selections": model.selection,
 	"ignores": model.active_ignores,
 	"configIgnores": model.active_config_ignores,
 	"placementGroups": [model.key_facts[k].groupNames | some k in model.placement_key_list],
@@ -22,28 +23,17 @@ findings := [f |
 	some f in data.eni.rules[rule].finding
 ]
 
-# One entry per ENI workload: what its class shares (numbers, hidden, unbounded, placement),
-# worked out once per class, and what is its own.
-workloads := [entry |
-	some i, ws in model.class_members
-	shared := class_entry[i]
-	some w in ws
-	entry := object.union(shared, {
-		"id": w.id,
-		"kind": w.kind,
-		"namespace": w.namespace,
-		"name": w.name,
-		"selectedBy": object.get(model.selection, [w.id, "names"], []),
-		"handRequested": count(w.pod.podEniRequests) > 0,
-		"scaledBy": object.get(w, "scaledBy", null),
-	})
-]
-
-class_entry := {i: {
-	"numbers": n,
-	"hidden": model.class_contribution[i].hidden,
-	"unbounded": [r.reason | some r in model.class_unbounded[i]],
-	"placementKey": model.placement_key_index[model.class_list[i][0]],
-} |
+# The workloads table, by class: what the members of a class share (numbers, hidden,
+# unbounded, placement) once, and the ids of its members. The engine writes one entry per
+# member with its own identity and selection: a table of every workload built here cost more
+# than the rows (docs/architecture.md).
+workload_classes := [entry |
 	some i, n in model.class_numbers
-}
+	entry := {
+		"numbers": n,
+		"hidden": model.class_contribution[i].hidden,
+		"unbounded": [r.reason | some r in model.class_unbounded[i]],
+		"placementKey": model.placement_key_index[model.class_list[i][0]],
+		"members": [w.id | some w in model.class_members[i]],
+	}
+]

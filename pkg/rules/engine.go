@@ -341,7 +341,11 @@ type policyFinding struct {
 type policyReport struct {
 	Findings      []policyFinding            `json:"findings"`
 	InstanceTypes []findings.InstanceTypeRow `json:"rows"`
-	Workloads     []policyWorkload           `json:"workloads"`
+	// WorkloadClasses are the ENI workloads grouped by what their figures depend on; the
+	// engine writes one WorkloadNumbers per member (workloadTable).
+	WorkloadClasses []policyWorkloadClass `json:"workloadClasses"`
+	// Selections are the policies that select each workload, by workload id.
+	Selections    map[string]policySelection `json:"selections"`
 	Ignores       []ActiveIgnore             `json:"ignores"`
 	ConfigIgnores []int                      `json:"configIgnores"`
 	// PlacementGroups are the node group names of each placement key, which workloads refer
@@ -349,10 +353,60 @@ type policyReport struct {
 	PlacementGroups [][]string `json:"placementGroups"`
 }
 
-// policyWorkload is a workload's figures as the policies return them.
-type policyWorkload struct {
-	findings.WorkloadNumbers
-	PlacementKey int `json:"placementKey"`
+// policyWorkloadClass is what the workloads of one class share, as the policies return it,
+// and the ids of its members.
+type policyWorkloadClass struct {
+	Numbers      map[string]any `json:"numbers"`
+	Hidden       int            `json:"hidden"`
+	Unbounded    []string       `json:"unbounded"`
+	PlacementKey int            `json:"placementKey"`
+	Members      []string       `json:"members"`
+}
+
+// policySelection is the part of a workload's selection the report shows.
+type policySelection struct {
+	Names []string `json:"names"`
+}
+
+// workloadTable writes one entry per ENI workload: its class's figures, which its members
+// share (the same map and slices), and its own identity, selection and autoscaler from the
+// inventory.
+func workloadTable(out *policyReport, workloads []inventory.Workload) ([]findings.WorkloadNumbers, error) {
+	byID := make(map[string]*inventory.Workload, len(workloads))
+	for i := range workloads {
+		byID[workloads[i].ID] = &workloads[i]
+	}
+	var table []findings.WorkloadNumbers
+	for _, c := range out.WorkloadClasses {
+		if c.PlacementKey < 0 || c.PlacementKey >= len(out.PlacementGroups) {
+			return nil, fmt.Errorf("evaluating policies: a workload class names placement key %d of %d", c.PlacementKey, len(out.PlacementGroups))
+		}
+		unbounded := c.Unbounded
+		if unbounded == nil {
+			unbounded = []string{}
+		}
+		for _, id := range c.Members {
+			w, ok := byID[id]
+			if !ok {
+				return nil, fmt.Errorf("evaluating policies: a workload class names workload %q, which is not in the inventory", id)
+			}
+			selectedBy := out.Selections[id].Names
+			if selectedBy == nil {
+				selectedBy = []string{}
+			}
+			table = append(table, findings.WorkloadNumbers{
+				ID: w.ID, Kind: w.Kind, Namespace: w.Namespace, Name: w.Name,
+				SelectedBy:    selectedBy,
+				HandRequested: len(w.Pod.PodENIRequests) > 0,
+				Numbers:       c.Numbers,
+				Hidden:        c.Hidden,
+				Unbounded:     unbounded,
+				NodeGroups:    out.PlacementGroups[c.PlacementKey], // shared by the workloads of one key
+				ScaledBy:      w.ScaledBy,
+			})
+		}
+	}
+	return table, nil
 }
 
 // ActiveIgnore is an ignore entry the policies accepted: it suppresses the findings of its
@@ -428,12 +482,8 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared 
 		return inventory.Position{}
 	}
 	res := &Result{InstanceTypes: out.InstanceTypes, Ignores: out.Ignores, ConfigIgnores: out.ConfigIgnores}
-	for _, w := range out.Workloads {
-		if w.PlacementKey < 0 || w.PlacementKey >= len(out.PlacementGroups) {
-			return nil, fmt.Errorf("evaluating policies: workload %s names placement key %d of %d", w.ID, w.PlacementKey, len(out.PlacementGroups))
-		}
-		w.NodeGroups = out.PlacementGroups[w.PlacementKey] // shared by the workloads of one key
-		res.Workloads = append(res.Workloads, w.WorkloadNumbers)
+	if res.Workloads, err = workloadTable(&out, inv.Workloads); err != nil {
+		return nil, err
 	}
 	for _, pf := range out.Findings {
 		rule, ok := e.byID[pf.Rule]

@@ -604,7 +604,7 @@ capacity(g, t) := min([t.branchInterfaces, g.maxPods]) if {
 # [nodeSelector, requiredNodeAffinity, tolerations].
 placement_key_of := {w.id: [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations] | some w in eni_workloads}
 
-placement_keys := {k | some _, k in placement_key_of}
+placement_keys := {k | some [k, _] in class_list}
 
 # The keys in a fixed order, and each key's position in it: the report names a workload's
 # node groups by the position of its key.
@@ -676,11 +676,9 @@ class_members := {i: ws |
 }
 
 # The class of one workload, for the few paths that start from a workload (duplicates).
-class_of(w) := i if {
-	some i, [k, v] in class_list
-	k == placement_key_of[w.id]
-	v == numbers_views[w.id]
-}
+class_of(w) := class_index[[[w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], numbers_view(w)]]
+
+class_index := {c: i | some i, c in class_list}
 
 class_numbers := {i: numbers_of(v) | some i, [_, v] in class_list}
 
