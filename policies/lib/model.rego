@@ -253,6 +253,11 @@ eni_workloads := [w |
 
 eni_workload_ids := {w.id | some w in eni_workloads}
 
+# The workloads whose pods get no branch ENI whatever selects them (the tests of
+# eni_workloads, in the order of no_branch_eni_reason), by id: a pass per field test, each a
+# few microseconds a workload, where a function call per workload would cost more.
+exempt_ids := ((({w.id | some w in input.workloads; w.fargate} | {w.id | some w in input.workloads; w.pod.hostNetwork}) | {w.id | some w in input.workloads; w.pod.nodeSelector["kubernetes.io/os"] == "windows"}) | {w.id | some w in input.workloads; w.pod.nodeSelector["beta.kubernetes.io/os"] == "windows"}) | {w.id | some w in input.workloads; w.pod.labels["eks.amazonaws.com/fargate-profile"]}
+
 # The workloads that ask for a branch ENI: a policy selects them, or they request it by hand.
 branch_eni_requesters := selected_ids | {w.id | some w in input.workloads; count(w.pod.podEniRequests) > 0}
 
@@ -604,7 +609,7 @@ capacity(g, t) := min([t.branchInterfaces, g.maxPods]) if {
 # [nodeSelector, requiredNodeAffinity, tolerations].
 placement_key_of := {w.id: [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations] | some w in eni_workloads}
 
-placement_keys := {k | some [k, _] in class_list}
+placement_keys := {k | some [k, _, _] in class_list}
 
 # The keys in a fixed order, and each key's position in it: the report names a workload's
 # node groups by the position of its key.
@@ -657,35 +662,38 @@ key_ids := {k: ids | some k in placement_keys; ids := [w.id | some i in key_clas
 # multiplied by its members; only findings and the workloads table fan out to the workloads.
 # The cost follows the workloads once and the classes for the rest (docs/architecture.md).
 
-# [workload, placement key, numbers view] of every ENI workload, in one pass. The view is
-# numbers_view written inline: a function call per workload costs as much as the rest.
-classified := [[w, [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], v] |
+# [workload, placement key, numbers fields, restart policy] of every ENI workload, in one
+# pass: numbers_view in parts, written inline (a function call per workload costs as much as
+# the rest of the pass), and put together once per class (class_views).
+classified := [[w, [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], object.filter(w, numbers_fields), object.get(w.pod, "restartPolicy", "Always")] |
 	some w in eni_workloads
-	v := object.union(object.filter(w, numbers_fields), {"pod": {"restartPolicy": object.get(w.pod, "restartPolicy", "Always")}})
 ]
 
-# The distinct classes, [placement key, view], in a fixed order; a class is named by its
-# position.
-class_list := [c | some c in {[k, v] | some [_, k, v] in classified}]
+# The distinct classes, [placement key, numbers fields, restart policy], in a fixed order; a
+# class is named by its position.
+class_list := [c | some c in {[k, f, r] | some [_, k, f, r] in classified}]
+
+# The numbers view of each class (numbers_view).
+class_views := {i: object.union(f, {"pod": {"restartPolicy": r}}) | some i, [_, f, r] in class_list}
 
 # The workloads of each class, in the order they were read (OPA indexes the comprehension on
-# the class's key and view).
+# the class's parts).
 class_members := {i: ws |
-	some i, [k, v] in class_list
-	ws := [w | some [w, kk, vv] in classified; kk == k; vv == v]
+	some i, [k, f, r] in class_list
+	ws := [w | some [w, kk, ff, rr] in classified; kk == k; ff == f; rr == r]
 }
 
 # The class of one workload, for the few paths that start from a workload (duplicates).
-class_of(w) := class_index[[[w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], numbers_view(w)]]
+class_of(w) := class_index[[[w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], object.filter(w, numbers_fields), object.get(w.pod, "restartPolicy", "Always")]]
 
 class_index := {c: i | some i, c in class_list}
 
-class_numbers := {i: numbers_of(v) | some i, [_, v] in class_list}
+class_numbers := {i: numbers_of(v) | some i, v in class_views}
 
-class_unbounded := {i: unbounded_reasons_of(v) | some i, [_, v] in class_list}
+class_unbounded := {i: unbounded_reasons_of(v) | some i, v in class_views}
 
 # The classes of each placement key.
-key_classes := {k: [i | some i, [kk, _] in class_list; kk == k] | some k in placement_keys}
+key_classes := {k: [i | some i, [kk, _, _] in class_list; kk == k] | some k in placement_keys}
 
 # What one workload of a class adds to a row.
 class_contribution := {i: {"hidden": hidden_of(n), "active": n.active, "held": n.held, "bounded": n.bounded} |
@@ -758,23 +766,40 @@ key_totals := {k: totals |
 }
 
 # The counted contributions of a key that hold the most first (hidden, then active, then id),
-# at most top_contributors of them. Every member of a class outside the first top_contributors
-# classes (ordered by hidden, active and their smallest id) comes after the smallest member of
-# each of those, so only their first members are ranked.
-key_top(k) := ranked([contribution(w, i) |
-	order := sort([[0 - c.hidden, 0 - c.active, ids[0], i] |
-		some i in key_classes[k]
-		ids := sorted_counted_ids[i]
-		count(ids) > 0
+# at most top_contributors of them (key_top_candidates).
+key_top(k) := [contribution(x[4], x[3]) |
+	order := sort([[0 - c.hidden, 0 - c.active, w.id, i, w] |
+		some [w, i] in key_top_candidates(k)
 		c := class_contribution[i]
 	])
 	some x in array.slice(order, 0, top_contributors)
-	i := x[3]
-	some id in array.slice(sorted_counted_ids[i], 0, top_contributors)
-	w := workload_by_id[id]
-])
+]
 
-sorted_counted_ids := {i: sort([w.id | some w in ws]) | some i, ws in class_counted}
+# The counted members of a key that can be among its top contributors: those of the classes
+# whose figures (hidden, then active) rank among the first top_contributors classes. A member
+# of any other class comes after at least top_contributors others, one of each class ahead of
+# it, so only these are ranked one by one.
+key_top_candidates(k) := [[w, i] |
+	order := sort([[0 - c.hidden, 0 - c.active] |
+		some i in key_classes[k]
+		count(class_counted[i]) > 0
+		c := class_contribution[i]
+	])
+	last := order[min([count(order), top_contributors]) - 1]
+	some i in key_classes[k]
+	c := class_contribution[i]
+	[0 - c.hidden, 0 - c.active] <= last
+	some w in class_counted[i]
+]
+
+# The workloads the rows may list as contributors, by id: the rules that start from a listed
+# contributor look it up here, not in a table of every workload.
+top_workloads := {w.id: w | some k in placement_keys; some [w, _] in key_top_candidates(k)}
+
+# The workload of a contributor a rule starts from.
+contributor_workload(c) := w if {
+	w := top_workloads[c.id]
+} else := workload_by_id[c.id]
 
 # The contributors that hold the most first (hidden, then active, then id), at most
 # top_contributors of them.
@@ -878,7 +903,7 @@ row_contributors_holding(row, n) := [c |
 ]
 
 # Where each ENI workload is in the order they were read.
-classified_position := {w.id: j | some j, [w, _, _] in classified}
+classified_position := {w.id: j | some j, [w, _, _, _] in classified}
 
 # What kind of provisioner a row's group is: "" for node groups with fixed types,
 # "karpenter", "auto-mode", or "auto-mode-built-in" (EKS manages those: they cannot be changed).
@@ -960,10 +985,11 @@ describe(w) := sprintf("%s %s", [w.kind, w.name]) if {
 # ---------------------------------------------------------------------------------------
 # Ignore annotations (eni-lint.io/ignore): which entries suppress, and why others do not
 
-ignore_entries := [[obj, ig] |
-	some obj in array.concat(array.concat(input.workloads, input.securityGroupPolicies), input.nodeGroups)
-	some ig in object.get(obj, "ignores", [])
-]
+ignore_entries := array.concat(array.concat(entries_of(input.workloads), entries_of(input.securityGroupPolicies)), entries_of(input.nodeGroups))
+
+# The ignore entries of a list of objects. Every object carries its (often empty) ignores: the
+# field is read directly, a call per object would cost as much as the pass.
+entries_of(objects) := [[obj, ig] | some obj in objects; some ig in obj.ignores]
 
 # Why an entry suppresses nothing; undefined when it is valid.
 ignore_problem(ig) := sprintf("cannot be read: %s", [ig.error]) if {

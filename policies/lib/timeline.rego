@@ -481,7 +481,7 @@ separable := {w.id: s |
 
 # The same, per class: a class shares its view, and so its schedule and busy window.
 separable_class := {i: s |
-	some i, [_, v] in class_list
+	some i, v in class_views
 	count(object.get(object.get(v, "cronJob", {}), "weekTimes", [])) > 0
 	v.job.activeDeadlineSeconds != null
 	time_aware(v)

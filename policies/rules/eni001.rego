@@ -64,7 +64,7 @@ finding contains f if {
 	order := sort([[r.branchInterfaces, r.branchInterfaces - r.demand, model.type_label(r)] | some r in exceeding])
 	row := [r | some r in exceeding; model.type_label(r) == order[0][2]][0]
 	top := sort([[0 - c.hidden, c.id] | some c in row.contributors; c.hidden > 0])[0][1]
-	w := model.workload_by_id[top]
+	w := model.top_workloads[top]
 	fixes := fix_options(row)
 	others := [model.type_label(r) | some r in exceeding; model.type_label(r) != model.type_label(row)]
 	shown := [c | some c in row.contributors; c.hidden + c.active > 0]
@@ -137,7 +137,7 @@ scaled(row) := "" if {
 scaled_contributors(row) := [sprintf("%s %d (%s %s)", [model.describe(w), c.active, w.scaledBy.kind, w.scaledBy.name]) |
 	some c in row.contributors
 	c.active > 0
-	w := model.workload_by_id[c.id]
+	w := model.contributor_workload(c)
 	w.scaledBy
 ]
 
@@ -167,7 +167,7 @@ fix_options(row) := array.concat(
 scaled_job_ttl_fixes(row) := [fix |
 	model.on_delete
 	some c in candidates(row)
-	w := model.workload_by_id[c.id]
+	w := model.contributor_workload(c)
 	model.is_scaled_job(w)
 	w.job.ttlSecondsAfterFinished == null
 	n := model.numbers_of_workload(w)
@@ -268,7 +268,7 @@ lever_patch("history", w, v) := {"cronJob": object.union(w.cronJob, {
 ttl_fixes(row) := [fix |
 	model.on_delete
 	some c in candidates(row)
-	w := model.workload_by_id[c.id]
+	w := model.contributor_workload(c)
 	w.kind == "CronJob"
 	model.time_aware(w)
 	hi := ttl_ceiling(w)
@@ -292,7 +292,7 @@ ttl_ceiling(w) := w.job.ttlSecondsAfterFinished if {
 history_fixes(row) := [fix |
 	model.on_delete
 	some c in candidates(row)
-	w := model.workload_by_id[c.id]
+	w := model.contributor_workload(c)
 	w.kind == "CronJob"
 	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
 	kept > 0
@@ -319,7 +319,7 @@ history_set(w, limits) := [{"field": sprintf("spec.%s", [name]), "value": limits
 # catch up, and under Allow fewer runs overlap.
 deadline_fixes(row) := [fix |
 	some c in candidates(row)
-	w := model.workload_by_id[c.id]
+	w := model.contributor_workload(c)
 	w.kind == "CronJob"
 	w.cronJob.concurrencyPolicy in {"Forbid", "Allow"}
 	w.cronJob.periodSeconds > 0
@@ -349,7 +349,7 @@ deadline_ceiling(w) := w.job.activeDeadlineSeconds if {
 backoff_fixes(row) := [fix |
 	some c in candidates(row)
 	c.hidden > 0
-	w := model.workload_by_id[c.id]
+	w := model.contributor_workload(c)
 	w.job != null
 	w.job.backoffLimitPerIndex == null
 	current := w.job.backoffLimit

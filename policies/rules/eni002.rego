@@ -28,7 +28,7 @@ import data.eni.model
 
 finding contains f if {
 	# Decided per class (the view holds the Job spec), then one finding per member.
-	some i, [_, v] in model.class_list
+	some i, v in model.class_views
 	v.job != null
 	v.job.ttlSecondsAfterFinished == null
 	n := model.class_numbers[i]

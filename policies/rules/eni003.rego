@@ -31,7 +31,7 @@ finding contains f if {
 	some i in model.key_classes[k]
 	n := model.class_numbers[i]
 	n.T > targets[0][0]
-	model.class_list[i][1].job != null
+	model.class_views[i].job != null
 	starving := [[g, t, b] | some [b, g, t] in targets; n.T > b]
 	everywhere := count(starving) == count(targets)
 	some w in model.class_members[i]

@@ -22,8 +22,9 @@ package eni.rules.eni008
 import data.eni.model
 
 finding contains f if {
-	some id in model.selected_ids
-	not id in model.eni_workload_ids
+	# Selected and exempt: what eni_workloads leaves out of the selected workloads.
+	some id in model.exempt_ids
+	id in model.selected_ids
 	w := model.workload_by_id[id]
 	[reason, path] := model.no_branch_eni_reason(w)
 	not w.pod.labels["eks.amazonaws.com/fargate-profile"]
