@@ -6,14 +6,17 @@ package rules
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/eni-lint/eni-lint/pkg/confine"
@@ -27,6 +30,10 @@ import (
 
 // ReportQuery is the one query every run evaluates.
 const ReportQuery = "data.eni.main.report"
+
+// PartitionQuery is the per-workload stage of the model (policies/lib/model.rego,
+// "Partitions"), which the engine evaluates over slices of the workloads at once.
+const PartitionQuery = "data.eni.model.partition"
 
 // RulePackagePrefix is where rule packages live; each has a `finding` set.
 const RulePackagePrefix = "data.eni.rules."
@@ -85,8 +92,14 @@ type Rule = findings.RuleDoc
 type Engine struct {
 	compiler *ast.Compiler
 	query    rego.PreparedEvalQuery
-	rules    []Rule
-	byID     map[string]Rule
+	// partition is PartitionQuery, evaluated over slices of the workloads at once before the
+	// report (evaluatePartitions).
+	partition rego.PreparedEvalQuery
+	// partitions fixes how many partitions an evaluation uses (WithPartitions); 0 lets the
+	// engine decide from the cores and the workloads (partitionsFor).
+	partitions int
+	rules      []Rule
+	byID       map[string]Rule
 }
 
 // Modules parses the embedded policies. withTests adds the _test.rego files.
@@ -251,7 +264,15 @@ func New(ctx context.Context, policyDirs ...string) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("preparing %s: %w", ReportQuery, err)
 	}
-	e := &Engine{compiler: compiler, query: q, rules: rules, byID: map[string]Rule{}}
+	pq, err := rego.New(
+		rego.Query(PartitionQuery),
+		rego.Compiler(compiler),
+		rego.StrictBuiltinErrors(true),
+	).PrepareForEval(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("preparing %s: %w", PartitionQuery, err)
+	}
+	e := &Engine{compiler: compiler, query: q, partition: pq, rules: rules, byID: map[string]Rule{}}
 	for _, r := range rules {
 		e.byID[r.ID] = r
 	}
@@ -459,6 +480,15 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared 
 	// The result comes back as the evaluator's own term: fromValue stores it in Go values
 	// directly instead of converting it to JSON-shaped Go values first.
 	raw := rego.EvalGenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (any, error) { return t, nil })
+	if len(extra) == 0 { // the profiler wants one evaluation
+		k := e.partitions
+		if k == 0 {
+			k = partitionsFor(len(inv.Workloads))
+		}
+		if input, err = e.evaluatePartitions(ctx, input, k); err != nil {
+			return nil, err
+		}
+	}
 	rs, err := e.query.Eval(ctx, append([]rego.EvalOption{rego.EvalParsedInput(input), raw}, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("evaluating policies: %w", err)
@@ -544,4 +574,76 @@ func addLocations(v any, objects map[string]*inventory.Object) {
 			addLocations(child, objects)
 		}
 	}
+}
+
+// WithPartitions returns an engine that evaluates every inventory in k partitions (1: none),
+// whatever its size and the cores: the reports are the same, only the time differs.
+func (e *Engine) WithPartitions(k int) *Engine {
+	c := *e
+	c.partitions = max(1, k)
+	return &c
+}
+
+// minPartitionWorkloads is the fewest workloads a partition gets: below that, evaluating the
+// partitions apart costs more than it saves.
+const minPartitionWorkloads = 1000
+
+// partitionsFor is how many partitions to evaluate n workloads in: one per core the run may
+// use, each with at least minPartitionWorkloads; 1 means no partitions.
+func partitionsFor(n int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), n/minPartitionWorkloads))
+}
+
+// evaluatePartitions evaluates PartitionQuery over k consecutive slices of the input's
+// workloads at once and returns the input with their results, in order, as "partitions": the
+// report evaluation then merges them instead of passing over every workload itself. The
+// policies give the same values either way (TestPartitionsGiveTheSameReport).
+func (e *Engine) evaluatePartitions(ctx context.Context, input ast.Value, k int) (ast.Value, error) {
+	obj, ok := input.(ast.Object)
+	if !ok || k < 2 {
+		return input, nil
+	}
+	workloads, ok := obj.Get(ast.InternedTerm("workloads")).Value.(*ast.Array)
+	if !ok || workloads.Len() < k {
+		return input, nil
+	}
+	n := workloads.Len()
+	results := make([]*ast.Term, k)
+	errs := make([]error, k)
+	var wg sync.WaitGroup
+	for i := range k {
+		part := ast.NewObject()
+		obj.Foreach(func(key, v *ast.Term) {
+			if ast.String("workloads").Equal(key.Value) {
+				v = ast.NewTerm(workloads.Slice(i*n/k, (i+1)*n/k))
+			}
+			part.Insert(key, v)
+		})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			raw := rego.EvalGenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (any, error) { return t, nil })
+			rs, err := e.partition.Eval(ctx, rego.EvalParsedInput(part), raw)
+			switch {
+			case err != nil:
+				errs[i] = fmt.Errorf("evaluating policies: %w", err)
+			case len(rs) != 1 || len(rs[0].Expressions) != 1:
+				errs[i] = fmt.Errorf("evaluating policies: %s is undefined", PartitionQuery)
+			default:
+				if t, ok := rs[0].Expressions[0].Value.(*ast.Term); ok {
+					results[i] = t
+				} else {
+					errs[i] = fmt.Errorf("evaluating policies: %s returned %T", PartitionQuery, rs[0].Expressions[0].Value)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	merged := ast.NewObject()
+	obj.Foreach(func(key, v *ast.Term) { merged.Insert(key, v) })
+	merged.Insert(ast.InternedTerm("partitions"), ast.NewTerm(ast.NewArray(results...)))
+	return merged, nil
 }

@@ -61,7 +61,10 @@ sgp_selector_error(sgp) := ["podSelector", i, msg] if {
 # exactly those, so workloads that agree on them (every replica of a chart, every workload of
 # a namespace without policies on their labels) share one evaluation through OPA's function
 # cache. The cost follows the distinct selections, not the workloads.
-selection := {id: result | some [id, result] in selection_entries}
+selection := merged if {
+	partitioned
+	merged := object.union_n([p.selection | some p in input.partitions])
+} else := {id: result | some [id, result] in selection_entries}
 
 selection_entries contains [w.id, result] if {
 	some w in input.workloads
@@ -241,9 +244,17 @@ no_branch_eni_reason(w) := [sprintf("Fargate profile %q runs its pods, and Farga
 # request) or requesting vpc.amazonaws.com/pod-eni themselves, and not exempt. The tests are
 # written inline, in the order of no_branch_eni_reason: a function call per workload costs
 # more than the rest of this pass (docs/architecture.md).
-eni_workloads := [w |
+eni_workloads := merged if {
+	partitioned
+	merged := [w | some p in input.partitions; some w in p.eniWorkloads]
+} else := eni_workloads_here
+
+eni_workloads_here := [w |
 	some w in input.workloads
-	w.id in branch_eni_requesters
+
+	# In branch_eni_requesters, tested without building it: selected by a policy, or
+	# requesting the ENI by hand.
+	count(object.get(selection, [w.id, "matched"], [])) + count(w.pod.podEniRequests) > 0
 	not w.fargate
 	not w.pod.hostNetwork
 	not w.pod.nodeSelector["kubernetes.io/os"] == "windows"
@@ -665,22 +676,57 @@ key_ids := {k: ids | some k in placement_keys; ids := [w.id | some i in key_clas
 # [workload, placement key, numbers fields, restart policy] of every ENI workload, in one
 # pass: numbers_view in parts, written inline (a function call per workload costs as much as
 # the rest of the pass), and put together once per class (class_views).
-classified := [[w, [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], object.filter(w, numbers_fields), object.get(w.pod, "restartPolicy", "Always")] |
+classified := merged if {
+	partitioned
+	merged := [x | some p in input.partitions; some x in p.classified]
+} else := [[w, [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], object.filter(w, numbers_fields), object.get(w.pod, "restartPolicy", "Always")] |
 	some w in eni_workloads
 ]
 
 # The distinct classes, [placement key, numbers fields, restart policy], in a fixed order; a
 # class is named by its position.
-class_list := [c | some c in {[k, f, r] | some [_, k, f, r] in classified}]
+class_list := [c | some c in class_set]
+
+class_set := merged if {
+	partitioned
+	merged := {c | some p in input.partitions; some c in p.classes}
+} else := {[k, f, r] | some [_, k, f, r] in classified}
 
 # The numbers view of each class (numbers_view).
 class_views := {i: object.union(f, {"pod": {"restartPolicy": r}}) | some i, [_, f, r] in class_list}
 
 # The workloads of each class, in the order they were read (OPA indexes the comprehension on
 # the class's parts).
-class_members := {i: ws |
+class_members := merged if {
+	partitioned
+	merged := {i: ws |
+		some i, c in class_list
+		ws := [w | some p in input.partitions; some w in object.get(p.members, [c], [])]
+	}
+} else := {i: ws |
 	some i, [k, f, r] in class_list
 	ws := [w | some [w, kk, ff, rr] in classified; kk == k; ff == f; rr == r]
+}
+
+# ---------------------------------------------------------------------------------------
+# Partitions: the per-workload passes above (selection, which workloads hold branch ENIs, their
+# classes) depend on a workload and the namespace-wide objects only. The engine may evaluate
+# `partition` over consecutive slices of input.workloads at once, one per core, and give the
+# results to the report evaluation as input.partitions, in order: every rule above then merges
+# them instead of passing over the workloads again. The merged values are the ones computed
+# without partitions, in the same order (a Go test checks the reports are equal).
+partitioned if count(object.get(input, "partitions", [])) > 0
+
+partition := {
+	"selection": selection,
+	"eniWorkloads": eni_workloads,
+	"classified": classified,
+	"classes": class_set,
+	"members": {c: ws |
+		some c in class_set
+		[k, f, r] := c
+		ws := [w | some [w, kk, ff, rr] in classified; kk == k; ff == f; rr == r]
+	},
 }
 
 # The class of one workload, for the few paths that start from a workload (duplicates).

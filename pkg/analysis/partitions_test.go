@@ -1,0 +1,143 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/eni-lint/eni-lint/internal/synth"
+	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/rules"
+)
+
+// TestPartitionsGiveTheSameReport: the engine may evaluate the per-workload stage of the model
+// over slices of the workloads at once (rules.PartitionQuery); the report must be the one a
+// single evaluation gives, byte for byte, whatever the number of slices and whether a slice
+// boundary splits a class or a namespace.
+func TestPartitionsGiveTheSameReport(t *testing.T) {
+	dir := t.TempDir()
+	if err := synth.Write(dir, 1500, 7, 9, 10, 3); err != nil {
+		t.Fatal(err)
+	}
+	// What the synthetic tree lacks, first and last in the walk's order, so that the first
+	// and the last partition hold it: one object defined twice (ENI013), an unreadable
+	// schedule (ENI006), a disruption-only podFailurePolicy (ENI005), a selected hostNetwork
+	// pod (ENI008).
+	for name, text := range map[string]string{"aaa-special.yaml": specialFirst, "zzz-special.yaml": specialLast} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	eng, err := rules.New(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []inventory.NodeGroupSpec
+	for i := range 3 {
+		groups = append(groups, inventory.NodeGroupSpec{Name: fmt.Sprintf("g%d", i), InstanceTypes: []string{"m5.large", "c5.xlarge"}})
+	}
+	for _, release := range []string{inventory.ReleaseOnDelete, inventory.ReleaseOnCompletion} {
+		opts := Options{
+			Paths: []string{dir}, ENIRelease: release, CooldownSeconds: 60,
+			DefaultNamespace: "default", FailOn: findings.Error, NodeGroups: groups, Today: "2026-01-01",
+		}
+		var want []byte
+		for _, k := range []int{1, 2, 3, 7} {
+			rep, err := Check(ctx, eng.WithPartitions(k), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.Marshal(rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k == 1 {
+				want = got
+				rules := map[string]bool{}
+				for _, f := range rep.Findings {
+					rules[f.Rule] = true
+				}
+				for _, r := range []string{"ENI001", "ENI005", "ENI006", "ENI008", "ENI013"} {
+					if !rules[r] && (r != "ENI001" || release == inventory.ReleaseOnDelete) {
+						t.Fatalf("%s: no %s finding: the tree does not test what it should", release, r)
+					}
+				}
+				if len(rep.Workloads) < 500 {
+					t.Fatalf("%s: %d workloads: too few to compare", release, len(rep.Workloads))
+				}
+				continue
+			}
+			if string(got) != string(want) {
+				t.Errorf("%s: %d partitions give another report than one (%d bytes against %d)", release, k, len(got), len(want))
+			}
+		}
+	}
+}
+
+const specialFirst = `apiVersion: vpcresources.k8s.aws/v1beta1
+kind: SecurityGroupPolicy
+metadata: {name: special, namespace: special}
+spec:
+  podSelector: {matchLabels: {app: special}}
+  securityGroups: {groupIds: [sg-1]}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: backup, namespace: special}
+spec:
+  schedule: "*/10 * * * *"
+  jobTemplate:
+    spec:
+      backoffLimit: 2
+      template:
+        metadata: {labels: {app: special}}
+        spec: {restartPolicy: Never, containers: [{name: c, image: i}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: flaky, namespace: special}
+spec:
+  backoffLimit: 3
+  podFailurePolicy:
+    rules:
+    - action: Ignore
+      onPodConditions: [{type: DisruptionTarget}]
+  template:
+    metadata: {labels: {app: special}}
+    spec: {restartPolicy: Never, containers: [{name: c, image: i}]}
+`
+
+const specialLast = `apiVersion: batch/v1
+kind: CronJob
+metadata: {name: backup, namespace: special}
+spec:
+  schedule: "*/5 * * * *"
+  jobTemplate:
+    spec:
+      backoffLimit: 6
+      template:
+        metadata: {labels: {app: special}}
+        spec: {restartPolicy: Never, containers: [{name: c, image: i}]}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: broken, namespace: special}
+spec:
+  schedule: "every now and then"
+  jobTemplate:
+    spec:
+      ttlSecondsAfterFinished: 300
+      template:
+        metadata: {labels: {app: special}}
+        spec: {restartPolicy: Never, containers: [{name: c, image: i}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: host, namespace: special, labels: {app: special}}
+spec: {hostNetwork: true, containers: [{name: c, image: i}]}
+`
