@@ -9,8 +9,10 @@ package witness
 import (
 	"fmt"
 	"hash/fnv"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/eni-lint/eni-lint/internal/simulate"
@@ -57,19 +59,55 @@ const (
 )
 
 // Attach searches a witness for each ENI001 finding (in order, up to the budget) and sets it.
+// Which searches are made, and with what budget, is decided in the findings' order; the
+// searches themselves then run at once, one per core, and the witnesses are written in order:
+// a report is the same whatever the cores.
 func Attach(fs []findings.Finding, inv *inventory.Inventory, b Budget) {
 	byID := make(map[string]*inventory.Workload, len(inv.Workloads))
 	for i := range inv.Workloads {
 		byID[inv.Workloads[i].ID] = &inv.Workloads[i]
 	}
-	s := &searcher{b: b, byID: byID, release: inv.Settings.ENIRelease, done: map[string]simulate.Trajectory{},
+	s := &searcher{b: b, byID: byID, release: inv.Settings.ENIRelease, done: map[string]*search{},
 		m: simulate.Model{OnDelete: inv.Settings.ENIRelease != "onCompletion", Window: inv.Settings.WindowSeconds}}
+	var plans []*plan
 	for i := range fs {
 		if fs[i].Rule != "ENI001" || fs[i].Details == nil {
 			continue
 		}
-		fs[i].Witness = s.search(fs[i])
+		plans = append(plans, s.plan(&fs[i]))
 	}
+	s.run()
+	for _, p := range plans {
+		p.f.Witness = s.finish(p)
+	}
+}
+
+// search is one trajectory search that findings with the same played contributors share.
+type search struct {
+	played  []simulate.Workload
+	horizon int
+	plays   int
+	target  int
+	seed    uint64
+	result  simulate.Trajectory
+}
+
+// run makes the searches planned, at most one per core at a time.
+func (s *searcher) run() {
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	for _, key := range s.order {
+		x := s.done[key]
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer wg.Done()
+			x.result = simulate.Search(x.played, s.m, x.horizon, x.plays, x.target, x.seed)
+			x.result.Plays = x.plays
+			<-slots
+		}()
+	}
+	wg.Wait()
 }
 
 // searcher keeps the run's budget and the searches made: the rows of several node groups (or
@@ -81,7 +119,10 @@ type searcher struct {
 	release  string
 	searches int
 	podPlays int
-	done     map[string]simulate.Trajectory
+	// done holds the searches planned, by their played contributors; order is the order they
+	// were planned in.
+	done  map[string]*search
+	order []string
 }
 
 type contributor struct {
@@ -89,7 +130,20 @@ type contributor struct {
 	held int
 }
 
-func (s *searcher) search(f findings.Finding) *findings.Witness {
+// plan is one finding's witness as far as it can be written before the searches run.
+type plan struct {
+	f             *findings.Finding
+	w             *findings.Witness
+	played        []simulate.Workload
+	ids           []string
+	key           string
+	notPlayedHeld int
+	bound         int
+	// final: the witness is complete (nothing played, or no budget left).
+	final bool
+}
+
+func (s *searcher) plan(f *findings.Finding) *plan {
 	bound, _ := findings.Integer(f.Details["demand"])
 	capacity, _ := findings.Integer(f.Details["branchInterfaces"])
 	others, _ := findings.Integer(f.Details["otherContributors"])
@@ -119,6 +173,7 @@ func (s *searcher) search(f findings.Finding) *findings.Witness {
 		played = append(played, sw)
 		ids = append(ids, c.id)
 	}
+	p := &plan{f: f, w: w, played: played, ids: ids, notPlayedHeld: notPlayedHeld, bound: bound}
 	if len(played) == 0 {
 		// Nothing was played: figures counted by the model are no trajectory, so the witness
 		// claims none.
@@ -127,7 +182,8 @@ func (s *searcher) search(f findings.Finding) *findings.Witness {
 			why = append(why, n.ID[:max(0, strings.IndexByte(n.ID+"@", '@'))]+" ("+strings.TrimSuffix(n.Reason, ": counted at its figure, not played")+")")
 		}
 		w.NotSearched = "no trajectory: the simulator plays none of the contributors: " + strings.Join(why, ", ")
-		return w
+		p.final = true
+		return p
 	}
 	horizon := minHorizon
 	for _, sw := range played {
@@ -140,24 +196,34 @@ func (s *searcher) search(f findings.Finding) *findings.Witness {
 		}
 		played[i].Times = inventory.ScheduleTimes(played[i].Schedule, played[i].Timezone, horizon, maxRuns)
 	}
-	key := strings.Join(ids, "\x00")
-	t, ok := s.done[key]
-	if !ok {
+	p.key = strings.Join(ids, "\x00")
+	if _, ok := s.done[p.key]; !ok {
 		plays, pods := playsFor(played, s.m, horizon, s.b)
 		if s.searches == s.b.Searches || s.podPlays+plays*pods > s.b.TotalPodPlays {
 			w.NotSearched = fmt.Sprintf("not searched: the run's witness budget (%d searches, %d pod-plays) is spent", s.b.Searches, s.b.TotalPodPlays)
 			w.Reached = 0
-			return w
+			p.final = true
+			return p
 		}
 		s.searches++
 		s.podPlays += plays * pods
 		// Seeded by the workloads, so a report is the same from run to run.
 		h := fnv.New64a()
-		h.Write([]byte(key))
-		t = simulate.Search(played, s.m, horizon, plays, max(1, bound-notPlayedHeld), h.Sum64())
-		t.Plays = plays
-		s.done[key] = t
+		h.Write([]byte(p.key))
+		s.done[p.key] = &search{played: played, horizon: horizon, plays: plays, target: max(1, bound-notPlayedHeld), seed: h.Sum64()}
+		s.order = append(s.order, p.key)
 	}
+	return p
+}
+
+// finish writes a planned witness from its search's trajectory.
+func (s *searcher) finish(p *plan) *findings.Witness {
+	w := p.w
+	if p.final {
+		return w
+	}
+	played, ids, bound, notPlayedHeld := p.played, p.ids, p.bound, p.notPlayedHeld
+	t := s.done[p.key].result
 	w.Plays, w.At = t.Plays, t.At
 	held := make([]int, len(played))
 	for _, r := range t.Runs {
