@@ -26,7 +26,7 @@ func TestPartitionsGiveTheSameReport(t *testing.T) {
 	// What the synthetic tree lacks, first and last in the walk's order, so that the first
 	// and the last partition hold it: one object defined twice (ENI013), an unreadable
 	// schedule (ENI006), a disruption-only podFailurePolicy (ENI005), a selected hostNetwork
-	// pod (ENI008).
+	// pod and a hand-requesting one (ENI008), an ignore entry naming no rule (ENI009).
 	for name, text := range map[string]string{"aaa-special.yaml": specialFirst, "zzz-special.yaml": specialLast} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -62,7 +62,7 @@ func TestPartitionsGiveTheSameReport(t *testing.T) {
 				for _, f := range rep.Findings {
 					rules[f.Rule] = true
 				}
-				for _, r := range []string{"ENI001", "ENI005", "ENI006", "ENI008", "ENI013"} {
+				for _, r := range []string{"ENI001", "ENI005", "ENI006", "ENI008", "ENI009", "ENI013"} {
 					if !rules[r] && (r != "ENI001" || release == inventory.ReleaseOnDelete) {
 						t.Fatalf("%s: no %s finding: the tree does not test what it should", release, r)
 					}
@@ -140,4 +140,14 @@ apiVersion: v1
 kind: Pod
 metadata: {name: host, namespace: special, labels: {app: special}}
 spec: {hostNetwork: true, containers: [{name: c, image: i}]}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: by-hand
+  namespace: special
+  annotations: {eni-lint.io/ignore: "ENI999: names no rule of this run"}
+spec:
+  restartPolicy: Never
+  containers: [{name: c, image: i, resources: {limits: {vpc.amazonaws.com/pod-eni: "1"}}}]
 `

@@ -267,7 +267,12 @@ eni_workload_ids := {w.id | some w in eni_workloads}
 # The workloads whose pods get no branch ENI whatever selects them (the tests of
 # eni_workloads, in the order of no_branch_eni_reason), by id: a pass per field test, each a
 # few microseconds a workload, where a function call per workload would cost more.
-exempt_ids := ((({w.id | some w in input.workloads; w.fargate} | {w.id | some w in input.workloads; w.pod.hostNetwork}) | {w.id | some w in input.workloads; w.pod.nodeSelector["kubernetes.io/os"] == "windows"}) | {w.id | some w in input.workloads; w.pod.nodeSelector["beta.kubernetes.io/os"] == "windows"}) | {w.id | some w in input.workloads; w.pod.labels["eks.amazonaws.com/fargate-profile"]}
+exempt_ids := merged if {
+	partitioned
+	merged := {id | some p in input.partitions; some id in p.exemptIds}
+} else := exempt_ids_here
+
+exempt_ids_here := ((({w.id | some w in input.workloads; w.fargate} | {w.id | some w in input.workloads; w.pod.hostNetwork}) | {w.id | some w in input.workloads; w.pod.nodeSelector["kubernetes.io/os"] == "windows"}) | {w.id | some w in input.workloads; w.pod.nodeSelector["beta.kubernetes.io/os"] == "windows"}) | {w.id | some w in input.workloads; w.pod.labels["eks.amazonaws.com/fargate-profile"]}
 
 # The workloads that ask for a branch ENI: a policy selects them, or they request it by hand.
 branch_eni_requesters := selected_ids | {w.id | some w in input.workloads; count(w.pod.podEniRequests) > 0}
@@ -276,7 +281,10 @@ selected_ids := {id | some id, sel in selection; count(sel.matched) > 0}
 
 # The distinct selections: many workloads share one (selection_of), and what is asked of all
 # selections together (which policies select anything) is asked once per distinct one.
-distinct_selections := {sel | some sel in selection}
+distinct_selections := merged if {
+	partitioned
+	merged := {sel | some p in input.partitions; some sel in p.distinctSelections}
+} else := {sel | some sel in selection}
 
 is_job_like(w) if w.job != null
 
@@ -708,9 +716,16 @@ class_members := merged if {
 	ws := [w | some [w, kk, ff, rr] in classified; kk == k; ff == f; rr == r]
 }
 
+# The workloads that request vpc.amazonaws.com/pod-eni by hand (ENI008).
+hand_requests := merged if {
+	partitioned
+	merged := [w | some p in input.partitions; some w in p.handRequests]
+} else := [w | some w in input.workloads; count(w.pod.podEniRequests) > 0]
+
 # ---------------------------------------------------------------------------------------
-# Partitions: the per-workload passes above (selection, which workloads hold branch ENIs, their
-# classes) depend on a workload and the namespace-wide objects only. The engine may evaluate
+# Partitions: the per-workload passes (selection, which workloads hold branch ENIs, their
+# classes, the exempt, duplicated and hand-requesting ones, ignore entries) depend on a
+# workload and the namespace-wide objects only. The engine may evaluate
 # `partition` over consecutive slices of input.workloads at once, one per core, and give the
 # results to the report evaluation as input.partitions, in order: every rule above then merges
 # them instead of passing over the workloads again. The merged values are the ones computed
@@ -722,6 +737,11 @@ partition := {
 	"eniWorkloads": eni_workloads,
 	"classified": classified,
 	"classes": class_set,
+	"exemptIds": exempt_ids,
+	"distinctSelections": distinct_selections,
+	"duplicatedDefinitions": duplicated_definitions,
+	"ignoreEntries": workload_ignore_entries,
+	"handRequests": hand_requests,
 	"members": {c: ws |
 		some c in class_set
 		[k, f, r] := c
@@ -774,7 +794,10 @@ duplicated_objects := {[w.kind, w.namespace, w.name]: ws |
 	ws := [d | some d in duplicated_definitions; d.kind == w.kind; d.namespace == w.namespace; d.name == w.name]
 }
 
-duplicated_definitions := [w | some w in eni_workloads; count(object.get(w, "duplicates", [])) > 1]
+duplicated_definitions := merged if {
+	partitioned
+	merged := [w | some p in input.partitions; some w in p.duplicatedDefinitions]
+} else := [w | some w in eni_workloads; count(object.get(w, "duplicates", [])) > 1]
 
 weight(w) := c.hidden + c.active if c := class_contribution[class_of(w)]
 
@@ -1031,7 +1054,12 @@ describe(w) := sprintf("%s %s", [w.kind, w.name]) if {
 # ---------------------------------------------------------------------------------------
 # Ignore annotations (eni-lint.io/ignore): which entries suppress, and why others do not
 
-ignore_entries := array.concat(array.concat(entries_of(input.workloads), entries_of(input.securityGroupPolicies)), entries_of(input.nodeGroups))
+ignore_entries := array.concat(array.concat(workload_ignore_entries, entries_of(input.securityGroupPolicies)), entries_of(input.nodeGroups))
+
+workload_ignore_entries := merged if {
+	partitioned
+	merged := [e | some p in input.partitions; some e in p.ignoreEntries]
+} else := entries_of(input.workloads)
 
 # The ignore entries of a list of objects. Every object carries its (often empty) ignores: the
 # field is read directly, a call per object would cost as much as the pass.

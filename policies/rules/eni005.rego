@@ -34,8 +34,9 @@ import data.eni.model
 # Ignore on DisruptionTarget alone: how many pods disruptions replace is not in any manifest,
 # but the workload itself cannot make more, so the figure stays and the finding says why.
 finding contains f if {
-	some w in model.eni_workloads
-	object.get(object.get(w, "job", {}), "podFailurePolicyIgnoreDisruptions", false)
+	some i, v in model.class_views
+	object.get(object.get(v, "job", {}), "podFailurePolicyIgnoreDisruptions", false)
+	some w in model.class_members[i]
 	f := model.finding(
 		"ENI005", "info",
 		sprintf("%s: spec.podFailurePolicy ignores failures with the DisruptionTarget condition: pods that are preempted, evicted or on a lost node are replaced without counting against backoffLimit (a kubelet eviction leaves its Failed pod behind). That is bounded by disruptions, which no manifest states; eni-lint counts the workload as if there were none", [model.describe(w)]),

@@ -166,9 +166,10 @@ finding contains f if {
 
 # A schedule eni-lint cannot parse, when the CronJob's numbers depend on its period.
 finding contains f if {
-	some w in model.eni_workloads
-	w.cronJob.periodSeconds == 0
-	model.period_needed_but_unknown(w)
+	some i, v in model.class_views
+	v.cronJob.periodSeconds == 0
+	model.period_needed_but_unknown(v)
+	some w in model.class_members[i]
 	f := model.finding(
 		"ENI006", "",
 		sprintf("%s: cannot work out the schedule's period (%s); its active and kept Jobs are counted without it", [model.describe(w), w.cronJob.scheduleError]),

@@ -41,7 +41,7 @@ finding contains f if {
 }
 
 finding contains f if {
-	some w in input.workloads
+	some w in model.hand_requests
 	some r in w.pod.podEniRequests
 	f := object.union(
 		model.finding_at(
