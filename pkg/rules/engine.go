@@ -586,7 +586,7 @@ func (e *Engine) WithPartitions(k int) *Engine {
 
 // minPartitionWorkloads is the fewest workloads a partition gets: below that, evaluating the
 // partitions apart costs more than it saves.
-const minPartitionWorkloads = 1000
+const minPartitionWorkloads = 500
 
 // partitionsFor is how many partitions to evaluate n workloads in: one per core the run may
 // use, each with at least minPartitionWorkloads; 1 means no partitions.
