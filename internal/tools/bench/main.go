@@ -9,8 +9,8 @@
 //	go run ./internal/tools/bench -check          # CI: complexity ratios between small trees
 //
 // -check never compares a time with a constant: it compares trees that differ in one
-// dimension (4x the documents, 4x the node groups, the same rendered Helm output beside 0 and
-// 400 folders) and fails when the time grows by more than the limits below allow, which
+// dimension (4x the documents, 4x the node groups, 4x the workloads of one namespace, the same
+// rendered Helm output beside 0 and 400 folders) and fails when the time grows by more than the limits below allow, which
 // catches a quadratic rule whatever the machine's speed.
 package main
 
@@ -109,6 +109,27 @@ func writeSelectors(dir string, expressions bool) error {
 	}
 	for j := 0; j < selectorJobs; j++ {
 		fmt.Fprintf(&b, "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j%d, namespace: apps}\nspec:\n  ttlSecondsAfterFinished: 60\n  template:\n    metadata: {labels: {team: t%d, id: \"%d\"}}\n    spec: {restartPolicy: Never, containers: [{name: c, image: x}]}\n", j, j%selectorSGPs, j)
+	}
+	return os.WriteFile(filepath.Join(dir, "all.yaml"), []byte(b.String()), 0o644)
+}
+
+// namespaceSmall and namespaceLarge are the one-namespace pair of -check: that many Jobs of
+// one shape, all selected by one SGP, in one namespace. They are one class of the model
+// (docs/architecture.md): 4x of them may cost no more than linear growth allows.
+const (
+	namespaceSmall = 1000
+	namespaceLarge = 4000
+)
+
+// writeNamespace writes n SGP-selected Jobs of one shape into one namespace, and their SGP.
+func writeNamespace(dir string, n int) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString("apiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata: {name: batch, namespace: batch}\nspec:\n  podSelector: {matchLabels: {app: batch}}\n  securityGroups: {groupIds: [sg-0123456789abcdef0]}\n")
+	for j := 0; j < n; j++ {
+		fmt.Fprintf(&b, "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j%d, namespace: batch}\nspec:\n  ttlSecondsAfterFinished: 60\n  template:\n    metadata: {labels: {app: batch}}\n    spec: {restartPolicy: Never, containers: [{name: c, image: x}]}\n", j)
 	}
 	return os.WriteFile(filepath.Join(dir, "all.yaml"), []byte(b.String()), 0o644)
 }
@@ -229,6 +250,9 @@ func main() {
 	selection := pair("selectors", func(i int, dir string) error { return writeSelectors(dir, i == 1) },
 		"check", "{dir}", "--format", "json", "--node-group", "default=m5.24xlarge")
 	expr := selection[1].wall.Seconds() / selection[0].wall.Seconds()
+	namespace := pair("namespace", func(i int, dir string) error { return writeNamespace(dir, []int{namespaceSmall, namespaceLarge}[i]) },
+		"check", "{dir}", "--format", "json", "--node-group", "default=m5.large")
+	oneNamespace := namespace[1].wall.Seconds() / namespace[0].wall.Seconds()
 	fmt.Printf("\n4x the documents: %.2fx the time (limit %.1fx); 4x the node groups: %.2fx (limit %.1fx)\n", docs, maxDocsRatio, groups, maxGroupsRatio)
 	fmt.Printf("%d rendered documents beside %d folders: %v, beside none: %v, %.2fx (limit %.1fx)\n", renderedDocs, renderedFolders,
 		rendered[1].wall.Round(time.Millisecond), rendered[0].wall.Round(time.Millisecond), beside, maxFoldersRatio)
@@ -240,6 +264,11 @@ func main() {
 	fmt.Printf("%d SGPs x %d Jobs selected by matchExpressions In, against matchLabels: %.2fx the time (limit %.1fx)\n", selectorSGPs, selectorJobs, expr, maxFoldersRatio)
 	if expr > maxFoldersRatio {
 		fmt.Fprintln(os.Stderr, "bench: complexity regression: matchExpressions selectors are tested against every workload instead of looked up")
+		os.Exit(1)
+	}
+	fmt.Printf("4x the SGP-selected Jobs of one namespace (%d to %d, one class): %.2fx the time (limit %.1fx)\n", namespaceSmall, namespaceLarge, oneNamespace, maxDocsRatio)
+	if oneNamespace > maxDocsRatio {
+		fmt.Fprintln(os.Stderr, "bench: complexity regression: the workloads of one namespace cost more than linear (a pass per workload over its namespace?)")
 		os.Exit(1)
 	}
 	if fixes > maxDocsRatio {
