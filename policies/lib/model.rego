@@ -262,6 +262,9 @@ eni_workloads_here := [w |
 	not w.pod.labels["eks.amazonaws.com/fargate-profile"]
 ]
 
+# The per-workload tables (eni_workload_ids, branch_eni_requesters, numbers, unbounded_of,
+# placements, contributions, workload_by_id) stay for tests and custom rules, which may use the
+# model (docs/guide.md); the built-in rules work per class and a run builds none of them.
 eni_workload_ids := {w.id | some w in eni_workloads}
 
 # The workloads whose pods get no branch ENI whatever selects them (the tests of
