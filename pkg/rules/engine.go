@@ -256,21 +256,20 @@ func New(ctx context.Context, policyDirs ...string) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	q, err := rego.New(
-		rego.Query(ReportQuery),
-		rego.Compiler(compiler),
-		rego.StrictBuiltinErrors(true),
-	).PrepareForEval(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("preparing %s: %w", ReportQuery, err)
+	prepare := func(query string) (rego.PreparedEvalQuery, error) {
+		q, err := rego.New(rego.Query(query), rego.Compiler(compiler), rego.StrictBuiltinErrors(true)).PrepareForEval(ctx)
+		if err != nil {
+			return q, fmt.Errorf("preparing %s: %w", query, err)
+		}
+		return q, nil
 	}
-	pq, err := rego.New(
-		rego.Query(PartitionQuery),
-		rego.Compiler(compiler),
-		rego.StrictBuiltinErrors(true),
-	).PrepareForEval(ctx)
+	q, err := prepare(ReportQuery)
 	if err != nil {
-		return nil, fmt.Errorf("preparing %s: %w", PartitionQuery, err)
+		return nil, err
+	}
+	pq, err := prepare(PartitionQuery)
+	if err != nil {
+		return nil, err
 	}
 	e := &Engine{compiler: compiler, query: q, partition: pq, rules: rules, byID: map[string]Rule{}}
 	for _, r := range rules {
@@ -477,9 +476,6 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared 
 	if err != nil {
 		return nil, fmt.Errorf("building policy input: %w", err)
 	}
-	// The result comes back as the evaluator's own term: fromValue stores it in Go values
-	// directly instead of converting it to JSON-shaped Go values first.
-	raw := rego.EvalGenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (any, error) { return t, nil })
 	if len(extra) == 0 { // the profiler wants one evaluation
 		k := e.partitions
 		if k == 0 {
@@ -489,16 +485,9 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared 
 			return nil, err
 		}
 	}
-	rs, err := e.query.Eval(ctx, append([]rego.EvalOption{rego.EvalParsedInput(input), raw}, extra...)...)
+	term, err := evalTerm(ctx, e.query, ReportQuery, input, extra...)
 	if err != nil {
-		return nil, fmt.Errorf("evaluating policies: %w", err)
-	}
-	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-		return nil, fmt.Errorf("evaluating policies: %s is undefined", ReportQuery)
-	}
-	term, ok := rs[0].Expressions[0].Value.(*ast.Term)
-	if !ok {
-		return nil, fmt.Errorf("evaluating policies: %s returned %T", ReportQuery, rs[0].Expressions[0].Value)
+		return nil, err
 	}
 	var out policyReport
 	if err := fromValue(term.Value, reflect.ValueOf(&out).Elem()); err != nil {
@@ -584,6 +573,25 @@ func (e *Engine) WithPartitions(k int) *Engine {
 	return &c
 }
 
+// evalTerm evaluates a prepared query whose one expression is a document and returns it. The
+// result comes back as the evaluator's own term: fromValue stores it in Go values directly, and
+// a partition's result goes into the report's input as it is, without a JSON round trip.
+func evalTerm(ctx context.Context, q rego.PreparedEvalQuery, name string, input ast.Value, extra ...rego.EvalOption) (*ast.Term, error) {
+	raw := rego.EvalGenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (any, error) { return t, nil })
+	rs, err := q.Eval(ctx, append([]rego.EvalOption{rego.EvalParsedInput(input), raw}, extra...)...)
+	if err != nil {
+		return nil, fmt.Errorf("evaluating policies: %w", err)
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		return nil, fmt.Errorf("evaluating policies: %s is undefined", name)
+	}
+	term, ok := rs[0].Expressions[0].Value.(*ast.Term)
+	if !ok {
+		return nil, fmt.Errorf("evaluating policies: %s returned %T", name, rs[0].Expressions[0].Value)
+	}
+	return term, nil
+}
+
 // minPartitionWorkloads is the fewest workloads a partition gets: below that, evaluating the
 // partitions apart costs more than it saves.
 const minPartitionWorkloads = 500
@@ -622,20 +630,7 @@ func (e *Engine) evaluatePartitions(ctx context.Context, input ast.Value, k int)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			raw := rego.EvalGenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (any, error) { return t, nil })
-			rs, err := e.partition.Eval(ctx, rego.EvalParsedInput(part), raw)
-			switch {
-			case err != nil:
-				errs[i] = fmt.Errorf("evaluating policies: %w", err)
-			case len(rs) != 1 || len(rs[0].Expressions) != 1:
-				errs[i] = fmt.Errorf("evaluating policies: %s is undefined", PartitionQuery)
-			default:
-				if t, ok := rs[0].Expressions[0].Value.(*ast.Term); ok {
-					results[i] = t
-				} else {
-					errs[i] = fmt.Errorf("evaluating policies: %s returned %T", PartitionQuery, rs[0].Expressions[0].Value)
-				}
-			}
+			results[i], errs[i] = evalTerm(ctx, e.partition, PartitionQuery, part)
 		}()
 	}
 	wg.Wait()
