@@ -3,8 +3,10 @@ package rules
 import (
 	"encoding"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,8 +21,15 @@ import (
 // round trip cost as much time as loading and held two more copies of the inventory.
 // TestInputValueIsTheJSONForm keeps the two forms equal.
 func InputValue(inv *inventory.Inventory) (ast.Value, error) {
-	return toValue(reflect.ValueOf(inv))
+	if len(inv.Workloads) < minParallelWorkloads {
+		return toValue(reflect.ValueOf(inv))
+	}
+	return InputValueSharing(inv, nil)
 }
+
+// minParallelWorkloads is the fewest workloads converted on more than one core: below that,
+// the goroutines cost more than they save.
+const minParallelWorkloads = 2000
 
 // WorkloadInputs holds the Rego form of workloads by their JSON form, for a run that evaluates
 // several clusters: a workload many clusters hold (a manifest outside every cluster's folder)
@@ -30,14 +39,15 @@ type WorkloadInputs struct {
 	m sync.Map // JSON form → ast.Value
 }
 
-// InputValueSharing is InputValue with the workloads taken from (and added to) shared.
+// InputValueSharing is InputValue with the workloads taken from (and added to) shared, when
+// it is not nil. The workloads are converted in slices at once, one per core.
 func InputValueSharing(inv *inventory.Inventory, shared *WorkloadInputs) (ast.Value, error) {
-	if shared == nil || inv.Workloads == nil {
-		return InputValue(inv)
+	if inv.Workloads == nil {
+		return toValue(reflect.ValueOf(inv))
 	}
 	rest := *inv
 	rest.Workloads = nil
-	top, err := InputValue(&rest)
+	top, err := toValue(reflect.ValueOf(&rest))
 	if err != nil {
 		return nil, err
 	}
@@ -45,26 +55,51 @@ func InputValueSharing(inv *inventory.Inventory, shared *WorkloadInputs) (ast.Va
 	if !ok {
 		return nil, fmt.Errorf("policy input: the inventory is not an object")
 	}
-	encode := encoderOf(reflect.TypeFor[inventory.Workload]())
 	terms := make([]*ast.Term, len(inv.Workloads))
-	for i := range inv.Workloads {
-		key, err := json.Marshal(&inv.Workloads[i])
-		if err != nil {
-			return nil, err
-		}
-		if v, ok := shared.m.Load(string(key)); ok {
-			terms[i] = ast.NewTerm(v.(ast.Value))
-			continue
-		}
-		x, err := encode(reflect.ValueOf(inv.Workloads[i]))
-		if err != nil {
-			return nil, fmt.Errorf("workloads: %w", err)
-		}
-		shared.m.Store(string(key), x)
-		terms[i] = ast.NewTerm(x)
+	k := max(1, min(runtime.GOMAXPROCS(0), len(inv.Workloads)/(minParallelWorkloads/2)))
+	errs := make([]error, k)
+	var wg sync.WaitGroup
+	for c := range k {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[c] = convertWorkloads(inv.Workloads, terms, c*len(terms)/k, (c+1)*len(terms)/k, shared)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	obj.Insert(ast.StringTerm("workloads"), ast.ArrayTerm(terms...))
 	return obj, nil
+}
+
+// convertWorkloads writes the Rego form of workloads[from:to] into terms[from:to].
+func convertWorkloads(workloads []inventory.Workload, terms []*ast.Term, from, to int, shared *WorkloadInputs) error {
+	encode := encoderOf(reflect.TypeFor[inventory.Workload]())
+	for i := from; i < to; i++ {
+		var key string
+		if shared != nil {
+			b, err := json.Marshal(&workloads[i])
+			if err != nil {
+				return err
+			}
+			key = string(b)
+			if v, ok := shared.m.Load(key); ok {
+				terms[i] = ast.NewTerm(v.(ast.Value))
+				continue
+			}
+		}
+		x, err := encode(reflect.ValueOf(workloads[i]))
+		if err != nil {
+			return fmt.Errorf("workloads: %w", err)
+		}
+		if shared != nil {
+			shared.m.Store(key, x)
+		}
+		terms[i] = ast.NewTerm(x)
+	}
+	return nil
 }
 
 // toValue converts one Go value the way encoding/json would write it.

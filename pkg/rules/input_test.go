@@ -133,6 +133,34 @@ func TestInputValueIsTheJSONForm(t *testing.T) {
 // The input built with workloads shared across a run's evaluations is the JSON form too: for
 // random inventories, converted once into an empty cache, again from the cache, and with one
 // workload changed after its twin was cached (it must not come back from the cache).
+// TestInputValueOfManyWorkloadsIsTheJSONForm: from minParallelWorkloads on, the workloads are
+// converted in slices at once; the result is still the JSON form, in order.
+func TestInputValueOfManyWorkloadsIsTheJSONForm(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	var inv inventory.Inventory
+	fill(reflect.ValueOf(&inv).Elem(), rng, 0)
+	inv.Workloads = make([]inventory.Workload, minParallelWorkloads+37)
+	for i := range inv.Workloads {
+		fill(reflect.ValueOf(&inv.Workloads[i]).Elem(), rng, 1)
+		inv.Workloads[i].ID = fmt.Sprintf("w%d", i)
+	}
+	want := jsonForm(t, &inv)
+	got, err := InputValue(&inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ast.Compare(got, want) != 0 {
+		t.Fatal("the input of many workloads differs from the JSON form")
+	}
+	got, err = InputValueSharing(&inv, &WorkloadInputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ast.Compare(got, want) != 0 {
+		t.Fatal("the shared input of many workloads differs from the JSON form")
+	}
+}
+
 func TestInputValueSharingIsTheJSONForm(t *testing.T) {
 	shared := &WorkloadInputs{}
 	for seed := int64(0); seed < 200; seed++ {
@@ -257,5 +285,21 @@ func TestFromValueRejectsWhatJSONCannotHold(t *testing.T) {
 	}
 	if got := f.Details["s"]; !reflect.DeepEqual(got, []any{"a", "b"}) {
 		t.Errorf("set read as %v", got)
+	}
+}
+
+// BenchmarkInputValue converts an inventory of 20,000 workloads, as a 32k-document tree has.
+func BenchmarkInputValue(b *testing.B) {
+	rng := rand.New(rand.NewSource(7))
+	var inv inventory.Inventory
+	inv.Workloads = make([]inventory.Workload, 20000)
+	for i := range inv.Workloads {
+		fill(reflect.ValueOf(&inv.Workloads[i]).Elem(), rng, 1)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := InputValue(&inv); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
