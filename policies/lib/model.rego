@@ -61,10 +61,8 @@ sgp_selector_error(sgp) := ["podSelector", i, msg] if {
 # exactly those, so workloads that agree on them (every replica of a chart, every workload of
 # a namespace without policies on their labels) share one evaluation through OPA's function
 # cache. The cost follows the distinct selections, not the workloads.
-selection := merged if {
-	partitioned
-	merged := object.union_n([p.selection | some p in input.partitions])
-} else := {id: result | some [id, result] in selection_entries}
+selection := object.union_n([p.selection | some p in input.partitions]) if partitioned
+else := {id: result | some [id, result] in selection_entries}
 
 selection_entries contains [w.id, result] if {
 	some w in input.workloads
@@ -241,13 +239,11 @@ no_branch_eni_reason(w) := [sprintf("Fargate profile %q runs its pods, and Farga
 }
 
 # Workloads whose pods hold branch ENIs: selected by a policy (the webhook injects the
-# request) or requesting vpc.amazonaws.com/pod-eni themselves, and not exempt. The tests are
-# written inline, in the order of no_branch_eni_reason: a function call per workload costs
-# more than the rest of this pass (docs/architecture.md).
-eni_workloads := merged if {
-	partitioned
-	merged := [w | some p in input.partitions; some w in p.eniWorkloads]
-} else := eni_workloads_here
+# request) or requesting vpc.amazonaws.com/pod-eni themselves, and not exempt (exempt_ids).
+# The tests are written inline: a function call per workload costs more than the rest of this
+# pass (docs/architecture.md).
+eni_workloads := partition_list("eniWorkloads") if partitioned
+else := eni_workloads_here
 
 eni_workloads_here := [w |
 	some w in input.workloads
@@ -255,11 +251,7 @@ eni_workloads_here := [w |
 	# In branch_eni_requesters, tested without building it: selected by a policy, or
 	# requesting the ENI by hand.
 	count(object.get(selection, [w.id, "matched"], [])) + count(w.pod.podEniRequests) > 0
-	not w.fargate
-	not w.pod.hostNetwork
-	not w.pod.nodeSelector["kubernetes.io/os"] == "windows"
-	not w.pod.nodeSelector["beta.kubernetes.io/os"] == "windows"
-	not w.pod.labels["eks.amazonaws.com/fargate-profile"]
+	not w.id in exempt_ids_here
 ]
 
 # The per-workload tables (eni_workload_ids, branch_eni_requesters, numbers, unbounded_of,
@@ -268,12 +260,11 @@ eni_workloads_here := [w |
 eni_workload_ids := {w.id | some w in eni_workloads}
 
 # The workloads whose pods get no branch ENI whatever selects them (the tests of
-# eni_workloads, in the order of no_branch_eni_reason), by id: a pass per field test, each a
-# few microseconds a workload, where a function call per workload would cost more.
-exempt_ids := merged if {
-	partitioned
-	merged := {id | some p in input.partitions; some id in p.exemptIds}
-} else := exempt_ids_here
+# no_branch_eni_reason, in its order), by id: a pass per field test, each a few microseconds
+# a workload, where a function call per workload would cost more. eni_workloads leaves them
+# out; ENI008 reports the selected ones.
+exempt_ids := {id | some id in partition_list("exemptIds")} if partitioned
+else := exempt_ids_here
 
 exempt_ids_here := ((({w.id | some w in input.workloads; w.fargate} | {w.id | some w in input.workloads; w.pod.hostNetwork}) | {w.id | some w in input.workloads; w.pod.nodeSelector["kubernetes.io/os"] == "windows"}) | {w.id | some w in input.workloads; w.pod.nodeSelector["beta.kubernetes.io/os"] == "windows"}) | {w.id | some w in input.workloads; w.pod.labels["eks.amazonaws.com/fargate-profile"]}
 
@@ -284,10 +275,8 @@ selected_ids := {id | some id, sel in selection; count(sel.matched) > 0}
 
 # The distinct selections: many workloads share one (selection_of), and what is asked of all
 # selections together (which policies select anything) is asked once per distinct one.
-distinct_selections := merged if {
-	partitioned
-	merged := {sel | some p in input.partitions; some sel in p.distinctSelections}
-} else := {sel | some sel in selection}
+distinct_selections := {sel | some sel in partition_list("distinctSelections")} if partitioned
+else := {sel | some sel in selection}
 
 is_job_like(w) if w.job != null
 
@@ -687,10 +676,8 @@ key_ids := {k: ids | some k in placement_keys; ids := [w.id | some i in key_clas
 # [workload, placement key, numbers fields, restart policy] of every ENI workload, in one
 # pass: numbers_view in parts, written inline (a function call per workload costs as much as
 # the rest of the pass), and put together once per class (class_views).
-classified := merged if {
-	partitioned
-	merged := [x | some p in input.partitions; some x in p.classified]
-} else := [[w, [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], object.filter(w, numbers_fields), object.get(w.pod, "restartPolicy", "Always")] |
+classified := partition_list("classified") if partitioned
+else := [[w, [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], object.filter(w, numbers_fields), object.get(w.pod, "restartPolicy", "Always")] |
 	some w in eni_workloads
 ]
 
@@ -698,32 +685,30 @@ classified := merged if {
 # class is named by its position.
 class_list := [c | some c in class_set]
 
-class_set := merged if {
-	partitioned
-	merged := {c | some p in input.partitions; some c in p.classes}
-} else := {[k, f, r] | some [_, k, f, r] in classified}
+class_set := {c | some c in partition_list("classes")} if partitioned
+else := {[k, f, r] | some [_, k, f, r] in classified}
 
 # The numbers view of each class (numbers_view).
 class_views := {i: object.union(f, {"pod": {"restartPolicy": r}}) | some i, [_, f, r] in class_list}
 
 # The workloads of each class, in the order they were read (OPA indexes the comprehension on
 # the class's parts).
-class_members := merged if {
-	partitioned
-	merged := {i: ws |
-		some i, c in class_list
-		ws := [w | some p in input.partitions; some w in object.get(p.members, [c], [])]
-	}
-} else := {i: ws |
-	some i, [k, f, r] in class_list
+class_members := {i: class_members_of(c) | some i, c in class_list}
+
+class_members_of(c) := [w | some p in input.partitions; some w in object.get(p.members, [c], [])] if partitioned
+else := members_by_class[c]
+
+# The workloads of each class computed here, by class (OPA indexes the comprehension on the
+# class's parts).
+members_by_class := {c: ws |
+	some c in class_set
+	[k, f, r] := c
 	ws := [w | some [w, kk, ff, rr] in classified; kk == k; ff == f; rr == r]
 }
 
 # The workloads that request vpc.amazonaws.com/pod-eni by hand (ENI008).
-hand_requests := merged if {
-	partitioned
-	merged := [w | some p in input.partitions; some w in p.handRequests]
-} else := [w | some w in input.workloads; count(w.pod.podEniRequests) > 0]
+hand_requests := partition_list("handRequests") if partitioned
+else := [w | some w in input.workloads; count(w.pod.podEniRequests) > 0]
 
 # ---------------------------------------------------------------------------------------
 # Partitions: the per-workload passes (selection, which workloads hold branch ENIs, their
@@ -745,12 +730,11 @@ partition := {
 	"duplicatedDefinitions": duplicated_definitions,
 	"ignoreEntries": workload_ignore_entries,
 	"handRequests": hand_requests,
-	"members": {c: ws |
-		some c in class_set
-		[k, f, r] := c
-		ws := [w | some [w, kk, ff, rr] in classified; kk == k; ff == f; rr == r]
-	},
+	"members": members_by_class,
 }
+
+# What the partitions computed under one name, joined in their order.
+partition_list(name) := [x | some p in input.partitions; some x in p[name]]
 
 # The class of one workload, for the few paths that start from a workload (duplicates).
 class_of(w) := class_index[[[w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], object.filter(w, numbers_fields), object.get(w.pod, "restartPolicy", "Always")]]
@@ -797,10 +781,8 @@ duplicated_objects := {[w.kind, w.namespace, w.name]: ws |
 	ws := [d | some d in duplicated_definitions; d.kind == w.kind; d.namespace == w.namespace; d.name == w.name]
 }
 
-duplicated_definitions := merged if {
-	partitioned
-	merged := [w | some p in input.partitions; some w in p.duplicatedDefinitions]
-} else := [w | some w in eni_workloads; count(object.get(w, "duplicates", [])) > 1]
+duplicated_definitions := partition_list("duplicatedDefinitions") if partitioned
+else := [w | some w in eni_workloads; count(object.get(w, "duplicates", [])) > 1]
 
 weight(w) := c.hidden + c.active if c := class_contribution[class_of(w)]
 
@@ -1059,10 +1041,8 @@ describe(w) := sprintf("%s %s", [w.kind, w.name]) if {
 
 ignore_entries := array.concat(array.concat(workload_ignore_entries, entries_of(input.securityGroupPolicies)), entries_of(input.nodeGroups))
 
-workload_ignore_entries := merged if {
-	partitioned
-	merged := [e | some p in input.partitions; some e in p.ignoreEntries]
-} else := entries_of(input.workloads)
+workload_ignore_entries := partition_list("ignoreEntries") if partitioned
+else := entries_of(input.workloads)
 
 # The ignore entries of a list of objects. Every object carries its (often empty) ignores: the
 # field is read directly, a call per object would cost as much as the pass.
