@@ -493,16 +493,99 @@ busy_seconds(v) := (run + run_tail(v, 0)) if {
 	run < v.cronJob.periodSeconds
 } else := (2 * (v.job.activeDeadlineSeconds + stop_seconds(v))) + run_tail(v, 0)
 
-# Whether a separable CronJob holds at instant t of the week.
-busy_at(s, t) if {
-	some at in s.times
-	((t - at) + week_seconds) % week_seconds <= s.busy
+# The most the separable contributors of a row hold at one instant: the largest, over the
+# starts of their busy windows, of what those busy then hold. Contributors with the same busy
+# windows (a class shares its schedule and busy) count together, and each group's windows are
+# listed as the instants of the grid they cover, so that a start is looked up in them, not
+# compared with every window of every group: 25 hourly CronJobs took 100 s that way.
+separated_peak(contributors) := busy_peak([{"windows": s, "held": held} |
+	some s in {separable[c.id] | some c in contributors}
+	held := sum([c.held | some c in contributors; separable[c.id] == s])
+])
+
+busy_peak(groups) := max(array.concat([0], [total |
+	step := busy_grid(groups)
+	period := busy_period(groups)
+	covered := [busy_instants(g.windows, step, period) | some g in groups]
+	some t in {t | some g in groups; some t in g.windows.times; t < period}
+	total := sum([g.held | some j, g in groups; covered[j][t]])
+]))
+
+# The grid the schedule times lie on: a minute for cron schedules; the tests' times may be
+# finer. Every start and every instant listed is on it, so t is in [at, at + busy] exactly when
+# t is one of the instants at, at + step, … up to at + busy.
+busy_grid(groups) := 60 if {
+	every g in groups {
+		every t in g.windows.times {
+			t % 60 == 0
+		}
+	}
+} else := 10 if {
+	every g in groups {
+		every t in g.windows.times {
+			t % 10 == 0
+		}
+	}
+} else := 1
+
+# The shortest of an hour, a day and the week after which every group's schedule repeats:
+# what is busy then repeats too, so one period of starts and instants decides (an hourly
+# schedule is looked at once, not 168 times).
+busy_period(groups) := min(array.concat([week_seconds], [p |
+	some p in [3600, 86400]
+	every g in groups {
+		repeats_every(g.windows.times, p)
+	}
+]))
+
+repeats_every(times, p) if {
+	at := {t | some t in times}
+	every t in times {
+		(t + p) % week_seconds in at
+	}
 }
 
-# The most the separable contributors of a row hold at one instant: the largest, over the
-# starts of their busy windows, of what those busy then hold.
-separated_peak(contributors) := max(array.concat([0], [total |
-	some c in contributors
-	some t in separable[c.id].times
-	total := sum([d.held | some d in contributors; busy_at(separable[d.id], t)])
-]))
+# The instants of one period (on the grid) a separable CronJob's busy windows cover, as
+# instants of the period: the windows of the starts in the first period, taken modulo the
+# period, cover what all of them do, since the schedule repeats. A window is cut where the next
+# one starts, which covers the rest: their union is the same, and a group lists at most a
+# period's grid.
+busy_instants(s, step, period) := {x |
+	times := sort(s.times)
+	reaches := {k: min([s.busy, next_start(times, k) - at - 1]) | some k, at in times; at < period}
+
+	# Most windows of a schedule reach as far: their offsets are listed once.
+	offsets := {r: upto(floor(r / step)) | some r in reaches}
+	some k, at in times
+	at < period
+	some j in offsets[reaches[k]]
+	x := (at + (j * step)) % period
+}
+
+# The integers 0 … n (n below a million), digit by digit: the policies' sandbox refuses
+# numbers.range, which builds a collection of any size.
+upto(n) := {j |
+	some a in digits
+	a * 100000 <= n
+	some b in digits
+	x := (a * 100000) + (b * 10000)
+	x <= n
+	some c in digits
+	y := x + (c * 1000)
+	y <= n
+	some d in digits
+	z := y + (d * 100)
+	z <= n
+	some e in digits
+	u := z + (e * 10)
+	u <= n
+	some f in digits
+	j := u + f
+	j <= n
+}
+
+digits := [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+
+next_start(times, k) := times[k + 1] if {
+	k + 1 < count(times)
+} else := times[0] + week_seconds
