@@ -15,7 +15,10 @@ import (
 type Trajectory struct {
 	Peak int
 	At   int
-	Runs []RunRecord
+	// Running is the most pods running (bound and not yet ended) at one second anywhere in the
+	// trajectory: what kube-scheduler had to admit on the node.
+	Running int
+	Runs    []RunRecord
 	// Plays is the search's budget, for the report (Search leaves it to its caller).
 	Plays int
 }
@@ -102,34 +105,84 @@ func adversary(rng *rand.Rand, w Workload, horizon int, release string) Adversar
 	}
 }
 
+// hostile is the adversary whose pods fail as soon as they start, with no status lag and no
+// controller latency: runs make their pods as fast as the back-off allows.
+func hostile(horizon int, release string) Adversary {
+	return Adversary{Horizon: horizon, FailShare: 1, Cut: true, Release: release}
+}
+
 // Search plays the workloads together on one node, up to plays trajectories, and returns the
 // one with the most ENIs held at one second, stopping early once one holds target (0: no
-// target). It spends the plays on a few independent climbs (a hill climb gets stuck on a local
+// target). A trajectory with more than limit pods running at one second (negative: no limit) is
+// not one the node allows: kube-scheduler binds a pod only while the pods running there request
+// fewer branch ENIs than the node has, whatever terminated pods still hold. The search prefers
+// fewer such pods before more ENIs, and reports one only when it found no trajectory within
+// the limit (Running says by how much). It spends the plays on a few independent climbs (a hill climb gets stuck on a local
 // best): each draws random trajectories first, then changes a few choices of one workload at a
 // time and keeps what holds at least as much. A step replays only the workload it changes: the
 // others' pods stay as they were. Deterministic for a seed. Workloads' CronJob schedule times
 // are theirs (Times).
-func Search(ws []Workload, m Model, horizon, plays, target int, seed uint64) Trajectory {
+func Search(ws []Workload, m Model, horizon, plays, target, limit int, seed uint64) Trajectory {
 	if len(ws) == 0 || plays <= 0 {
 		return Trajectory{}
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(len(ws))))
 	climbs := max(1, min(searchClimbs, plays/500))
-	var best *state
+	// First the most hostile trajectory of each release, played once: the one many bounds are
+	// made of, and one that random draws for many workloads at once rarely make together. It
+	// has its own random source, so that the climbs are what they would be without it.
+	best := hostileStart(ws, m, horizon, limit, seed)
+	if best.reaches(target) {
+		return best.trajectory()
+	}
 	for c := range climbs {
 		n := plays / climbs
 		if c == 0 {
 			n += plays % climbs
 		}
-		got := climb(ws, m, horizon, n, target, rng)
-		if best == nil || got.peak.Peak > best.peak.Peak {
+		got := climb(ws, m, horizon, n, target, limit, rng)
+		if got.better(best) {
 			best = got
 		}
-		if target > 0 && best.peak.Peak >= target {
+		if best.reaches(target) {
 			break
 		}
 	}
-	return record(best.peak, best.owned())
+	return best.trajectory()
+}
+
+// Sample plays one random trajectory of the workloads together, for a caller to tell how many
+// pods a search's play creates.
+func Sample(ws []Workload, m Model, horizon int, seed uint64) Trajectory {
+	if len(ws) == 0 {
+		return Trajectory{}
+	}
+	return climb(ws, m, horizon, 1, 0, -1, rand.New(rand.NewPCG(seed, uint64(len(ws))))).trajectory()
+}
+
+// hostileStart is the better of the two releases' trajectories in which every pod fails as it
+// starts, with no status lag or controller latency.
+func hostileStart(ws []Workload, m Model, horizon, limit int, seed uint64) *state {
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	var best *state
+	for _, release := range []string{"1.30", "1.31"} {
+		s := &state{choices: make([]choice, len(ws)), plays: make([]played, len(ws))}
+		for i, w := range ws {
+			s.choices[i] = choice{adv: hostile(horizon, release), tape: &tape{fresh: rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))}}
+			s.plays[i] = playOne(w, m, s.choices[i])
+		}
+		s.sum(limit)
+		if best == nil || s.better(best) {
+			best = s
+		}
+	}
+	return best
+}
+
+func (s *state) trajectory() Trajectory {
+	t := record(s.peak, s.owned())
+	t.Running = s.running
+	return t
 }
 
 // searchClimbs is how many independent climbs a search makes when it has the plays; a climb
@@ -144,16 +197,62 @@ const (
 type played struct {
 	runs    []*run
 	profile []event
+	// busy is the same for the pods running: from created to ended (a pod that ends within
+	// the second it starts takes no place the scheduler counts at a second boundary).
+	busy []event
 }
 
 type event struct{ t, d int }
 
-// state is a joint trajectory: every workload's, the sum of their profiles, and its peak.
+// state is a joint trajectory: every workload's, the sum of their profiles, and its peak; the
+// sum of their running pods, its most at one second, and how far that is above the limit.
 type state struct {
-	choices []choice
-	plays   []played
-	total   []event
-	peak    jointPeak
+	choices   []choice
+	plays     []played
+	total     []event
+	peak      jointPeak
+	busy      []event
+	running   int
+	overLimit int
+}
+
+// better orders trajectories for a search: fewer running pods above the node's limit first
+// (only a trajectory within it is one the scheduler allows), then more ENIs held.
+func (s *state) better(o *state) bool {
+	if s.overLimit != o.overLimit {
+		return s.overLimit < o.overLimit
+	}
+	return s.peak.Peak > o.peak.Peak
+}
+
+// sameOrBetter is better or equal.
+func (s *state) sameOrBetter(o *state) bool {
+	return !o.better(s)
+}
+
+// reaches is whether the trajectory is within the limit and holds target (0: no target).
+func (s *state) reaches(target int) bool {
+	return target > 0 && s.overLimit == 0 && s.peak.Peak >= target
+}
+
+// sum sets the state's totals from its workloads' profiles.
+func (s *state) sum(limit int) {
+	s.total, s.busy = nil, nil
+	for _, p := range s.plays {
+		s.total, _ = combine(s.total, nil, p.profile)
+		s.busy, _ = combine(s.busy, nil, p.busy)
+	}
+	var most jointPeak
+	s.total, s.peak = combine(s.total, nil, nil)
+	s.busy, most = combine(s.busy, nil, nil)
+	s.setRunning(most.Peak, limit)
+}
+
+func (s *state) setRunning(running, limit int) {
+	s.running = running
+	if limit >= 0 {
+		s.overLimit = max(0, running-limit)
+	}
 }
 
 func (s *state) owned() []ownedRun {
@@ -166,7 +265,8 @@ func (s *state) owned() []ownedRun {
 	return out
 }
 
-func climb(ws []Workload, m Model, horizon, plays, target int, rng *rand.Rand) *state {
+// climb is one hill climb.
+func climb(ws []Workload, m Model, horizon, plays, target, limit int, rng *rand.Rand) *state {
 	// A witness is one cluster's trajectory: one Kubernetes release for every run of every
 	// workload; each climb plays one of the two.
 	release := []string{"1.30", "1.31"}[rng.IntN(2)]
@@ -178,15 +278,12 @@ func climb(ws []Workload, m Model, horizon, plays, target int, rng *rand.Rand) *
 		cur.choices[i] = fresh(w)
 		cur.plays[i] = playOne(w, m, cur.choices[i])
 	}
-	for _, p := range cur.plays {
-		cur.total, _ = combine(cur.total, nil, p.profile)
-	}
-	cur.total, cur.peak = combine(cur.total, nil, nil)
+	cur.sum(limit)
 	best := cur
 	explore := plays / 4
 	improved := 0
 	for n := 1; n < plays; n++ {
-		if target > 0 && best.peak.Peak >= target {
+		if best.reaches(target) {
 			break
 		}
 		if n >= explore && n-improved > stagnation {
@@ -206,11 +303,14 @@ func climb(ws []Workload, m Model, horizon, plays, target int, rng *rand.Rand) *
 		next.choices[i], next.plays[i] = c, playOne(ws[i], m, c)
 		// The others' pods are as they were: the total changes by this workload's profiles.
 		next.total, next.peak = combine(cur.total, cur.plays[i].profile, next.plays[i].profile)
-		if next.peak.Peak >= best.peak.Peak {
-			if next.peak.Peak > best.peak.Peak || n >= explore {
+		var most jointPeak
+		next.busy, most = combine(cur.busy, cur.plays[i].busy, next.plays[i].busy)
+		next.setRunning(most.Peak, limit)
+		if next.sameOrBetter(best) {
+			if next.better(best) || n >= explore {
 				cur = next
 			}
-			if next.peak.Peak > best.peak.Peak {
+			if next.better(best) {
 				best, improved = next, n
 			}
 		}
@@ -230,15 +330,20 @@ func playOne(w Workload, m Model, c choice) played {
 	c.tape.pos = 0
 	s := &sim{w: w, m: m, a: c.adv, rng: c.tape}
 	s.play()
-	var evs []event
+	var evs, busy []event
 	for _, r := range s.runs {
 		for _, p := range r.pods {
 			evs = append(evs, event{p.created, 1}, event{p.release + 1, -1})
+			if p.ended > p.created {
+				busy = append(busy, event{p.created, 1}, event{p.ended, -1})
+			}
 		}
 	}
 	sort.Slice(evs, func(i, j int) bool { return evs[i].t < evs[j].t })
+	sort.Slice(busy, func(i, j int) bool { return busy[i].t < busy[j].t })
 	profile, _ := combine(evs, nil, nil)
-	return played{runs: s.runs, profile: profile}
+	running, _ := combine(busy, nil, nil)
+	return played{runs: s.runs, profile: profile, busy: running}
 }
 
 // combine is total − minus + plus as one profile (sorted by second, one entry per second, no

@@ -58,7 +58,7 @@ func TestWitnessSearch(t *testing.T) {
 			for _, w := range tc.ws {
 				bound += b.held(t, w, tc.m)
 			}
-			got := Search(tc.ws, tc.m, horizon, tc.plays, 0, 1)
+			got := Search(tc.ws, tc.m, horizon, tc.plays, 0, -1, 1)
 			held := 0
 			for _, r := range got.Runs {
 				for _, p := range r.Pods {
@@ -105,7 +105,7 @@ func TestTightnessDistribution(t *testing.T) {
 				w.Times = everyPeriod(w.Period, horizon)
 			}
 			bound := b.held(t, w, m)
-			got := Search([]Workload{w}, m, horizon, 20000, bound, uint64(i))
+			got := Search([]Workload{w}, m, horizon, 20000, bound, -1, uint64(i))
 			if got.Peak > bound {
 				above++
 				t.Errorf("%+v under %+v: witness %d above the bound %d", w, m, got.Peak, bound)
@@ -140,4 +140,26 @@ func distribution(ratios []float64) string {
 	}
 	return fmt.Sprintf("%d workloads, %d tight (%.0f%%), median bound/witness %.2f, 90th percentile %.2f, worst %.2f",
 		len(ratios), tight, 100*float64(tight)/float64(len(ratios)), ratios[len(ratios)/2], ratios[len(ratios)*9/10], ratios[len(ratios)-1])
+}
+
+// TestSearchKeepsToTheRunningLimit: kube-scheduler binds no pod while the pods running on the
+// node request all its branch ENIs, so a witness must keep that many running at most. Under
+// onCompletion an Allow CronJob's pods hold the most while they run, runs overlapping; with a
+// limit of 2 the search still finds a trajectory, never more than 2 running at one second,
+// and it holds less than the unlimited one.
+func TestSearchKeepsToTheRunningLimit(t *testing.T) {
+	w := Workload{CronJob: true, Completions: 1, BackoffLimit: 6, TTL: -1, Deadline: 900, Period: 60, Policy: "Allow",
+		SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1, Times: everyPeriod(60, 3600)}
+	m := Model{Window: 90}
+	free := Search([]Workload{w}, m, 3600, 3000, 0, -1, 7)
+	limited := Search([]Workload{w}, m, 3600, 3000, 0, 2, 7)
+	if free.Running <= 2 {
+		t.Fatalf("the unlimited search runs %d pods at once at most: the case does not need the limit", free.Running)
+	}
+	if limited.Running > 2 {
+		t.Errorf("the limited search runs %d pods at once", limited.Running)
+	}
+	if limited.Peak == 0 || limited.Peak >= free.Peak {
+		t.Errorf("limited peak %d, unlimited %d", limited.Peak, free.Peak)
+	}
 }

@@ -541,7 +541,8 @@ type Witness struct {
 	At               int               `json:"at"`
 	Played           []WitnessWorkload `json:"played"`
 	NotPlayed        []WitnessWorkload `json:"notPlayed,omitempty"`
-	// OtherContributors is how many contributors the finding does not list, none of them played.
+	// OtherContributors is how many contributors the finding does not list: neither played nor
+	// counted in Reached.
 	OtherContributors int            `json:"otherContributors,omitempty"`
 	Runs              []WitnessRun   `json:"runs"`
 	Events            []WitnessEvent `json:"events"`
@@ -550,6 +551,12 @@ type Witness struct {
 	Plays int `json:"plays"`
 	// NotSearched says why there is no trajectory: the run's budget was spent.
 	NotSearched string `json:"notSearched,omitempty"`
+	// Running is the most played pods running (bound, not yet ended) at one second of the
+	// trajectory; RunningLimit is what kube-scheduler admits beside the running pods of the
+	// workloads not played (branch ENIs minus those): a trajectory above it is not one the node
+	// allows, and is not reported as reached.
+	Running      int `json:"running"`
+	RunningLimit int `json:"runningLimit"`
 }
 
 // WitnessWorkload is a contributor of the finding: how many ENIs it holds at the witness's

@@ -15,9 +15,20 @@ func WitnessSummary(w *findings.Witness) string {
 	if w.NotSearched != "" {
 		return w.NotSearched
 	}
-	played := ""
-	if len(w.NotPlayed) > 0 || w.OtherContributors > 0 {
-		played = fmt.Sprintf(" (%s not played, counted at their figures)", count(len(w.NotPlayed)+w.OtherContributors, "contributor"))
+	var notes []string
+	if len(w.NotPlayed) > 0 {
+		notes = append(notes, count(len(w.NotPlayed), "contributor")+" not played, counted at their figures")
+	}
+	if w.OtherContributors > 0 {
+		notes = append(notes, count(w.OtherContributors, "contributor")+" not listed, neither played nor counted")
+	}
+	// What the scheduler had to admit: terminated pods are what it no longer counts.
+	played := fmt.Sprintf(", with at most %s running at once where the node admits %d", count(w.Running, "pod"), w.RunningLimit)
+	if w.Running == 0 {
+		played = fmt.Sprintf(", every pod ending within the second it starts (the node admits %d running)", w.RunningLimit)
+	}
+	if len(notes) > 0 {
+		played += " (" + strings.Join(notes, "; ") + ")"
 	}
 	if w.Reached >= w.Bound {
 		return fmt.Sprintf("a trajectory of the controllers reaches %d at %s under %s%s", w.Reached, witness.Clock(w.At), w.ENIRelease, played)

@@ -32,7 +32,9 @@ func TestBusyPeakMatchesItsDefinition(t *testing.T) {
 	}
 	schedules := []func(r *rand.Rand) string{
 		func(r *rand.Rand) string { return fmt.Sprintf("%d * * * *", r.IntN(60)) },
-		func(r *rand.Rand) string { return fmt.Sprintf("%d,%d */%d * * *", r.IntN(30), 30+r.IntN(30), 2+r.IntN(4)) },
+		func(r *rand.Rand) string {
+			return fmt.Sprintf("%d,%d */%d * * *", r.IntN(30), 30+r.IntN(30), 2+r.IntN(4))
+		},
 		func(r *rand.Rand) string { return fmt.Sprintf("%d */%d * * *", r.IntN(60), 2+r.IntN(6)) },
 		func(r *rand.Rand) string { return fmt.Sprintf("%d %d * * *", r.IntN(60), r.IntN(24)) },
 		func(r *rand.Rand) string { return fmt.Sprintf("%d %d * * 1-5", r.IntN(60), r.IntN(24)) },

@@ -75,6 +75,9 @@ func Attach(fs []findings.Finding, inv *inventory.Inventory, b Budget) {
 			continue
 		}
 		plans = append(plans, s.plan(&fs[i]))
+		// The unlisted contributors are passed for the search alone: the report lists the
+		// contributors that hold the most, and counts the others.
+		delete(fs[i].Details, "unlistedContributors")
 	}
 	s.run()
 	for _, p := range plans {
@@ -88,6 +91,9 @@ type search struct {
 	horizon int
 	plays   int
 	target  int
+	// running is the most played pods the node admits running at once: the smallest of the
+	// findings that share the search, so that its trajectory is one each of their nodes allows.
+	running int
 	seed    uint64
 	result  simulate.Trajectory
 }
@@ -102,7 +108,7 @@ func (s *searcher) run() {
 		slots <- struct{}{}
 		go func() {
 			defer wg.Done()
-			x.result = simulate.Search(x.played, s.m, x.horizon, x.plays, x.target, x.seed)
+			x.result = simulate.Search(x.played, s.m, x.horizon, x.plays, x.target, x.running, x.seed)
 			x.result.Plays = x.plays
 			<-slots
 		}()
@@ -126,8 +132,8 @@ type searcher struct {
 }
 
 type contributor struct {
-	id   string
-	held int
+	id           string
+	held, active int
 }
 
 // plan is one finding's witness as far as it can be written before the searches run.
@@ -139,6 +145,7 @@ type plan struct {
 	key           string
 	notPlayedHeld int
 	bound         int
+	running       int
 	// final: the witness is complete (nothing played, or no budget left).
 	final bool
 }
@@ -154,12 +161,15 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 	}
 	var played []simulate.Workload
 	var ids []string
-	notPlayedHeld := 0
-	for _, c := range contributors(f.Details["contributors"]) {
+	notPlayedHeld, notPlayedActive := 0, 0
+	unlisted := contributors(f.Details["unlistedContributors"])
+	w.OtherContributors = max(0, others-len(unlisted))
+	for _, c := range append(contributors(f.Details["contributors"]), unlisted...) {
 		iw := s.byID[c.id]
 		if iw == nil {
 			w.NotPlayed = append(w.NotPlayed, findings.WitnessWorkload{ID: c.id, HeldAtPeak: c.held, Reason: "not in this cluster's inventory"})
 			notPlayedHeld += c.held
+			notPlayedActive += c.active
 			continue
 		}
 		sw, why := simulate.FromInventory(*iw)
@@ -168,12 +178,16 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 			// replica, a finished bare pod) or, for shapes the simulator does not play, the count.
 			w.NotPlayed = append(w.NotPlayed, findings.WitnessWorkload{ID: c.id, HeldAtPeak: c.held, Reason: why + ": counted at its figure, not played"})
 			notPlayedHeld += c.held
+			notPlayedActive += c.active
 			continue
 		}
 		played = append(played, sw)
 		ids = append(ids, c.id)
 	}
-	p := &plan{f: f, w: w, played: played, ids: ids, notPlayedHeld: notPlayedHeld, bound: bound}
+	// The scheduler binds a pod while the running pods request fewer branch ENIs than the node
+	// has: the workloads not played keep their running pods (replicas) there.
+	w.RunningLimit = max(0, capacity-notPlayedActive)
+	p := &plan{f: f, w: w, played: played, ids: ids, notPlayedHeld: notPlayedHeld, bound: bound, running: w.RunningLimit}
 	if len(played) == 0 {
 		// Nothing was played: figures counted by the model are no trajectory, so the witness
 		// claims none.
@@ -197,7 +211,9 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 		played[i].Times = inventory.ScheduleTimes(played[i].Schedule, played[i].Timezone, horizon, maxRuns)
 	}
 	p.key = strings.Join(ids, "\x00")
-	if _, ok := s.done[p.key]; !ok {
+	if x, ok := s.done[p.key]; ok {
+		x.running = min(x.running, p.running)
+	} else {
 		plays, pods := playsFor(played, s.m, horizon, s.b)
 		if s.searches == s.b.Searches || s.podPlays+plays*pods > s.b.TotalPodPlays {
 			w.NotSearched = fmt.Sprintf("not searched: the run's witness budget (%d searches, %d pod-plays) is spent", s.b.Searches, s.b.TotalPodPlays)
@@ -210,7 +226,7 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 		// Seeded by the workloads, so a report is the same from run to run.
 		h := fnv.New64a()
 		h.Write([]byte(p.key))
-		s.done[p.key] = &search{played: played, horizon: horizon, plays: plays, target: max(1, bound-notPlayedHeld), seed: h.Sum64()}
+		s.done[p.key] = &search{played: played, horizon: horizon, plays: plays, target: max(1, bound-notPlayedHeld), running: p.running, seed: h.Sum64()}
 		s.order = append(s.order, p.key)
 	}
 	return p
@@ -224,7 +240,14 @@ func (s *searcher) finish(p *plan) *findings.Witness {
 	}
 	played, ids, bound, notPlayedHeld := p.played, p.ids, p.bound, p.notPlayedHeld
 	t := s.done[p.key].result
-	w.Plays, w.At = t.Plays, t.At
+	w.Plays, w.At, w.Running = t.Plays, t.At, t.Running
+	if t.Running > w.RunningLimit {
+		// Every trajectory found had more pods running at once than the node admits: none is
+		// one the controllers and the scheduler can produce, so none is reported as reached.
+		w.NotSearched = fmt.Sprintf("no trajectory found in %d plays keeps at most %d played pods running at once, as the node admits; the best had %d", t.Plays, w.RunningLimit, t.Running)
+		w.Running, w.At = 0, 0
+		return w
+	}
 	held := make([]int, len(played))
 	for _, r := range t.Runs {
 		wr := findings.WitnessRun{Workload: ids[r.Workload], Scheduled: r.Scheduled, Start: r.Start, Finish: r.Finish,
@@ -252,7 +275,7 @@ func (s *searcher) finish(p *plan) *findings.Witness {
 // playsFor spends the budget: one trajectory tells how many pods a play creates. A step of
 // the search replays one workload but merges the hold intervals of all of them.
 func playsFor(ws []simulate.Workload, m simulate.Model, horizon int, b Budget) (plays, pods int) {
-	for _, r := range simulate.Search(ws, m, horizon, 1, 0, 0).Runs {
+	for _, r := range simulate.Sample(ws, m, horizon, 0).Runs {
 		pods += len(r.Pods)
 	}
 	// The recorded runs are only those holding at the peak; a play creates more.
@@ -336,8 +359,9 @@ func contributors(v any) []contributor {
 		m, _ := c.(map[string]any)
 		id, _ := m["id"].(string)
 		held, _ := findings.Integer(m["held"])
+		active, _ := findings.Integer(m["active"])
 		if id != "" {
-			out = append(out, contributor{id, held})
+			out = append(out, contributor{id, held, active})
 		}
 	}
 	return out

@@ -1,6 +1,7 @@
 package witness
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/eni-lint/eni-lint/pkg/findings"
@@ -132,5 +133,53 @@ func TestNothingPlayedClaimsNothing(t *testing.T) {
 	w := fs[0].Witness
 	if w == nil || w.Reached != 0 || w.NotSearched != "no trajectory: the simulator plays none of the contributors: CronJob/a/allow (no bound in time)" {
 		t.Fatalf("witness: %+v", w)
+	}
+}
+
+// TestRowOfManyCronJobs: 25 CronJobs of one schedule, each with a deadline and a TTL (6 pods a
+// run), on a node of 9 branch ENIs. The finding lists 20 and passes the other 5 for the search
+// alone: the witness plays all 25 and reaches the row's 150, with never more pods running at
+// once than the node admits beside a Deployment's 3 replicas. 150 is what the controllers can
+// reach, although at most 9 pods run at a time: a CronJob's pods can end as soon as they start,
+// so the scheduler's limit on running pods does not bound what terminated pods hold.
+func TestRowOfManyCronJobs(t *testing.T) {
+	var ws []inventory.Workload
+	var listed, unlisted []map[string]any
+	for i := range 25 {
+		w := cronJob(fmt.Sprintf("CronJob/staging/job-%02d@j.yaml:%d", i, i+1), "0 * * * *",
+			inventory.DeclaredJob{ActiveDeadlineSeconds: ip(600), TTLSecondsAfterFinished: ip(300)})
+		ws = append(ws, w)
+		c := map[string]any{"id": w.ID, "held": float64(6), "active": float64(1)}
+		if i < 19 {
+			listed = append(listed, c)
+		} else {
+			unlisted = append(unlisted, c)
+		}
+	}
+	deploy := inventory.Workload{Object: inventory.Object{ID: "Deployment/staging/api@d.yaml:1", Kind: "Deployment"}}
+	ws = append(ws, deploy)
+	listed = append(listed, map[string]any{"id": deploy.ID, "held": float64(3), "active": float64(3)})
+	inv := &inventory.Inventory{Settings: inventory.Settings{ENIRelease: "onDelete", WindowSeconds: 90}, Workloads: ws}
+	f := finding(153, listed...)
+	var others []any
+	for _, c := range unlisted {
+		others = append(others, c)
+	}
+	f.Details["unlistedContributors"] = others
+	f.Details["otherContributors"] = float64(len(unlisted))
+	fs := []findings.Finding{f}
+	Attach(fs, inv, DefaultBudget)
+	w := fs[0].Witness
+	if w == nil || w.NotSearched != "" {
+		t.Fatalf("witness: %+v", w)
+	}
+	if _, left := fs[0].Details["unlistedContributors"]; left {
+		t.Error("the unlisted contributors stay in the finding's details")
+	}
+	if len(w.Played) != 25 || w.OtherContributors != 0 || w.RunningLimit != 6 || w.Running > 6 {
+		t.Errorf("played %d, others %d, running %d of %d", len(w.Played), w.OtherContributors, w.Running, w.RunningLimit)
+	}
+	if w.Reached != 153 {
+		t.Errorf("reached %d, want 153 (150 played + the Deployment's 3)", w.Reached)
 	}
 }

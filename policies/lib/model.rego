@@ -927,6 +927,27 @@ type_row(g, t, ks) := row if {
 	})
 }
 
+# The contributors of a row that it does not list, when there are at most witness_unlisted
+# of them: ENI001 passes them to the witness search (pkg/witness), which plays them with the
+# listed ones (a row of 25 CronJobs is played whole) and drops them from the report. A row
+# with more is played by its listed contributors alone, and its witness says how many others
+# it leaves out.
+witness_unlisted := 100
+
+unlisted_contributors(row, listed) := [] if {
+	row.nonZeroContributors - count(listed) < 1
+} else := [] if {
+	row.nonZeroContributors - count(listed) > witness_unlisted
+} else := [contribution(w, i) |
+	ids := {c.id | some c in listed}
+	some k in row_keys[[row.nodeGroupId, row.typeKey]]
+	some i in key_classes[k]
+	c := class_contribution[i]
+	c.hidden + c.active > 0
+	some w in class_counted[i]
+	not w.id in ids
+]
+
 # The counted contributions of each key that are separable CronJobs (timeline.rego); when none
 # is (under onDelete, only CronJobs with a TTL can be), the pass over every member is skipped.
 key_separated := {k: [contribution(w, i) |

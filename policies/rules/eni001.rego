@@ -85,6 +85,7 @@ finding contains f if {
 			"alsoExceeding": others,
 			"contributors": shown,
 			"otherContributors": row.nonZeroContributors - count(shown),
+			"unlistedContributors": model.unlisted_contributors(row, shown),
 			"fixes": fixes,
 		}),
 	)
