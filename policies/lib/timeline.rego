@@ -485,8 +485,36 @@ separable_class := {i: s |
 	count(object.get(object.get(v, "cronJob", {}), "weekTimes", [])) > 0
 	v.job.activeDeadlineSeconds != null
 	time_aware(v)
-	s := {"times": v.cronJob.weekTimes, "busy": busy_seconds(v)}
+	s := separable_windows(v)
 }
+
+# A separable CronJob's busy windows: its schedule's times in the week, how long after each
+# the run's pods can hold, and, when the windows never meet and a run is one chain of pods,
+# its ramp: [offset, pods] steps, the most pods a run can have created that many seconds after
+# its time (its first pod at the time, each next one no earlier than the back-off allows, as in
+# pack). A pod not created yet holds nothing, so inside its window a CronJob holds at most that
+# many; a row's peak then need not count every CronJob at its full figure at once.
+separable_windows(v) := {"times": v.cronJob.weekTimes, "busy": busy, "ramp": ramp} if {
+	busy := busy_seconds(v)
+	ramp := ramp_steps(v, busy)
+}
+
+ramp_steps(v, busy) := [[prefix_at(k), k + 1] |
+	single_chain(v.job)
+	busy < shortest_week_gap(v.cronJob.weekTimes)
+	t := run_pods(v)
+	some k in upto(ramp_levels(min([t - 1, 6 + ceil(busy / backoff_cap)])))
+	prefix_at(k) <= busy
+]
+
+ramp_levels(n) := max([0, n])
+
+# The shortest gap between two consecutive times of the week, the last to the first of the next.
+shortest_week_gap(times) := min([gap |
+	ts := sort(times)
+	some k, at in ts
+	gap := next_start(ts, k) - at
+])
 
 busy_seconds(v) := (run + run_tail(v, 0)) if {
 	run := v.job.activeDeadlineSeconds + stop_seconds(v)
@@ -498,18 +526,43 @@ busy_seconds(v) := (run + run_tail(v, 0)) if {
 # windows (a class shares its schedule and busy) count together, and each group's windows are
 # listed as the instants of the grid they cover, so that a start is looked up in them, not
 # compared with every window of every group: 25 hourly CronJobs took 100 s that way.
-separated_peak(contributors) := busy_peak([{"windows": s, "held": held} |
-	some s in {separable[c.id] | some c in contributors}
-	held := sum([c.held | some c in contributors; separable[c.id] == s])
+separated_peak(contributors) := busy_peak([{"windows": s, "held": held, "count": n} |
+	some [s, held] in {[separable[c.id], c.held] | some c in contributors}
+	n := count([c | some c in contributors; c.held == held; separable[c.id] == s])
 ])
 
+# The peak over the instants where what a group holds can rise: the starts of its windows and,
+# with a ramp, the steps of the ramp after each start. Between two such instants nothing rises,
+# so the most is at one of them.
 busy_peak(groups) := max(array.concat([0], [total |
 	step := busy_grid(groups)
 	period := busy_period(groups)
-	covered := [busy_instants(g.windows, step, period) | some g in groups]
-	some t in {t | some g in groups; some t in g.windows.times; t < period}
-	total := sum([g.held | some j, g in groups; covered[j][t]])
+	covered := [busy_starts(g.windows, step, period) | some g in groups]
+	some t in {x |
+		some g in groups
+		some at in g.windows.times
+		at < period
+		some o in ramp_offsets(g.windows)
+		x := (at + o) % period
+	}
+	total := sum([held | some j, g in groups; held := group_holds(g, covered[j], t, step, period)])
 ]))
+
+ramp_offsets(windows) := {0} | {o | some [o, _] in object.get(windows, "ramp", [])}
+
+# What a group holds at instant t of the period: nothing outside its windows; inside the window
+# that started tau seconds ago, its figure, or its ramp's pods at tau when that is smaller. The
+# window is found at the grid instant at or before t: a window starts on the grid, so one that
+# covers t covers that instant too, and windows (cut where the next starts) do not meet.
+group_holds(g, starts, t, step, period) := object.get(g, "count", 1) * min([g.held, ramp_at(g.windows, tau)]) if {
+	w := starts[t - (t % step)]
+	tau := ((t - w[0]) + period) % period
+	tau <= w[1]
+}
+
+ramp_at(windows, tau) := max([p | some [o, p] in windows.ramp; o <= tau]) if {
+	count(object.get(windows, "ramp", [])) > 0
+} else := 2147483647
 
 # The grid the schedule times lie on: a minute for cron schedules; the tests' times may be
 # finer. Every start and every instant listed is on it, so t is in [at, at + busy] exactly when
@@ -545,12 +598,12 @@ repeats_every(times, p) if {
 	}
 }
 
-# The instants of one period (on the grid) a separable CronJob's busy windows cover, as
-# instants of the period: the windows of the starts in the first period, taken modulo the
-# period, cover what all of them do, since the schedule repeats. A window is cut where the next
-# one starts, which covers the rest: their union is the same, and a group lists at most a
-# period's grid.
-busy_instants(s, step, period) := {x |
+# The instants of one period (on the grid) a separable CronJob's busy windows cover, each with
+# the start of its window and how far that window reaches: the windows of the starts in the
+# first period, taken modulo the period, cover what all of them do, since the schedule repeats.
+# A window is cut where the next one starts, which covers the rest: their union is the same,
+# no two meet, and a group lists at most a period's grid.
+busy_starts(s, step, period) := {x: [at, reach] |
 	times := sort(s.times)
 	reaches := {k: min([s.busy, next_start(times, k) - at - 1]) | some k, at in times; at < period}
 
@@ -558,7 +611,8 @@ busy_instants(s, step, period) := {x |
 	offsets := {r: upto(floor(r / step)) | some r in reaches}
 	some k, at in times
 	at < period
-	some j in offsets[reaches[k]]
+	reach := reaches[k]
+	some j in offsets[reach]
 	x := (at + (j * step)) % period
 }
 
