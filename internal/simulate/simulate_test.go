@@ -355,12 +355,17 @@ func (b *bound) peak(t testing.TB, q rego.PreparedEvalQuery, ws []Workload, m Mo
 // dailyCronJobs draws n daily CronJobs with deadlines, each run within half an hour of
 // midnight (10 s apart), over three days.
 func dailyCronJobs(rng *rand.Rand, n int) []Workload {
+	return dailyCronJobsWithin(rng, n, 180)
+}
+
+// dailyCronJobsWithin draws them within spread·10 s of midnight.
+func dailyCronJobsWithin(rng *rand.Rand, n, spread int) []Workload {
 	ws := make([]Workload, n)
 	for i := range ws {
 		w := randomWorkload(rng)
 		w.CronJob, w.Period = true, 86400
 		w.Deadline = []int{30, 100, 300, 900}[rng.IntN(4)]
-		at := rng.IntN(180) * 10
+		at := rng.IntN(spread) * 10
 		w.Times = []int{at, at + 86400, at + 2*86400}
 		ws[i] = w
 	}
@@ -368,8 +373,9 @@ func dailyCronJobs(rng *rand.Rand, n int) []Workload {
 }
 
 // TestSeparatedSchedulesNeverOverlapMore is the soundness property of the schedule separation:
-// a few daily CronJobs with deadlines at random times of day, played on one node for three
-// days with runs started at their times, never hold more at once than the row's figure.
+// a few daily CronJobs with deadlines at random times near midnight, played on one node for
+// three days with runs started at their times, never hold more at once than the row's figure,
+// ramps included.
 func TestSeparatedSchedulesNeverOverlapMore(t *testing.T) {
 	b := newBound(t)
 	cases, trajectories := 300, 30
@@ -382,13 +388,61 @@ func TestSeparatedSchedulesNeverOverlapMore(t *testing.T) {
 		m := Model{Window: 90, OnDelete: i%2 == 1}
 		ws := dailyCronJobs(rng, 2+rng.IntN(3))
 		limit := b.separatedPeak(t, ws, m)
-		for range trajectories {
+		for n := range trajectories {
 			a := randomAdversary(rng, ws[0])
+			if n < 2 {
+				// Pods that fail as they start, as early as the back-off allows: the
+				// trajectory the ramps are made of.
+				a = hostile(0, []string{"1.30", "1.31"}[n])
+			}
 			a.StartLatency, a.Horizon = 0, 3*86400
 			if got := PeakAll(ws, m, a, rng); got > limit {
 				t.Fatalf("%+v: simulated %d pods holding at once, the row counts %d", ws, got, limit)
 			}
 		}
+	}
+
+}
+
+// TestRampsAreSound plays CronJobs whose ramps decide the row's peak: daily, a single chain
+// of pods, deadlines and start times a few minutes apart, so that one's window ends while
+// another still creates its pods. No trajectory holds more than the row's figure, including
+// the ones whose pods fail as they start and come as early as the back-off allows, which the
+// ramps are made of (a ramp one pod short fails here).
+func TestRampsAreSound(t *testing.T) {
+	b := newBound(t)
+	cases, trajectories := 150, 20
+	if *long {
+		cases, trajectories = 2000, 200
+	}
+	rng := rand.New(rand.NewPCG(17, 4))
+	ramped := 0
+	for i := range cases {
+		m := Model{Window: 90, OnDelete: i%2 == 1}
+		ws := dailyCronJobsWithin(rng, 2+rng.IntN(4), 40)
+		for j := range ws {
+			ws[j].Completions = []int{0, 1}[rng.IntN(2)]
+			ws[j].Deadline = 30 + 10*rng.IntN(60)
+			ws[j].TTL = []int{0, 10, 60, 300}[rng.IntN(4)]
+			ws[j].Grace = []int{0, 0, 0, 90}[rng.IntN(4)]
+		}
+		limit := b.separatedPeak(t, ws, m)
+		if limit < b.windowsPeak(t, ws, m) {
+			ramped++
+		}
+		for n := range trajectories {
+			a := randomAdversary(rng, ws[0])
+			if n < 2 {
+				a = hostile(0, []string{"1.30", "1.31"}[n])
+			}
+			a.StartLatency, a.Horizon = 0, 3*86400
+			if got := PeakAll(ws, m, a, rng); got > limit {
+				t.Fatalf("%+v: simulated %d pods holding at once, the row counts %d", ws, got, limit)
+			}
+		}
+	}
+	if ramped < cases/8 {
+		t.Fatalf("the ramps lower only %d of %d peaks: the test does not exercise them", ramped, cases)
 	}
 }
 
