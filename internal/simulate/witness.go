@@ -113,13 +113,13 @@ func hostile(horizon int, release string) Adversary {
 
 // Search plays the workloads together on one node, up to plays trajectories, and returns the
 // one with the most ENIs held at one second, stopping early once one holds target (0: no
-// target). A trajectory with more than limit pods running at one second (negative: no limit) is
-// not one the node allows: kube-scheduler binds a pod only while the pods running there request
-// fewer branch ENIs than the node has, whatever terminated pods still hold. The search prefers
-// fewer such pods before more ENIs, and reports one only when it found no trajectory within
-// the limit (Running says by how much). It spends the plays on a few independent climbs (a hill climb gets stuck on a local
-// best): each draws random trajectories first, then changes a few choices of one workload at a
-// time and keeps what holds at least as much. A step replays only the workload it changes: the
+// target). A trajectory with more than limit pods running at one second (negative: no limit)
+// is not one the node allows: kube-scheduler binds a pod only while the pods running there
+// request fewer branch ENIs than the node has, whatever terminated pods still hold. The search
+// prefers fewer such pods before more ENIs, and returns one above the limit only when it found
+// none within it (Running says by how much). It spends the plays on a few independent climbs
+// (a hill climb gets stuck on a local best): each draws random trajectories first, then
+// changes a few choices of one workload at a time and keeps what holds at least as much. A step replays only the workload it changes: the
 // others' pods stay as they were. Deterministic for a seed. Workloads' CronJob schedule times
 // are theirs (Times).
 func Search(ws []Workload, m Model, horizon, plays, target, limit int, seed uint64) Trajectory {

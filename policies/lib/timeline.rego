@@ -565,8 +565,9 @@ ramp_at(windows, tau) := max([p | some [o, p] in windows.ramp; o <= tau]) if {
 } else := 2147483647
 
 # The grid the schedule times lie on: a minute for cron schedules; the tests' times may be
-# finer. Every start and every instant listed is on it, so t is in [at, at + busy] exactly when
-# t is one of the instants at, at + step, … up to at + busy.
+# finer. Every start and every instant listed is on it, so an instant t on the grid is in
+# [at, at + busy] exactly when it is one of at, at + step, … up to at + busy; an instant off
+# the grid (a ramp's step) is looked up at the grid instant before it (group_holds).
 busy_grid(groups) := 60 if {
 	every g in groups {
 		every t in g.windows.times {
