@@ -555,3 +555,13 @@ test_replace_caps_a_runs_pods_by_its_period if {
 	model.run_pods(hourly) == 7 with input as inv
 	model.run_pods(onfailure) == 7 with input as inv
 }
+
+# A TTL deletes only Jobs the history kept, so it adds nothing to the count's S + F plus the
+# runs finishing in the window: every 5 minutes, Forbid, a 240 s deadline (5 pods a run), a 1 h
+# TTL, history 3/1: (3 + 1 + 1)·5 + the 4 pods a run creates in W + stop = 29, where the TTL
+# counted on top gave 39 and the witness reaches 28.
+test_a_ttl_deletes_only_kept_jobs if {
+	cj := fx.cronjob("reports", {}, {"activeDeadlineSeconds": 240, "ttlSecondsAfterFinished": 3600})
+	inv := fx.inventory([cj], [fx.sgp_all], [])
+	model.numbers[cj.id].held == 29 with input as inv
+}

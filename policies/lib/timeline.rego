@@ -345,7 +345,9 @@ deadline_separates(w, _, _) if w.cronJob.concurrencyPolicy == "Replace"
 # finish within W, after the first of them, started inside the window together with the run in
 # flight; so the deleted ones are matched by kept ones whose pods, with the run in flight's,
 # were created inside the window: (S + F + 1)·T + pack(runs_in(W), W). A TTL deletes on its own
-# clock: at most the runs that finish within a window of length W, T each, on top.
+# clock, but only Jobs the history kept: at the window's start it kept at most S + F, and every
+# Job kept at x or deleted since (by the history or a TTL) was one of them or finished inside
+# the window, so the TTL adds nothing on top.
 # Overlapping runs (Allow, deadline D): runs finishing within W started within W + D + grace;
 # (S + F + finishing + in flight)·T.
 #
@@ -364,9 +366,9 @@ cron_count_held(w, t, p) := min([windowed, spaced]) if {
 	# A Job deleted while its pods still stop holds until they have stopped, then W.
 	l := release_window + sequential_grace(w)
 	k := runs_in(w, l, p)
-	windowed := (((kept + 1) * t) + pack(k, l, t, chain_of(w.job))) + ttl_deletions(w, k + 1, t)
+	windowed := ((kept + 1) * t) + pack(k, l, t, chain_of(w.job))
 	spaced := spaced_count_held(w, t, p, kept)
-} else := (((kept + finishing) + in_flight) * t) + ttl_deletions(w, finishing, t) if {
+} else := ((kept + finishing) + in_flight) * t if {
 	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
 	# Deletions within W, or within W and the stop of pods deleted while they ran.
 	finishing := runs_in(w, ((release_window + w.job.activeDeadlineSeconds) + stop_seconds(w)) + stop_seconds(w), p)
@@ -385,10 +387,6 @@ spaced_count_held(w, t, p, kept) := (kept + 1) * t if {
 # ended, and the next is then the most recent missed time's), so nothing may assume a run
 # starts at its time.
 late_starts(w) if object.get(w, "lateStarts", false) == true
-
-ttl_deletions(w, runs, t) := runs * t if {
-	w.job.ttlSecondsAfterFinished != null
-} else := 0
 
 # How long after it ends (onCompletion) or finishes (onDelete) a run can still hold an ENI:
 # a replaced run's pods are deleted at once, the running one within its grace period; under
