@@ -23,32 +23,28 @@ func newBound(t testing.TB) *bound {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := []func(*rego.Rego){rego.Query("x := data.eni.model.numbers_of(input.w)"), rego.Capabilities(rules.Capabilities())}
+	opts := []func(*rego.Rego){nil, rego.Capabilities(rules.Capabilities())} // the query first
 	for _, m := range modules {
 		opts = append(opts, rego.ParsedModule(m))
 	}
-	q, err := rego.New(opts...).PrepareForEval(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	prepare := func(query string) rego.PreparedEvalQuery {
+		opts[0] = rego.Query(query)
+		q, err := rego.New(opts...).PrepareForEval(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
 	}
-	// As a row counts them: the separable ones at their peak together, the others summed.
-	opts[0] = rego.Query(`s := {id: data.eni.model.separable_windows(v) | some id, v in input.views}
+	q := prepare("x := data.eni.model.numbers_of(input.w)")
+	// As a row counts them: the separable ones at their peak together, the others summed; the
+	// windows are either each view's separable windows or (windows alone, what tells two
+	// CronJobs apart) the same without their ramps.
+	row := `s := {id: %s | some id, v in input.views}
 		all := [{"id": id, "held": data.eni.model.numbers_of(v).held} | some id, v in input.views]
 		cs := [c | some c in all; s[c.id]]
-		x := (sum([c.held | some c in all]) - sum([c.held | some c in cs])) + data.eni.model.separated_peak(cs) with data.eni.model.separable as s`)
-	separated, err := rego.New(opts...).PrepareForEval(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The same with the busy windows alone, without the ramps: what tells two CronJobs apart.
-	opts[0] = rego.Query(`s := {id: object.remove(data.eni.model.separable_windows(v), {"ramp"}) | some id, v in input.views}
-		all := [{"id": id, "held": data.eni.model.numbers_of(v).held} | some id, v in input.views]
-		cs := [c | some c in all; s[c.id]]
-		x := (sum([c.held | some c in all]) - sum([c.held | some c in cs])) + data.eni.model.separated_peak(cs) with data.eni.model.separable as s`)
-	windows, err := rego.New(opts...).PrepareForEval(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+		x := (sum([c.held | some c in all]) - sum([c.held | some c in cs])) + data.eni.model.separated_peak(cs) with data.eni.model.separable as s`
+	separated := prepare(fmt.Sprintf(row, "data.eni.model.separable_windows(v)"))
+	windows := prepare(fmt.Sprintf(row, `object.remove(data.eni.model.separable_windows(v), {"ramp"})`))
 	return &bound{q, separated, windows}
 }
 
@@ -388,20 +384,27 @@ func TestSeparatedSchedulesNeverOverlapMore(t *testing.T) {
 		m := Model{Window: 90, OnDelete: i%2 == 1}
 		ws := dailyCronJobs(rng, 2+rng.IntN(3))
 		limit := b.separatedPeak(t, ws, m)
-		for n := range trajectories {
-			a := randomAdversary(rng, ws[0])
-			if n < 2 {
-				// Pods that fail as they start, as early as the back-off allows: the
-				// trajectory the ramps are made of.
-				a = hostile(0, []string{"1.30", "1.31"}[n])
-			}
-			a.StartLatency, a.Horizon = 0, 3*86400
-			if got := PeakAll(ws, m, a, rng); got > limit {
-				t.Fatalf("%+v: simulated %d pods holding at once, the row counts %d", ws, got, limit)
-			}
-		}
+		neverAboveOverDays(t, rng, ws, m, limit, trajectories)
 	}
 
+}
+
+// neverAboveOverDays plays the workloads together for three days, runs started at their times,
+// and fails when a trajectory holds more than limit at once. The first two trajectories are the
+// most hostile of each release (pods fail as they start, as early as the back-off allows: what
+// the ramps are made of), the others random.
+func neverAboveOverDays(t *testing.T, rng *rand.Rand, ws []Workload, m Model, limit, trajectories int) {
+	t.Helper()
+	for n := range trajectories {
+		a := randomAdversary(rng, ws[0])
+		if n < 2 {
+			a = hostile(0, []string{"1.30", "1.31"}[n])
+		}
+		a.StartLatency, a.Horizon = 0, 3*86400
+		if got := PeakAll(ws, m, a, rng); got > limit {
+			t.Fatalf("%+v: simulated %d pods holding at once, the row counts %d", ws, got, limit)
+		}
+	}
 }
 
 // TestRampsAreSound plays CronJobs whose ramps decide the row's peak: daily, a single chain
@@ -430,16 +433,7 @@ func TestRampsAreSound(t *testing.T) {
 		if limit < b.windowsPeak(t, ws, m) {
 			ramped++
 		}
-		for n := range trajectories {
-			a := randomAdversary(rng, ws[0])
-			if n < 2 {
-				a = hostile(0, []string{"1.30", "1.31"}[n])
-			}
-			a.StartLatency, a.Horizon = 0, 3*86400
-			if got := PeakAll(ws, m, a, rng); got > limit {
-				t.Fatalf("%+v: simulated %d pods holding at once, the row counts %d", ws, got, limit)
-			}
-		}
+		neverAboveOverDays(t, rng, ws, m, limit, trajectories)
 	}
 	if ramped < cases/8 {
 		t.Fatalf("the ramps lower only %d of %d peaks: the test does not exercise them", ramped, cases)

@@ -24,11 +24,11 @@ func TestBusyPeakMatchesItsDefinition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := []func(*rego.Rego){rego.Query("x := data.eni.model.busy_peak(input.groups)"), rego.Capabilities(Capabilities())}
-	for _, m := range modules {
-		opts = append(opts, rego.ParsedModule(m))
+	comp, err := Compile(modules)
+	if err != nil {
+		t.Fatal(err)
 	}
-	q, err := rego.New(opts...).PrepareForEval(context.Background())
+	q, err := rego.New(rego.Query("x := data.eni.model.busy_peak(input.groups)"), rego.Compiler(comp)).PrepareForEval(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
