@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/eni-lint/eni-lint/internal/testtool"
+	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -32,7 +33,7 @@ func TestScenarioReportsMatchTheSchema(t *testing.T) {
 				NodeGroupID string `json:"nodeGroupId"`
 			} `json:"instanceTypes"`
 		}
-		if len(sc.Raw) == 0 || json.Unmarshal(sc.Raw, &head) != nil || head.SchemaVersion != "eni-lint.report/v2" {
+		if len(sc.Raw) == 0 || json.Unmarshal(sc.Raw, &head) != nil || head.SchemaVersion != findings.SchemaVersion {
 			continue // text output, another command's JSON
 		}
 		checked++

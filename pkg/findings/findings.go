@@ -5,6 +5,7 @@ package findings
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -319,7 +320,7 @@ type Summary struct {
 }
 
 // SchemaVersion names the JSON report format; it changes only with incompatible changes.
-const SchemaVersion = "eni-lint.report/v2"
+const SchemaVersion = "eni-lint.report/v3"
 
 // Report is the outcome of one run.
 type Report struct {
@@ -543,9 +544,12 @@ type Witness struct {
 	NotPlayed        []WitnessWorkload `json:"notPlayed,omitempty"`
 	// OtherContributors is how many contributors the finding does not list: neither played nor
 	// counted in Reached.
-	OtherContributors int            `json:"otherContributors,omitempty"`
-	Runs              []WitnessRun   `json:"runs"`
-	Events            []WitnessEvent `json:"events"`
+	OtherContributors int `json:"otherContributors,omitempty"`
+	// Trajectory is the runs and events played. The findings whose search is the same (the
+	// rows of several node groups that the same workloads exceed) share one, and the JSON
+	// report lists it once, in its trajectories, which the witness names by id: 40 node
+	// groups made 40 copies of the same 140 KB otherwise. Nil when nothing was played.
+	Trajectory *WitnessTrajectory `json:"trajectory,omitempty"`
 	// Plays is how many trajectories the search could play (it stops once one reaches the
 	// bound).
 	Plays int `json:"plays"`
@@ -558,6 +562,42 @@ type Witness struct {
 	Running      int `json:"running"`
 	RunningLimit int `json:"runningLimit"`
 }
+
+// WitnessTrajectory is what a witness's search played: the runs holding at the peak and the
+// events, in time order. In a report a witness names it by ID (see MarshalJSON), and the
+// trajectory itself is written once among the report's trajectories.
+type WitnessTrajectory struct {
+	ID     string         `json:"id"`
+	Runs   []WitnessRun   `json:"runs"`
+	Events []WitnessEvent `json:"events"`
+}
+
+// MarshalJSON writes the trajectory where a witness refers to it: its ID.
+func (t *WitnessTrajectory) MarshalJSON() ([]byte, error) { return json.Marshal(t.ID) }
+
+// UnmarshalJSON reads a witness's reference: the ID alone (the runs and events are in the
+// report's trajectories).
+func (t *WitnessTrajectory) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, &t.ID) }
+
+// NumberTrajectories gives the witnesses' trajectories IDs in the order the findings first
+// use them ("t1", "t2", …) and returns them in that order: the table a report writes once.
+// The same report numbers the same way each time.
+func NumberTrajectories(fs []Finding) []*WitnessTrajectory {
+	var out []*WitnessTrajectory
+	seen := map[*WitnessTrajectory]bool{}
+	for _, f := range fs {
+		if f.Witness == nil || f.Witness.Trajectory == nil || seen[f.Witness.Trajectory] {
+			continue
+		}
+		seen[f.Witness.Trajectory] = true
+		out = append(out, f.Witness.Trajectory)
+		f.Witness.Trajectory.ID = fmt.Sprintf("t%d", len(out))
+	}
+	return out
+}
+
+// TrajectoryRecord is a trajectory as the report's table writes it: ID, runs and events.
+type TrajectoryRecord WitnessTrajectory
 
 // WitnessWorkload is a contributor of the finding: how many ENIs it holds at the witness's
 // peak (played), or why it is not played and what the model counts for it.

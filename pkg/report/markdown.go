@@ -138,10 +138,20 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 			}
 			b.WriteString("\n")
 		}
+		// A trajectory that several findings share (the same workloads exceed several node
+		// groups) is charted once; the others say where.
+		charted := map[*findings.WitnessTrajectory]findings.Finding{}
 		for _, f := range open {
 			if f.Witness == nil || f.Witness.NotSearched != "" {
 				continue
 			}
+			if first, ok := charted[f.Witness.Trajectory]; ok && f.Witness.Trajectory != nil {
+				fmt.Fprintf(&b, "- %s on %s %s at %s: %s; its trajectory is the one charted for %s %s above.\n\n", f.Rule,
+					detailCell(f, "nodeGroup"), detailCell(f, "instanceType"), m.link(f.Location), mdEscape(WitnessSummary(f.Witness)),
+					detailCell(first, "nodeGroup"), detailCell(first, "instanceType"))
+				continue
+			}
+			charted[f.Witness.Trajectory] = f
 			fmt.Fprintf(&b, "<details><summary>%s at %s: %s</summary>\n\n", f.Rule, m.link(f.Location), mdEscape(WitnessSummary(f.Witness)))
 			b.WriteString(witnessGantt(f.Witness) + "\n")
 			for _, l := range witnessTimeline(f.Witness, 12) {

@@ -65,5 +65,20 @@ type JSON struct{}
 func (JSON) Write(w io.Writer, r *findings.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(jsonReport{Report: r, Trajectories: trajectoryTable(r.Findings)})
+}
+
+// jsonReport is the report with its witnesses' trajectories, each written once.
+type jsonReport struct {
+	*findings.Report
+	Trajectories []*findings.TrajectoryRecord `json:"trajectories"`
+}
+
+// trajectoryTable numbers the findings' trajectories and lists them as the table writes them.
+func trajectoryTable(fs []findings.Finding) []*findings.TrajectoryRecord {
+	out := []*findings.TrajectoryRecord{}
+	for _, t := range findings.NumberTrajectories(fs) {
+		out = append(out, (*findings.TrajectoryRecord)(t))
+	}
+	return out
 }

@@ -233,6 +233,10 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 		Results:    []sarifResult{},
 		Properties: map[string]any{"eniRelease": r.Model.ENIRelease, "model": r.Model.Description},
 	}
+	// The witnesses' trajectories, once each; a result's witness names its own by id.
+	if table := trajectoryTable(r.Findings); len(table) > 0 {
+		run.Properties["trajectories"] = table
+	}
 	// ruleIndex points into rules[]; a rule the report does not document has none (SARIF's
 	// -1), rather than pointing at another rule.
 	positions := map[string]int{}

@@ -39,7 +39,10 @@ func WitnessSummary(w *findings.Witness) string {
 // witnessTimeline is the events up to the peak, the last n of them, one line each.
 func witnessTimeline(w *findings.Witness, n int) []string {
 	var lines []string
-	for _, e := range w.Events {
+	if w.Trajectory == nil {
+		return nil
+	}
+	for _, e := range w.Trajectory.Events {
 		if e.At > w.At {
 			break
 		}
@@ -61,7 +64,11 @@ func witnessGantt(w *findings.Witness) string {
 	fmt.Fprintf(&b, "```mermaid\ngantt\n  title %s\n  dateFormat X\n  axisFormat %%H:%%M:%%S\n",
 		ganttText(fmt.Sprintf("%d branch ENIs held where %d exist (%s)", w.Reached, w.BranchInterfaces, w.ENIRelease)))
 	pods := 0
-	for _, r := range w.Runs {
+	var runs []findings.WitnessRun
+	if w.Trajectory != nil {
+		runs = w.Trajectory.Runs
+	}
+	for _, r := range runs {
 		var bars []string
 		for i, p := range r.Pods {
 			if !p.HoldsAtPeak || pods == maxGanttPods {

@@ -15,11 +15,11 @@ func ip(i int) *int { return &i }
 // mermaid.parse under jsdom).
 func TestWitnessGantt(t *testing.T) {
 	w := &findings.Witness{ENIRelease: "onDelete", Bound: 3, Reached: 2, BranchInterfaces: 1, At: 100,
-		Runs: []findings.WitnessRun{{Workload: "CronJob/ns/a:b#c;d@x.yaml:1", Scheduled: 0, Start: 0, Finish: 50, Pods: []findings.WitnessPod{
+		Trajectory: &findings.WitnessTrajectory{Runs: []findings.WitnessRun{{Workload: "CronJob/ns/a:b#c;d@x.yaml:1", Scheduled: 0, Start: 0, Finish: 50, Pods: []findings.WitnessPod{
 			{Created: 0, Ended: 10, Released: ip(150), HoldsAtPeak: true, Failed: true},
 			{Created: 20, Ended: 30, Released: ip(60)},
 			{Created: 40, Ended: 50, HoldsAtPeak: true},
-		}}}}
+		}}}}}
 	got := witnessGantt(w)
 	lines := strings.Split(strings.TrimSpace(got), "\n")
 	want := []string{

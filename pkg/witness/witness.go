@@ -96,6 +96,10 @@ type search struct {
 	running int
 	seed    uint64
 	result  simulate.Trajectory
+	// trajectory is the result as the report writes it, made by the first finding that
+	// shows it; held is what each played workload holds at its peak.
+	trajectory *findings.WitnessTrajectory
+	held       []int
 }
 
 // run makes the searches planned, at most one per core at a time.
@@ -157,7 +161,7 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 	w := &findings.Witness{
 		ENIRelease: s.release, Bound: bound, BranchInterfaces: capacity,
 		Start: inventory.ScheduleStart.Format("2006-01-02T15:04:05Z"), OtherContributors: others,
-		Played: []findings.WitnessWorkload{}, Runs: []findings.WitnessRun{}, Events: []findings.WitnessEvent{},
+		Played: []findings.WitnessWorkload{},
 	}
 	var played []simulate.Workload
 	var ids []string
@@ -238,7 +242,7 @@ func (s *searcher) finish(p *plan) *findings.Witness {
 	if p.final {
 		return w
 	}
-	played, ids, bound, notPlayedHeld := p.played, p.ids, p.bound, p.notPlayedHeld
+	ids, bound, notPlayedHeld := p.ids, p.bound, p.notPlayedHeld
 	t := s.done[p.key].result
 	w.Plays, w.At, w.Running = t.Plays, t.At, t.Running
 	if t.Running > w.RunningLimit {
@@ -248,7 +252,25 @@ func (s *searcher) finish(p *plan) *findings.Witness {
 		w.Running, w.At = 0, 0
 		return w
 	}
-	held := make([]int, len(played))
+	x := s.done[p.key]
+	if x.trajectory == nil {
+		x.trajectory, x.held = trajectory(t, ids)
+	}
+	w.Trajectory = x.trajectory
+	for i, id := range ids {
+		w.Played = append(w.Played, findings.WitnessWorkload{ID: id, HeldAtPeak: x.held[i]})
+	}
+	// What is not played counts only up to the bound (the row caps running pods at B); a
+	// played peak above the bound stays visible, as it would be a hole in the model.
+	w.Reached = t.Peak + min(notPlayedHeld, max(0, bound-t.Peak))
+	return w
+}
+
+// trajectory writes a search's trajectory once for the findings that share it: its runs, its
+// events, and what each played workload holds at the peak.
+func trajectory(t simulate.Trajectory, ids []string) (*findings.WitnessTrajectory, []int) {
+	out := &findings.WitnessTrajectory{Runs: []findings.WitnessRun{}}
+	held := make([]int, len(ids))
 	for _, r := range t.Runs {
 		wr := findings.WitnessRun{Workload: ids[r.Workload], Scheduled: r.Scheduled, Start: r.Start, Finish: r.Finish,
 			Failed: r.Failed, Deleted: optional(r.Deleted), DeletedBy: r.DeletedBy, Pods: []findings.WitnessPod{}}
@@ -260,16 +282,10 @@ func (s *searcher) finish(p *plan) *findings.Witness {
 			wr.Pods = append(wr.Pods, findings.WitnessPod{Created: p.Created, Ended: p.Ended, Failed: p.Failed,
 				Deleted: optional(p.Deleted), Released: optional(p.Released), HoldsAtPeak: holds})
 		}
-		w.Runs = append(w.Runs, wr)
+		out.Runs = append(out.Runs, wr)
 	}
-	for i, id := range ids {
-		w.Played = append(w.Played, findings.WitnessWorkload{ID: id, HeldAtPeak: held[i]})
-	}
-	// What is not played counts only up to the bound (the row caps running pods at B); a
-	// played peak above the bound stays visible, as it would be a hole in the model.
-	w.Reached = t.Peak + min(notPlayedHeld, max(0, bound-t.Peak))
-	w.Events = events(w, t.Peak)
-	return w
+	out.Events = events(out.Runs, t.At, t.Peak)
+	return out, held
 }
 
 // playsFor spends the budget: one trajectory tells how many pods a play creates. A step of
@@ -283,17 +299,17 @@ func playsFor(ws []simulate.Workload, m simulate.Model, horizon int, b Budget) (
 	return max(b.MinPlays, min(b.MaxPlays, b.PodPlays/pods)), pods
 }
 
-// events lists, in time order, the runs' starts, finishes and deletions, and the peak, each with
-// the ENIs the played workloads hold right after it.
-func events(w *findings.Witness, peak int) []findings.WitnessEvent {
-	var out []findings.WitnessEvent
+// events lists, in time order, the runs' starts, finishes and deletions, and the peak at at,
+// each with the ENIs the played workloads hold right after it.
+func events(runs []findings.WitnessRun, at, peak int) []findings.WitnessEvent {
+	out := []findings.WitnessEvent{}
 	name := func(id string) string {
 		if i := strings.IndexByte(id, '@'); i >= 0 {
 			return id[:i]
 		}
 		return id
 	}
-	for _, r := range w.Runs {
+	for _, r := range runs {
 		out = append(out, findings.WitnessEvent{At: r.Start, Workload: r.Workload,
 			Event: fmt.Sprintf("%s: the run for %s starts", name(r.Workload), Clock(r.Scheduled))})
 		outcome := "succeeds"
@@ -307,10 +323,12 @@ func events(w *findings.Witness, peak int) []findings.WitnessEvent {
 				Event: fmt.Sprintf("%s: the Job of the run for %s is deleted (%s)", name(r.Workload), Clock(r.Scheduled), deletedBy(r.DeletedBy))})
 		}
 	}
-	out = append(out, findings.WitnessEvent{At: w.At, Event: fmt.Sprintf("%d branch ENIs held where %d exist", w.Reached, w.BranchInterfaces)})
+	// The peak is the played workloads': a finding's reached adds what it counts for the
+	// contributors not played, and its branch ENIs are its node's.
+	out = append(out, findings.WitnessEvent{At: at, Event: fmt.Sprintf("the played workloads hold %d branch ENIs", peak)})
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At < out[j].At })
 	for i := range out {
-		out[i].Held = heldAt(w.Runs, out[i].At)
+		out[i].Held = heldAt(runs, out[i].At)
 	}
 	return out
 }

@@ -45,7 +45,7 @@ func TestAttach(t *testing.T) {
 		t.Fatalf("seed witness: %+v", w)
 	}
 	held := 0
-	for _, r := range w.Runs {
+	for _, r := range w.Trajectory.Runs {
 		for _, p := range r.Pods {
 			if p.HoldsAtPeak {
 				held++
@@ -55,12 +55,16 @@ func TestAttach(t *testing.T) {
 	if held != 41 || w.Played[0].HeldAtPeak != 41 {
 		t.Errorf("the runs hold %d at the peak, played says %+v", held, w.Played)
 	}
-	if last := w.Events[len(w.Events)-1]; last.At < w.At {
+	if last := w.Trajectory.Events[len(w.Trajectory.Events)-1]; last.At < w.At {
 		t.Errorf("the events end before the peak: %+v", last)
 	}
 	mixed := fs[1].Witness
 	if mixed == nil || len(mixed.NotPlayed) != 1 || mixed.NotPlayed[0].ID != deploy.ID || mixed.Reached != 44 {
 		t.Errorf("mixed witness: %+v", mixed)
+	}
+	// Both play the seed alone: one search, one trajectory, which the report writes once.
+	if mixed != nil && mixed.Trajectory != w.Trajectory {
+		t.Errorf("findings with the same played workloads have two trajectories")
 	}
 	if fs[2].Witness != nil {
 		t.Errorf("ENI002 got a witness")
