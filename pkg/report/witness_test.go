@@ -1,10 +1,13 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
 )
 
 func ip(i int) *int { return &i }
@@ -36,5 +39,60 @@ func TestWitnessGantt(t *testing.T) {
 	}
 	if s := WitnessSummary(&findings.Witness{NotSearched: "not searched: budget"}); s != "not searched: budget" {
 		t.Errorf("summary %q", s)
+	}
+}
+
+// TestSharedTrajectoryWrittenOnce: two ENI001s whose witnesses share a trajectory (the same
+// workloads exceed two node groups) name one id, the JSON and SARIF tables hold it once, and
+// Markdown charts it once.
+func TestSharedTrajectoryWrittenOnce(t *testing.T) {
+	shared := &findings.WitnessTrajectory{Runs: []findings.WitnessRun{{Workload: "CronJob/ns/a@x.yaml:1", Pods: []findings.WitnessPod{{Created: 0, Ended: 5, HoldsAtPeak: true}}}},
+		Events: []findings.WitnessEvent{{At: 10, Event: "the played workloads hold 1 branch ENIs", Held: 1}}}
+	own := &findings.WitnessTrajectory{Runs: []findings.WitnessRun{}, Events: []findings.WitnessEvent{}}
+	eni001 := func(group string, tr *findings.WitnessTrajectory) findings.Finding {
+		return findings.Finding{Rule: "ENI001", Severity: findings.Error, Location: inventory.Position{File: "x.yaml", Line: 1, Column: 1},
+			Details: map[string]any{"nodeGroup": group, "instanceType": "m5.large"},
+			Witness: &findings.Witness{ENIRelease: "onDelete", Bound: 2, Reached: 1, BranchInterfaces: 1, At: 10, Trajectory: tr}}
+	}
+	r := sample()
+	r.Findings = []findings.Finding{eni001("a", shared), eni001("b", own), eni001("c", shared)}
+	var j bytes.Buffer
+	if err := (JSON{}).Write(&j, r); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Findings []struct {
+			Witness struct {
+				Trajectory string `json:"trajectory"`
+			} `json:"witness"`
+		} `json:"findings"`
+		Trajectories []findings.TrajectoryRecord `json:"trajectories"`
+	}
+	if err := json.Unmarshal(j.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, f := range back.Findings {
+		ids = append(ids, f.Witness.Trajectory)
+	}
+	if strings.Join(ids, ",") != "t1,t2,t1" || len(back.Trajectories) != 2 || back.Trajectories[0].ID != "t1" || len(back.Trajectories[0].Runs) != 1 {
+		t.Errorf("ids %v, table %+v", ids, back.Trajectories)
+	}
+	var s bytes.Buffer
+	if err := (SARIF{}).Write(&s, r); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(s.String(), `"holdsAtPeak"`); n != 1 {
+		t.Errorf("SARIF writes the shared trajectory's pod %d times", n)
+	}
+	var m bytes.Buffer
+	if err := (Markdown{}).Write(&m, r); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(m.String(), "```mermaid"); n != 2 {
+		t.Errorf("%d charts for two trajectories", n)
+	}
+	if !strings.Contains(m.String(), "its trajectory is the one charted for a m5.large above") {
+		t.Errorf("the third finding does not point to the chart:\n%s", m.String())
 	}
 }
