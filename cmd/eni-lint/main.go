@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/eni-lint/eni-lint/internal/gcpace"
 	"github.com/eni-lint/eni-lint/pkg/cli"
 )
 
 func main() {
 	cli.DenyDefaultNetwork()
+	gcpace.Start()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := cli.Run(ctx, os.Args[1:], cli.DefaultIO())
 	stop()

@@ -11,6 +11,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/eni-lint/eni-lint/internal/gcpace"
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders"
@@ -21,6 +22,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "loadfloor: PATH... required")
 		os.Exit(2)
 	}
+	// Paced as eni-lint is, so that the ratio compares the model with reading, not two
+	// collectors.
+	gcpace.Start()
 	start := time.Now()
 	fsys, err := confine.New("", 0)
 	if err != nil {

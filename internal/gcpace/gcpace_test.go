@@ -1,0 +1,57 @@
+package gcpace
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+	"time"
+)
+
+func TestPercent(t *testing.T) {
+	const mb = 1 << 20
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{
+		{0, maxPercent},
+		{10 * mb, maxPercent},  // goal 50 MB: five times the live heap at most
+		{100 * mb, maxPercent}, // goal 500 MB
+		{128 * mb, 300},        // goal 512 MB
+		{200 * mb, 156},        // goal 512 MB
+		{255 * mb, 100},        // goal 510 MB: never below Go's default
+		{256 * mb, 100},
+		{4096 * mb, 100}, // a large tree: as without pacing
+	} {
+		if got := Percent(c.live); got != c.want {
+			t.Errorf("Percent(%d MB) = %d, want %d", c.live/mb, got, c.want)
+		}
+		// The goal is never below what GOGC=100 gives, and at most max(softHeap, 2 × live).
+		goal := c.live * uint64(100+Percent(c.live)) / 100
+		if goal < 2*c.live || (goal > softHeap && goal > 2*c.live && c.live > 0) {
+			t.Errorf("live %d MB: goal %d MB", c.live/mb, goal/mb)
+		}
+	}
+}
+
+// TestStartRetunesAfterCollections: the hook runs after a collection and sets GOGC from the
+// live heap (a test binary's is small: the most Percent allows).
+func TestStartRetunesAfterCollections(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	Start()
+	debug.SetGCPercent(123)
+	gogc := func() int {
+		s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+		metrics.Read(s)
+		return int(s[0].Value.Uint64())
+	}
+	for i := 0; i < 50 && gogc() != maxPercent; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := gogc(); got != maxPercent {
+		t.Errorf("GOGC %d after collections, want %d", got, maxPercent)
+	}
+}
