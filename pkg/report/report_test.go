@@ -124,3 +124,34 @@ func TestNew(t *testing.T) {
 		t.Errorf("formats %s", got)
 	}
 }
+
+// TestJSONStreamsWhatEncoderWrites: the streamed report is byte for byte what encoding/json's
+// indenting Encoder writes for the whole report: with its arrays full, empty and nil, and with
+// text that Encoder escapes (HTML characters, a line separator).
+func TestJSONStreamsWhatEncoderWrites(t *testing.T) {
+	full := sample()
+	full.Findings[0].Message = `<a href="x">&` + "\u2028 \"quoted\"\n"
+	full.Workloads = []findings.WorkloadNumbers{
+		{Kind: "CronJob", Namespace: "b", Name: "c", SelectedBy: []string{"sgp"}, Numbers: map[string]any{"T": 7, "heldBy": []string{"<history>"}}, Hidden: 34},
+		{Kind: "Job", Namespace: "b", Name: "d"},
+	}
+	empty := sample()
+	empty.Findings, empty.InstanceTypes, empty.Workloads = []findings.Finding{}, []findings.InstanceTypeRow{}, []findings.WorkloadNumbers{}
+	none := sample()
+	none.Findings, none.InstanceTypes, none.Workloads = nil, nil, nil
+	for name, r := range map[string]*findings.Report{"full": full, "empty": empty, "nil": none} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(jsonReport{Report: r, Trajectories: trajectoryTable(r.Findings)}); err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := (JSON{}).Write(&got, r); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s: streamed\n%s\nEncoder\n%s", name, got.String(), want.String())
+		}
+	}
+}
