@@ -245,10 +245,16 @@ type WorkloadNumbers struct {
 	HandRequested bool               `json:"handRequested"`
 	// Numbers: T, running, A, K, retainedFinished, retainedInFlight, retained, churn, active,
 	// held, countHeld, heldBy, bounded (docs/json-report.md).
-	Numbers    map[string]any `json:"numbers"`
-	Hidden     int            `json:"hidden"`
-	Unbounded  []string       `json:"unbounded"`
-	NodeGroups []string       `json:"nodeGroups"`
+	Numbers   map[string]any `json:"numbers"`
+	Hidden    int            `json:"hidden"`
+	Unbounded []string       `json:"unbounded"`
+	// NodeGroups are the node groups its pods may land on. The workloads of one placement
+	// share the list, and the JSON report writes each distinct list once, in its placements,
+	// which Placement names (with 125 node groups, the lists were two thirds of a 70,000-
+	// workload report).
+	NodeGroups []string `json:"-"`
+	// Placement is set by the JSON report alone: the id of NodeGroups in its placements.
+	Placement string `json:"placement"`
 	// ScaledBy is the autoscaler whose maximum the running pods are counted at.
 	ScaledBy *inventory.ScaledBy `json:"scaledBy,omitempty"`
 	// Clusters are the clusters these figures hold in, when the run has more than one.
@@ -594,6 +600,13 @@ func NumberTrajectories(fs []Finding) []*WitnessTrajectory {
 		f.Witness.Trajectory.ID = fmt.Sprintf("t%d", len(out))
 	}
 	return out
+}
+
+// PlacementRecord is one entry of the JSON report's placements: a list of node groups that
+// workloads may land on, named by id ("p1", "p2", …).
+type PlacementRecord struct {
+	ID         string   `json:"id"`
+	NodeGroups []string `json:"nodeGroups"`
 }
 
 // TrajectoryRecord is a trajectory as the report's table writes it: ID, runs and events.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/eni-lint/eni-lint/pkg/findings"
 )
@@ -81,20 +82,23 @@ func (JSON) Write(w io.Writer, r *findings.Report) error {
 	var streamed []streamedArray
 	if len(r.Findings) > 0 {
 		shell.Findings = []findings.Finding{}
-		streamed = append(streamed, streamedArray{"findings", func() error { return eachElement(e, r.Findings) }})
+		streamed = append(streamed, streamedArray{"findings", func() error { return eachElement(e, r.Findings, nil) }})
 	}
 	if len(r.InstanceTypes) > 0 {
 		shell.InstanceTypes = []findings.InstanceTypeRow{}
-		streamed = append(streamed, streamedArray{"instanceTypes", func() error { return eachElement(e, r.InstanceTypes) }})
+		streamed = append(streamed, streamedArray{"instanceTypes", func() error { return eachElement(e, r.InstanceTypes, nil) }})
 	}
+	placements, placementOf := placementTable(r.Workloads)
 	if len(r.Workloads) > 0 {
 		shell.Workloads = []findings.WorkloadNumbers{}
-		streamed = append(streamed, streamedArray{"workloads", func() error { return eachElement(e, r.Workloads) }})
+		streamed = append(streamed, streamedArray{"workloads", func() error {
+			return eachElement(e, r.Workloads, func(i int, w *findings.WorkloadNumbers) { w.Placement = placementOf[i] })
+		}})
 	}
 	var head bytes.Buffer
 	enc := json.NewEncoder(&head)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(jsonReport{Report: &shell, Trajectories: trajectoryTable(r.Findings)}); err != nil {
+	if err := enc.Encode(jsonReport{Report: &shell, Placements: placements, Trajectories: trajectoryTable(r.Findings)}); err != nil {
 		return err
 	}
 	rest := head.Bytes()
@@ -131,11 +135,18 @@ type elementWriter struct {
 }
 
 // eachElement writes the elements of a non-empty array at the report's second level, as the
-// indenting Encoder would: each on its own line, four spaces in, separated by commas.
-func eachElement[T any](e *elementWriter, items []T) error {
+// indenting Encoder would: each on its own line, four spaces in, separated by commas. set, when
+// not nil, fills in what the report writes of an element beyond the element itself, on a copy.
+func eachElement[T any](e *elementWriter, items []T, set func(int, *T)) error {
 	for i := range items {
 		e.buf.Reset()
-		if err := e.enc.Encode(&items[i]); err != nil {
+		item := &items[i]
+		if set != nil {
+			c := *item
+			set(i, &c)
+			item = &c
+		}
+		if err := e.enc.Encode(item); err != nil {
 			return err
 		}
 		if i > 0 {
@@ -147,9 +158,47 @@ func eachElement[T any](e *elementWriter, items []T) error {
 	return nil
 }
 
+// placementTable lists the distinct node-group lists of the workloads, in the order they first
+// occur, and gives each workload the id of its list. The workloads of one placement key share
+// one slice, so a list is compared by its contents once per slice, not once per workload.
+func placementTable(ws []findings.WorkloadNumbers) ([]findings.PlacementRecord, []string) {
+	table := []findings.PlacementRecord{}
+	ids := make([]string, len(ws))
+	type slice struct {
+		first *string
+		n     int
+	}
+	bySlice := map[slice]string{}
+	byContent := map[string]string{}
+	for i, w := range ws {
+		s := slice{n: len(w.NodeGroups)}
+		if len(w.NodeGroups) > 0 {
+			s.first = &w.NodeGroups[0]
+		}
+		id, ok := bySlice[s]
+		if !ok {
+			key := strings.Join(w.NodeGroups, "\x00")
+			if id, ok = byContent[key]; !ok {
+				id = fmt.Sprintf("p%d", len(table)+1)
+				groups := w.NodeGroups
+				if groups == nil {
+					groups = []string{}
+				}
+				table = append(table, findings.PlacementRecord{ID: id, NodeGroups: groups})
+				byContent[key] = id
+			}
+			bySlice[s] = id
+		}
+		ids[i] = id
+	}
+	return table, ids
+}
+
 // jsonReport is the report with its witnesses' trajectories, each written once.
 type jsonReport struct {
 	*findings.Report
+	// Placements are the workloads' node-group lists, each once.
+	Placements   []findings.PlacementRecord   `json:"placements"`
 	Trajectories []*findings.TrajectoryRecord `json:"trajectories"`
 }
 

@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,7 +134,7 @@ func TestJSONStreamsWhatEncoderWrites(t *testing.T) {
 	full := sample()
 	full.Findings[0].Message = `<a href="x">&` + "\u2028 \"quoted\"\n"
 	full.Workloads = []findings.WorkloadNumbers{
-		{Kind: "CronJob", Namespace: "b", Name: "c", SelectedBy: []string{"sgp"}, Numbers: map[string]any{"T": 7, "heldBy": []string{"<history>"}}, Hidden: 34},
+		{Kind: "CronJob", Namespace: "b", Name: "c", SelectedBy: []string{"sgp"}, Numbers: map[string]any{"T": 7, "heldBy": []string{"<history>"}}, Hidden: 34, NodeGroups: []string{"a", "b"}},
 		{Kind: "Job", Namespace: "b", Name: "d"},
 	}
 	empty := sample()
@@ -143,7 +145,15 @@ func TestJSONStreamsWhatEncoderWrites(t *testing.T) {
 		var want bytes.Buffer
 		enc := json.NewEncoder(&want)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(jsonReport{Report: r, Trajectories: trajectoryTable(r.Findings)}); err != nil {
+		placements, ids := placementTable(r.Workloads)
+		whole := *r
+		if r.Workloads != nil {
+			whole.Workloads = slices.Clone(r.Workloads)
+			for i := range whole.Workloads {
+				whole.Workloads[i].Placement = ids[i]
+			}
+		}
+		if err := enc.Encode(jsonReport{Report: &whole, Placements: placements, Trajectories: trajectoryTable(r.Findings)}); err != nil {
 			t.Fatal(err)
 		}
 		var got bytes.Buffer
@@ -153,5 +163,23 @@ func TestJSONStreamsWhatEncoderWrites(t *testing.T) {
 		if got.String() != want.String() {
 			t.Errorf("%s: streamed\n%s\nEncoder\n%s", name, got.String(), want.String())
 		}
+	}
+}
+
+// TestPlacementTable: each distinct node-group list once, in the order of first use; the
+// workloads sharing a slice, or a copy with the same names, name the same entry.
+func TestPlacementTable(t *testing.T) {
+	shared := []string{"a", "b"}
+	ws := []findings.WorkloadNumbers{
+		{Name: "1", NodeGroups: shared}, {Name: "2", NodeGroups: []string{"c"}}, {Name: "3", NodeGroups: shared},
+		{Name: "4", NodeGroups: slices.Clone(shared)}, {Name: "5"}, {Name: "6", NodeGroups: []string{}}, {Name: "7", NodeGroups: shared[:1]},
+	}
+	table, ids := placementTable(ws)
+	if got := strings.Join(ids, ","); got != "p1,p2,p1,p1,p3,p3,p4" {
+		t.Errorf("ids %s", got)
+	}
+	want := []findings.PlacementRecord{{ID: "p1", NodeGroups: []string{"a", "b"}}, {ID: "p2", NodeGroups: []string{"c"}}, {ID: "p3", NodeGroups: []string{}}, {ID: "p4", NodeGroups: []string{"a"}}}
+	if !reflect.DeepEqual(table, want) {
+		t.Errorf("table %+v", table)
 	}
 }
