@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -62,7 +63,7 @@ func TestPartitionsGiveTheSameReport(t *testing.T) {
 				for _, f := range rep.Findings {
 					rules[f.Rule] = true
 				}
-				for _, r := range []string{"ENI001", "ENI005", "ENI006", "ENI008", "ENI009", "ENI013"} {
+				for _, r := range []string{"ENI001", "ENI002", "ENI003", "ENI005", "ENI006", "ENI008", "ENI009", "ENI013"} {
 					if !rules[r] && (r != "ENI001" || release == inventory.ReleaseOnDelete) {
 						t.Fatalf("%s: no %s finding: the tree does not test what it should", release, r)
 					}
@@ -75,6 +76,17 @@ func TestPartitionsGiveTheSameReport(t *testing.T) {
 			if string(got) != string(want) {
 				t.Errorf("%s: %d partitions give another report than one (%d bytes against %d)", release, k, len(got), len(want))
 			}
+		}
+		// Profiled, the report is one query with every rule, without partitions and without
+		// the fanned-out findings evaluated apart: the same report.
+		profiled := opts
+		profiled.ProfilePolicies = io.Discard
+		rep, err := Check(ctx, eng, profiled)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := json.Marshal(rep); string(got) != string(want) {
+			t.Errorf("%s: one query gives another report than the report and the fanned-out findings apart (%d bytes against %d)", release, len(got), len(want))
 		}
 	}
 }

@@ -31,6 +31,10 @@ import (
 // ReportQuery is the one query every run evaluates.
 const ReportQuery = "data.eni.main.report"
 
+// FannedOutQuery is the findings that fan out to the members of a class (ENI002, ENI003),
+// which a run evaluates beside ReportQuery, on another core.
+const FannedOutQuery = "data.eni.main.fanned_out"
+
 // PartitionQuery is the per-workload stage of the model (policies/lib/model.rego,
 // "Partitions"), which the engine evaluates over slices of the workloads at once.
 const PartitionQuery = "data.eni.model.partition"
@@ -98,8 +102,11 @@ type Engine struct {
 	// partitions fixes how many partitions an evaluation uses (WithPartitions); 0 lets the
 	// engine decide from the cores and the workloads (partitionsFor).
 	partitions int
-	rules      []Rule
-	byID       map[string]Rule
+	// fannedOut is FannedOutQuery: the findings of ENI002 and ENI003, evaluated at the same
+	// time as the report, which then leaves them out (input.fanOutApart).
+	fannedOut rego.PreparedEvalQuery
+	rules     []Rule
+	byID      map[string]Rule
 }
 
 // Modules parses the embedded policies. withTests adds the _test.rego files.
@@ -271,7 +278,11 @@ func New(ctx context.Context, policyDirs ...string) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{compiler: compiler, query: q, partition: pq, rules: rules, byID: map[string]Rule{}}
+	fq, err := prepare(FannedOutQuery)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{compiler: compiler, query: q, partition: pq, fannedOut: fq, rules: rules, byID: map[string]Rule{}}
 	for _, r := range rules {
 		e.byID[r.ID] = r
 	}
@@ -485,13 +496,40 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared 
 			return nil, err
 		}
 	}
-	term, err := evalTerm(ctx, e.query, ReportQuery, input, extra...)
-	if err != nil {
-		return nil, err
-	}
 	var out policyReport
-	if err := fromValue(term.Value, reflect.ValueOf(&out).Elem()); err != nil {
-		return nil, fmt.Errorf("reading the report: %w", err)
+	if len(extra) == 0 {
+		// Two queries at once, one per core: the report without ENI002 and ENI003, and their
+		// findings. The report sorts the findings later, by place and rule, so where the
+		// fanned-out ones are appended does not show.
+		var fanned *ast.Term
+		var fannedErr error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			fanned, fannedErr = evalTerm(ctx, e.fannedOut, FannedOutQuery, input)
+		}()
+		term, err := evalTerm(ctx, e.query, ReportQuery, withFanOutApart(input))
+		<-done
+		if err = errors.Join(err, fannedErr); err != nil {
+			return nil, err
+		}
+		if err := fromValue(term.Value, reflect.ValueOf(&out).Elem()); err != nil {
+			return nil, fmt.Errorf("reading the report: %w", err)
+		}
+		var more []policyFinding
+		if err := fromValue(fanned.Value, reflect.ValueOf(&more).Elem()); err != nil {
+			return nil, fmt.Errorf("reading the report: %w", err)
+		}
+		out.Findings = append(out.Findings, more...)
+	} else {
+		// The profiler wants one evaluation of everything.
+		term, err := evalTerm(ctx, e.query, ReportQuery, input, extra...)
+		if err != nil {
+			return nil, err
+		}
+		if err := fromValue(term.Value, reflect.ValueOf(&out).Elem()); err != nil {
+			return nil, fmt.Errorf("reading the report: %w", err)
+		}
 	}
 	objects := inv.Objects()
 	locate := func(id string, paths []string) inventory.Position {
@@ -600,6 +638,19 @@ const minPartitionWorkloads = 500
 // use, each with at least minPartitionWorkloads; 1 means no partitions.
 func partitionsFor(n int) int {
 	return max(1, min(runtime.GOMAXPROCS(0), n/minPartitionWorkloads))
+}
+
+// withFanOutApart is the input with fanOutApart set: the report query then leaves out the
+// findings FannedOutQuery gives. The other members are shared, not copied.
+func withFanOutApart(input ast.Value) ast.Value {
+	obj, ok := input.(ast.Object)
+	if !ok {
+		return input
+	}
+	out := ast.NewObject()
+	obj.Foreach(func(k, v *ast.Term) { out.Insert(k, v) })
+	out.Insert(ast.InternedTerm("fanOutApart"), ast.InternedTerm(true))
+	return out
 }
 
 // evaluatePartitions evaluates PartitionQuery over k consecutive slices of the input's

@@ -720,6 +720,11 @@ else := [w | some w in input.workloads; count(w.pod.podEniRequests) > 0]
 # without partitions, in the same order (a Go test checks the reports are equal).
 partitioned if count(object.get(input, "partitions", [])) > 0
 
+# The findings that fan out to every member of a class (ENI002, ENI003) are evaluated by the
+# engine as a query of their own (data.eni.main.fanned_out), on the other core, while the
+# report query runs with input.fanOutApart set: those two rules then return nothing there.
+fan_out_apart if input.fanOutApart == true
+
 partition := {
 	"selection": selection,
 	"eniWorkloads": eni_workloads,

@@ -27,6 +27,7 @@ package eni.rules.eni002
 import data.eni.model
 
 finding contains f if {
+	not model.fan_out_apart
 	# Decided per class (the view holds the Job spec), then one finding per member.
 	some i, v in model.class_views
 	v.job != null

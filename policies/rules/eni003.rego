@@ -23,6 +23,7 @@ package eni.rules.eni003
 import data.eni.model
 
 finding contains f if {
+	not model.fan_out_apart
 	# The trunking types a placement key may land on, smallest first: a run starves where
 	# its T exceeds one. Only the workloads whose T exceeds the smallest are looked at.
 	some k, facts in model.key_facts
