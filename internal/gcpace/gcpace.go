@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 )
 
 const (
@@ -24,7 +25,24 @@ const (
 	maxPercent = 400
 )
 
-var once sync.Once
+var (
+	once sync.Once
+	// goal is the heap goal in force: softHeap, or less under Limit.
+	goal atomic.Uint64
+)
+
+func init() { goal.Store(softHeap) }
+
+// Limit keeps the paced heap goal at half of maxBytes at most: the run's --max-memory ends a
+// run whose heap (garbage not yet collected included) passes it, and pacing must not be what
+// makes it pass. 0 means no limit.
+func Limit(maxBytes uint64) {
+	if maxBytes == 0 {
+		return
+	}
+	goal.Store(min(softHeap, maxBytes/2))
+	retune()
+}
 
 // Start paces the collector for the rest of the process, unless GOGC or GOMEMLIMIT is set.
 func Start() {
@@ -32,6 +50,7 @@ func Start() {
 		return
 	}
 	once.Do(func() {
+		paced.Store(true)
 		debug.SetGCPercent(maxPercent)
 		arm()
 	})
@@ -43,23 +62,36 @@ type sentinel struct{ _ [16]byte }
 
 func arm() {
 	runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
-		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		metrics.Read(sample)
-		if sample[0].Value.Kind() == metrics.KindUint64 {
-			debug.SetGCPercent(Percent(sample[0].Value.Uint64()))
-		}
+		retune()
 		arm()
 	})
 }
 
-// Percent is the GOGC that sets the next heap goal, live × (1 + GOGC/100), to softHeap,
-// within [100, maxPercent].
-func Percent(live uint64) int {
+// paced is whether Start paces the collector: Limit changes nothing otherwise.
+var paced atomic.Bool
+
+// retune sets GOGC from the live heap of the last collection.
+func retune() {
+	if !paced.Load() {
+		return
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() == metrics.KindUint64 {
+		debug.SetGCPercent(percent(sample[0].Value.Uint64(), goal.Load()))
+	}
+}
+
+// Percent is the GOGC that sets the next heap goal, live × (1 + GOGC/100), to the goal in
+// force (softHeap unless Limit lowered it), within [100, maxPercent].
+func Percent(live uint64) int { return percent(live, goal.Load()) }
+
+func percent(live, goal uint64) int {
 	if live == 0 {
 		return maxPercent
 	}
-	if live >= softHeap/2 {
+	if live >= goal/2 {
 		return 100
 	}
-	return max(100, min(maxPercent, int((softHeap-live)*100/live)))
+	return max(100, min(maxPercent, int((goal-live)*100/live)))
 }

@@ -23,11 +23,11 @@ func TestPercent(t *testing.T) {
 		{256 * mb, 100},
 		{4096 * mb, 100}, // a large tree: as without pacing
 	} {
-		if got := Percent(c.live); got != c.want {
-			t.Errorf("Percent(%d MB) = %d, want %d", c.live/mb, got, c.want)
+		if got := percent(c.live, softHeap); got != c.want {
+			t.Errorf("percent(%d MB) = %d, want %d", c.live/mb, got, c.want)
 		}
 		// The goal is never below what GOGC=100 gives, and at most max(softHeap, 2 × live).
-		goal := c.live * uint64(100+Percent(c.live)) / 100
+		goal := c.live * uint64(100+percent(c.live, softHeap)) / 100
 		if goal < 2*c.live || (goal > softHeap && goal > 2*c.live && c.live > 0) {
 			t.Errorf("live %d MB: goal %d MB", c.live/mb, goal/mb)
 		}
@@ -53,5 +53,27 @@ func TestStartRetunesAfterCollections(t *testing.T) {
 	}
 	if got := gogc(); got != maxPercent {
 		t.Errorf("GOGC %d after collections, want %d", got, maxPercent)
+	}
+}
+
+// TestLimitKeepsTheGoalUnderMaxMemory: under --max-memory 200 MiB the paced goal is 100 MiB
+// at most: a live heap of 30 MiB gets GOGC 233 (goal 100), one of 50 MiB Go's default.
+func TestLimitKeepsTheGoalUnderMaxMemory(t *testing.T) {
+	const mb = 1 << 20
+	defer goal.Store(softHeap)
+	Limit(200 * mb)
+	if got := Percent(30 * mb); got != 233 {
+		t.Errorf("Percent(30 MB) under a 200 MB limit = %d, want 233", got)
+	}
+	if got := Percent(50 * mb); got != 100 {
+		t.Errorf("Percent(50 MB) under a 200 MB limit = %d, want 100", got)
+	}
+	Limit(0)
+	if got := Percent(30 * mb); got != 233 {
+		t.Errorf("Limit(0) changed the goal: %d", got)
+	}
+	Limit(8 << 30)
+	if got := Percent(30 * mb); got != maxPercent {
+		t.Errorf("a limit above the soft goal raised it: %d", got)
 	}
 }
