@@ -172,3 +172,52 @@ spec:
   restartPolicy: Never
   containers: [{name: c, image: i, resources: {limits: {vpc.amazonaws.com/pod-eni: "1"}}}]
 `
+
+// TestCustomRuleSeesTheFannedOutFindings: with a custom policy the report is one query, so a
+// custom rule that reads ENI002's findings finds them (without one, ENI002 and ENI003 are a
+// query of their own, which the report query does not see).
+func TestCustomRuleSeesTheFannedOutFindings(t *testing.T) {
+	dir, policies := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "special.yaml"), []byte(specialFirst), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const custom = `# METADATA
+# title: ENI002 findings are counted
+# description: A test rule that reads another rule's findings.
+# custom:
+#   id: ORG009
+#   severity: info
+package eni.rules.org009
+
+import data.eni.model
+
+finding contains f if {
+	n := count(data.eni.rules.eni002.finding)
+	n > 0
+	some w in model.eni_workloads
+	f := model.finding("ORG009", "", sprintf("%d ENI002 findings", [n]), w, [w.podPath], {})
+}
+`
+	if err := os.WriteFile(filepath.Join(policies, "org009.rego"), []byte(custom), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	eng, err := rules.New(ctx, policies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Check(ctx, eng, Options{
+		Paths: []string{dir}, ENIRelease: inventory.ReleaseOnDelete, CooldownSeconds: 60, DefaultNamespace: "default",
+		FailOn: findings.Error, NodeGroups: []inventory.NodeGroupSpec{{Name: "g", InstanceTypes: []string{"m5.large"}}}, Today: "2026-01-01",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range rep.Findings {
+		got[f.Rule] = f.Message
+	}
+	if _, ok := got["ENI002"]; !ok || got["ORG009"] != "2 ENI002 findings" {
+		t.Errorf("ENI002 %q, ORG009 %q: the custom rule does not see ENI002's findings", got["ENI002"], got["ORG009"])
+	}
+}

@@ -103,8 +103,11 @@ type Engine struct {
 	// engine decide from the cores and the workloads (partitionsFor).
 	partitions int
 	// fannedOut is FannedOutQuery: the findings of ENI002 and ENI003, evaluated at the same
-	// time as the report, which then leaves them out (input.fanOutApart).
+	// time as the report, which then leaves them out (input.fanOutApart). split is false
+	// with custom policies: one of them may read those findings, so the report query keeps
+	// them.
 	fannedOut rego.PreparedEvalQuery
+	split     bool
 	rules     []Rule
 	byID      map[string]Rule
 }
@@ -282,7 +285,7 @@ func New(ctx context.Context, policyDirs ...string) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{compiler: compiler, query: q, partition: pq, fannedOut: fq, rules: rules, byID: map[string]Rule{}}
+	e := &Engine{compiler: compiler, query: q, partition: pq, fannedOut: fq, split: len(policyDirs) == 0, rules: rules, byID: map[string]Rule{}}
 	for _, r := range rules {
 		e.byID[r.ID] = r
 	}
@@ -497,7 +500,7 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared 
 		}
 	}
 	var out policyReport
-	if len(extra) == 0 {
+	if len(extra) == 0 && e.split {
 		// Two queries at once, one per core: the report without ENI002 and ENI003, and their
 		// findings. The report sorts the findings later, by place and rule, so where the
 		// fanned-out ones are appended does not show.
@@ -522,7 +525,7 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared 
 		}
 		out.Findings = append(out.Findings, more...)
 	} else {
-		// The profiler wants one evaluation of everything.
+		// One evaluation of everything: for the profiler, and with custom policies.
 		term, err := evalTerm(ctx, e.query, ReportQuery, input, extra...)
 		if err != nil {
 			return nil, err
