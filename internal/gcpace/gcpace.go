@@ -27,6 +27,8 @@ const (
 
 var (
 	once sync.Once
+	// paced is whether Start paces the collector: Limit changes nothing otherwise.
+	paced atomic.Bool
 	// goal is the heap goal in force: softHeap, or less under Limit.
 	goal atomic.Uint64
 )
@@ -66,9 +68,6 @@ func arm() {
 		arm()
 	})
 }
-
-// paced is whether Start paces the collector: Limit changes nothing otherwise.
-var paced atomic.Bool
 
 // retune sets GOGC from the live heap of the last collection.
 func retune() {

@@ -591,13 +591,14 @@ func (t *WitnessTrajectory) UnmarshalJSON(b []byte) error { return json.Unmarsha
 func NumberTrajectories(fs []Finding) []*WitnessTrajectory {
 	var out []*WitnessTrajectory
 	seen := map[*WitnessTrajectory]bool{}
-	for _, f := range fs {
-		if f.Witness == nil || f.Witness.Trajectory == nil || seen[f.Witness.Trajectory] {
+	for i := range fs {
+		w := fs[i].Witness
+		if w == nil || w.Trajectory == nil || seen[w.Trajectory] {
 			continue
 		}
-		seen[f.Witness.Trajectory] = true
-		out = append(out, f.Witness.Trajectory)
-		f.Witness.Trajectory.ID = fmt.Sprintf("t%d", len(out))
+		seen[w.Trajectory] = true
+		out = append(out, w.Trajectory)
+		w.Trajectory.ID = fmt.Sprintf("t%d", len(out))
 	}
 	return out
 }

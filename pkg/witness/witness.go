@@ -144,7 +144,6 @@ type contributor struct {
 type plan struct {
 	f             *findings.Finding
 	w             *findings.Witness
-	played        []simulate.Workload
 	ids           []string
 	key           string
 	notPlayedHeld int
@@ -191,7 +190,7 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 	// The scheduler binds a pod while the running pods request fewer branch ENIs than the node
 	// has: the workloads not played keep their running pods (replicas) there.
 	w.RunningLimit = max(0, capacity-notPlayedActive)
-	p := &plan{f: f, w: w, played: played, ids: ids, notPlayedHeld: notPlayedHeld, bound: bound, running: w.RunningLimit}
+	p := &plan{f: f, w: w, ids: ids, notPlayedHeld: notPlayedHeld, bound: bound, running: w.RunningLimit}
 	if len(played) == 0 {
 		// Nothing was played: figures counted by the model are no trajectory, so the witness
 		// claims none.
@@ -249,8 +248,8 @@ func (s *searcher) finish(p *plan) *findings.Witness {
 	if p.final {
 		return w
 	}
-	ids, bound, notPlayedHeld := p.ids, p.bound, p.notPlayedHeld
-	t := s.done[p.key].result
+	x := s.done[p.key]
+	t := x.result
 	w.Plays, w.At, w.Running = t.Plays, t.At, t.Running
 	if t.Running > w.RunningLimit {
 		// Every trajectory found had more pods running at once than the node admits: none is
@@ -259,17 +258,16 @@ func (s *searcher) finish(p *plan) *findings.Witness {
 		w.Running, w.At = 0, 0
 		return w
 	}
-	x := s.done[p.key]
 	if x.trajectory == nil {
-		x.trajectory, x.held = trajectory(t, ids)
+		x.trajectory, x.held = trajectory(t, p.ids)
 	}
 	w.Trajectory = x.trajectory
-	for i, id := range ids {
+	for i, id := range p.ids {
 		w.Played = append(w.Played, findings.WitnessWorkload{ID: id, HeldAtPeak: x.held[i]})
 	}
 	// What is not played counts only up to the bound (the row caps running pods at B); a
 	// played peak above the bound stays visible, as it would be a hole in the model.
-	w.Reached = t.Peak + min(notPlayedHeld, max(0, bound-t.Peak))
+	w.Reached = t.Peak + min(p.notPlayedHeld, max(0, p.bound-t.Peak))
 	return w
 }
 
