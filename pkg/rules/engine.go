@@ -231,9 +231,31 @@ func (p *Pending) Wait() (*Engine, error) {
 	return p.eng, p.err
 }
 
+// builtin is the engine of the embedded policies alone, compiled once per process: `fix`
+// checks again after every change it writes, and the tests run hundreds of checks in one
+// process; an Engine is safe for concurrent use and nothing changes it after New.
+var builtin struct {
+	once sync.Once
+	eng  *Engine
+	err  error
+}
+
 // New compiles the embedded policies, plus the custom policies in policyDirs, and prepares the
-// report query. Custom policies get the same capabilities as the built-in ones.
+// report query. Custom policies get the same capabilities as the built-in ones. Without custom
+// policies the engine is compiled once per process and shared.
 func New(ctx context.Context, policyDirs ...string) (*Engine, error) {
+	if len(policyDirs) == 0 {
+		builtin.once.Do(func() {
+			// The context only bounds the preparation; the shared engine outlives it.
+			builtin.eng, builtin.err = compileEngine(context.WithoutCancel(ctx))
+		})
+		return builtin.eng, builtin.err
+	}
+	return compileEngine(ctx, policyDirs...)
+}
+
+// compileEngine compiles the embedded and custom policies and prepares the queries.
+func compileEngine(ctx context.Context, policyDirs ...string) (*Engine, error) {
 	modules, err := Modules(false)
 	if err != nil {
 		return nil, err
