@@ -112,7 +112,7 @@ func (s *searcher) run() {
 		slots <- struct{}{}
 		go func() {
 			defer wg.Done()
-			x.result = simulate.Search(x.played, s.m, x.horizon, x.plays, x.target, x.running, x.seed)
+			x.result = memo.search(x, s.m)
 			x.result.Plays = x.plays
 			<-slots
 		}()
