@@ -1,8 +1,10 @@
 package simulate
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 )
 
@@ -330,7 +332,11 @@ func playOne(w Workload, m Model, c choice) played {
 	c.tape.pos = 0
 	s := &sim{w: w, m: m, a: c.adv, rng: c.tape}
 	s.play()
-	var evs, busy []event
+	pods := 0
+	for _, r := range s.runs {
+		pods += len(r.pods)
+	}
+	evs, busy := make([]event, 0, 2*pods), make([]event, 0, 2*pods)
 	for _, r := range s.runs {
 		for _, p := range r.pods {
 			evs = append(evs, event{p.created, 1}, event{p.release + 1, -1})
@@ -339,8 +345,10 @@ func playOne(w Workload, m Model, c choice) played {
 			}
 		}
 	}
-	sort.Slice(evs, func(i, j int) bool { return evs[i].t < evs[j].t })
-	sort.Slice(busy, func(i, j int) bool { return busy[i].t < busy[j].t })
+	// combine sums the changes of one second, so the order within a second does not matter.
+	bySecond := func(a, b event) int { return cmp.Compare(a.t, b.t) }
+	slices.SortFunc(evs, bySecond)
+	slices.SortFunc(busy, bySecond)
 	profile, _ := combine(evs, nil, nil)
 	running, _ := combine(busy, nil, nil)
 	return played{runs: s.runs, profile: profile, busy: running}
