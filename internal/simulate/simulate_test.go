@@ -5,33 +5,54 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
+	"github.com/eni-lint/eni-lint/internal/testtool"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/rules"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
+// The sweeps below are seeded; a plain go test runs a prefix of each, -tags slow (.ci/run)
+// the size they were written for, and -sim.long longer still.
 var long = flag.Bool("sim.long", false, "search longer: more workloads and more trajectories per workload")
 
 // bound evaluates the model's numbers for one workload: the Rego function the rows use.
 type bound struct{ q, separated, windows rego.PreparedEvalQuery }
 
+// shared is the one bound the tests of this package use: preparing the queries compiles every
+// policy, which costs more than most of the tests.
+var shared struct {
+	once sync.Once
+	b    *bound
+	err  error
+}
+
 func newBound(t testing.TB) *bound {
+	shared.once.Do(func() { shared.b, shared.err = prepareBound() })
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.b
+}
+
+func prepareBound() (*bound, error) {
 	modules, err := rules.Modules(false)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	opts := []func(*rego.Rego){nil, rego.Capabilities(rules.Capabilities())} // the query first
 	for _, m := range modules {
 		opts = append(opts, rego.ParsedModule(m))
 	}
+	var failed error
 	prepare := func(query string) rego.PreparedEvalQuery {
 		opts[0] = rego.Query(query)
 		q, err := rego.New(opts...).PrepareForEval(context.Background())
-		if err != nil {
-			t.Fatal(err)
+		if err != nil && failed == nil {
+			failed = err
 		}
 		return q
 	}
@@ -45,7 +66,7 @@ func newBound(t testing.TB) *bound {
 		x := (sum([c.held | some c in all]) - sum([c.held | some c in cs])) + data.eni.model.separated_peak(cs) with data.eni.model.separable as s`
 	separated := prepare(fmt.Sprintf(row, "data.eni.model.separable_windows(v)"))
 	windows := prepare(fmt.Sprintf(row, `object.remove(data.eni.model.separable_windows(v), {"ramp"})`))
-	return &bound{q, separated, windows}
+	return &bound{q, separated, windows}, failed
 }
 
 func optional(v int) any {
@@ -180,7 +201,7 @@ func randomAdversary(rng *rand.Rand, w Workload) Adversary {
 // so a failure reproduces; -sim.long searches longer.
 func TestBoundIsNeverBelowTheSimulation(t *testing.T) {
 	b := newBound(t)
-	workloads, trajectories := 1500, 40
+	workloads, trajectories := testtool.Size(300, 1500), 40
 	if *long {
 		workloads, trajectories = 20000, 400
 	}
@@ -203,7 +224,7 @@ func TestBoundIsNeverBelowTheSimulation(t *testing.T) {
 func TestOnDeleteIsTheWorstCase(t *testing.T) {
 	b := newBound(t)
 	rng := rand.New(rand.NewPCG(6, 1))
-	for range 3000 {
+	for range testtool.Size(600, 3000) {
 		w := randomWorkload(rng)
 		del, comp := b.held(t, w, Model{OnDelete: true, Window: 90}), b.held(t, w, Model{Window: 90})
 		if del < comp {
@@ -374,7 +395,7 @@ func dailyCronJobsWithin(rng *rand.Rand, n, spread int) []Workload {
 // ramps included.
 func TestSeparatedSchedulesNeverOverlapMore(t *testing.T) {
 	b := newBound(t)
-	cases, trajectories := 300, 30
+	cases, trajectories := testtool.Size(80, 300), 30
 	if *long {
 		cases, trajectories = 5000, 300
 	}
@@ -414,7 +435,7 @@ func neverAboveOverDays(t *testing.T, rng *rand.Rand, ws []Workload, m Model, li
 // ramps are made of (a ramp one pod short fails here).
 func TestRampsAreSound(t *testing.T) {
 	b := newBound(t)
-	cases, trajectories := 150, 20
+	cases, trajectories := testtool.Size(40, 150), 20
 	if *long {
 		cases, trajectories = 2000, 200
 	}
@@ -445,7 +466,7 @@ func TestRampsAreSound(t *testing.T) {
 // second. (The ramps lower a peak further without keeping the pods apart.)
 func TestSeparatedPairsNeverOverlap(t *testing.T) {
 	b := newBound(t)
-	cases, trajectories := 400, 40
+	cases, trajectories := testtool.Size(100, 400), 40
 	if *long {
 		cases, trajectories = 5000, 400
 	}
@@ -478,7 +499,7 @@ func TestSeparatedPairsNeverOverlap(t *testing.T) {
 func TestIrregularSchedulesAreSound(t *testing.T) {
 	b := newBound(t)
 	schedules := []string{"0 1,2 * * *", "0,10 * * * *", "*/20 8-9 * * *", "0 3 * * 1-5", "5,10,50 * * * *", "0 0,6,7 * * *"}
-	workloads, trajectories := 200, 30
+	workloads, trajectories := testtool.Size(50, 200), 30
 	if *long {
 		workloads, trajectories = 3000, 200
 	}

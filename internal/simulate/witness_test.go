@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"sort"
 	"testing"
+
+	"github.com/eni-lint/eni-lint/internal/testtool"
 )
 
 func withTTL(w Workload, ttl int) Workload {
@@ -151,8 +153,8 @@ func TestSearchKeepsToTheRunningLimit(t *testing.T) {
 	w := Workload{CronJob: true, Completions: 1, BackoffLimit: 6, TTL: -1, Deadline: 900, Period: 60, Policy: "Allow",
 		SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1, Times: everyPeriod(60, 3600)}
 	m := Model{Window: 90}
-	free := Search([]Workload{w}, m, 3600, 3000, 0, -1, 7)
-	limited := Search([]Workload{w}, m, 3600, 3000, 0, 2, 7)
+	free := Search([]Workload{w}, m, 3600, testtool.Size(1000, 3000), 0, -1, 7)
+	limited := Search([]Workload{w}, m, 3600, testtool.Size(1000, 3000), 0, 2, 7)
 	if free.Running <= 2 {
 		t.Fatalf("the unlimited search runs %d pods at once at most: the case does not need the limit", free.Running)
 	}

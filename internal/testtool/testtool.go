@@ -39,3 +39,20 @@ func Env(t testing.TB, name, hint string) string {
 	}
 	return v
 }
+
+// Size is a seeded sweep's size: fast in a plain `go test`, slow with -tags slow (.ci/run).
+// Both draw from the same seed, so the plain run checks a prefix of what the slow one does.
+func Size(fast, slow int) int {
+	if Slow {
+		return slow
+	}
+	return fast
+}
+
+// SkipUnlessSlow skips a test that spends seconds on purpose unless -tags slow is given.
+func SkipUnlessSlow(t testing.TB, why string) {
+	t.Helper()
+	if !Slow {
+		t.Skip(why + ": go test -tags slow runs it (.ci/run does)")
+	}
+}

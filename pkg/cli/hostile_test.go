@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+
+	"github.com/eni-lint/eni-lint/internal/testtool"
 )
 
 const canaryText = "CANARY-d41d8cd9-outside-the-tree"
@@ -32,6 +34,9 @@ type hostileCase struct {
 	fixWant []string
 	// duringFix runs after fix checked its changes and before it writes them.
 	duringFix func(t *testing.T, repo string)
+	// slow marks a case that spends seconds on purpose (a budget that trips after a million
+	// iterations or a parse of megabytes): it runs with -tags slow, as .ci/run does.
+	slow bool
 }
 
 // overlay puts a kustomize overlay in the repository (testdata/scenarios) whose CronJob has
@@ -118,11 +123,11 @@ var hostileCases = []hostileCase{
 	{name: "terraform-module-self", exit: 2, want: []string{"infra/main.tf:1", "a cycle"}},
 	{name: "terraform-count-billion", exit: 2, want: []string{"infra/main.tf:2", "more than 1024 instances"}},
 	{name: "terraform-count-negative", exit: 2, want: []string{"must not be negative", "must be a whole number"}},
-	{name: "terraform-nested-for", exit: 2, want: []string{"iterate more than 1000000 times"}},
+	{name: "terraform-nested-for", slow: true, exit: 2, want: []string{"iterate more than 1000000 times"}},
 	{name: "terraform-huge-string", exit: 2, want: []string{"infra/main.tf:3", "arguments larger than 4194304 characters and elements (a budget)"}},
 	{name: "terraform-huge-number", exit: 2, want: []string{"infra/main.tf:4", "Number too large", "infra/squares.tf:3", "exponent passes ±400 (a budget)"}},
 	{name: "terraform-file-outside", exit: 1, want: []string{"infra/main.tf", "outside the repository"}},
-	{name: "terraform-json-nested-for", exit: 2, want: []string{"infra/main.tf.json:3", "iterate more than 1000000 times"}},
+	{name: "terraform-json-nested-for", slow: true, exit: 2, want: []string{"infra/main.tf.json:3", "iterate more than 1000000 times"}},
 	// A few megabytes of nesting overflowed Go's stack in hcl's recursive parsers: a fatal
 	// error that no recover() catches, so the whole report was lost.
 	{name: "terraform-deep-json", exit: 2, want: []string{"infra/main.tf.json:2", "more than 500 levels deep (a budget)"},
@@ -136,16 +141,16 @@ var hostileCases = []hostileCase{
 		}},
 	// One expression of hundreds of thousands of operations: hcl parses a chain of
 	// conditionals, and evaluates a chain of subtractions, one stack frame per operation.
-	{name: "terraform-deep-conditionals", exit: 2, want: []string{"infra/main.tf:2", "more than 500 levels deep (a budget)"},
+	{name: "terraform-deep-conditionals", slow: true, exit: 2, want: []string{"infra/main.tf:2", "more than 500 levels deep (a budget)"},
 		setup: func(t *testing.T, repo, _ string) {
 			write(t, filepath.Join(repo, "infra/main.tf"), "locals {\n  x = "+strings.Repeat("true ? 1 : ", 800000)+"1\n}\n")
 		}},
-	{name: "terraform-long-subtraction", exit: 2, want: []string{"infra/main.tf:2", "more than 500 levels deep (a budget)"},
+	{name: "terraform-long-subtraction", slow: true, exit: 2, want: []string{"infra/main.tf:2", "more than 500 levels deep (a budget)"},
 		setup: func(t *testing.T, repo, _ string) {
 			write(t, filepath.Join(repo, "infra/main.tf"), "locals {\n  x = "+strings.Repeat("1 - ", 2000000)+"1\n}\n"+
 				"resource \"aws_eks_node_group\" \"g\" {\n  instance_types = [local.x == 1 ? \"m5.large\" : \"m5.xlarge\"]\n}\n")
 		}},
-	{name: "terraform-deep-blocks", exit: 2, want: []string{"infra/main.tf:501", "more than 500 levels deep (a budget)"},
+	{name: "terraform-deep-blocks", slow: true, exit: 2, want: []string{"infra/main.tf:501", "more than 500 levels deep (a budget)"},
 		setup: func(t *testing.T, repo, _ string) {
 			write(t, filepath.Join(repo, "infra/main.tf"), strings.Repeat("a {\n", 500000)+strings.Repeat("}\n", 500000))
 		}},
@@ -318,6 +323,9 @@ func TestHostileCorpus(t *testing.T) {
 	for _, tc := range hostileCases {
 		seen[tc.name] = true
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.slow {
+				testtool.SkipUnlessSlow(t, "a budget that takes seconds to trip")
+			}
 			base := t.TempDir()
 			// scripts/bench-hostile.sh keeps each case's tree to measure the real binary on it.
 			if keep := os.Getenv("ENI_LINT_HOSTILE_KEEP"); keep != "" {
