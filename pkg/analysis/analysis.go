@@ -29,6 +29,9 @@ import (
 type Options struct {
 	// witnessBudget, when set, is this evaluation's share of the run's witness budget.
 	witnessBudget *witness.Budget
+	// WitnessBudget, when set, replaces witness.DefaultBudget as the run's budget (a test
+	// that compares numbers only searches none).
+	WitnessBudget *witness.Budget
 	// sharedInputs, when set, converts a workload several clusters hold to its Rego form once.
 	sharedInputs     *rules.WorkloadInputs
 	Paths            []string
@@ -338,7 +341,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 	}
 	res.Findings = tune(res.Findings, opts.Rules)
 	// Every ENI001 carries a trajectory that reaches its demand, or how close one came.
-	budget := witness.DefaultBudget
+	budget := opts.runWitnessBudget()
 	if opts.witnessBudget != nil {
 		budget = *opts.witnessBudget
 	}
@@ -543,4 +546,12 @@ func notModelled(objs []inventory.Object) []findings.NotModelled {
 		return out[i].Location.Line < out[j].Location.Line
 	})
 	return out
+}
+
+// runWitnessBudget is the run's witness budget: WitnessBudget, or witness.DefaultBudget.
+func (o Options) runWitnessBudget() witness.Budget {
+	if o.WitnessBudget != nil {
+		return *o.WitnessBudget
+	}
+	return witness.DefaultBudget
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/limits"
 	"github.com/eni-lint/eni-lint/pkg/loaders"
 	"github.com/eni-lint/eni-lint/pkg/rules"
-	"github.com/eni-lint/eni-lint/pkg/witness"
 )
 
 // ClusterSpec is one entry of the config's clusters: what it names is that cluster's, and
@@ -427,7 +426,7 @@ func checkClusters(ctx context.Context, engine *rules.Engine, opts Options, tabl
 		workers = runtime.NumCPU()
 	}
 	workers = min(workers, len(clusters))
-	share := witness.DefaultBudget.Share(len(clusters))
+	share := opts.runWitnessBudget().Share(len(clusters))
 	opts.witnessBudget = &share
 	if len(clusters) > 1 {
 		// Manifests outside every cluster's folder are in each cluster: convert them once.

@@ -244,6 +244,7 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 		return run, usageError{err}
 	}
 	opts.HelmCharts, opts.SkipTreeCharts = charts, !f.renderCharts
+	opts.WitnessBudget = witnessBudget
 	for _, p := range eff.TerraformPlans {
 		opts.TerraformPlans = append(opts.TerraformPlans, loaders.TerraformPlan{File: p.File, Root: p.Root})
 	}

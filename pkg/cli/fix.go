@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/eni-lint/eni-lint/pkg/witness"
 	"io"
 	"os"
 	"path/filepath"
@@ -327,6 +328,10 @@ func writeSummary(w io.Writer, res *fix.Result, changed []string, preview bool) 
 	s := res.After.Summary
 	fmt.Fprintf(w, "eni-lint fix: after the fixes: %d errors, %d warnings, %d info (%s)\n", s.Errors, s.Warnings, s.Info, res.After.Model.Description)
 }
+
+// witnessBudget, when set, replaces the run's witness budget: tests that compare numbers
+// only (the release models against each other) search no witness.
+var witnessBudget *witness.Budget
 
 // beforeFixWrites runs after the fixes are checked and before they are written: the moment a
 // user's editor may save a file fix is about to change. Tests put an edit here.
