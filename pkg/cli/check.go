@@ -323,7 +323,7 @@ func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.O
 		f.color = "never"
 	}
 	terminal := stdio.IsTerminal != nil && stdio.IsTerminal()
-	ropts := report.Options{Color: useColor(f.color, terminal, stdio.Getenv), LinkBase: linkBase(stdio.Getenv)}
+	ropts := report.Options{Color: useColor(f.color, terminal, stdio.Getenv), LinkBase: linkBase(stdio.Getenv), Root: rootFolder(stdio.Getenv)}
 	if terminal && stdio.Width != nil {
 		ropts.Width = stdio.Width()
 	}
@@ -393,7 +393,7 @@ func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.O
 	if f.github {
 		// Publishing never changes the exit code: that depends on the findings only.
 		err := github.Publish(ctx, github.EnvFrom(stdio.Getenv), github.Options{
-			Comment: f.comment, Review: f.review, Out: stdio.Out, Log: stdio.Err, Transport: stdio.Transport,
+			Comment: f.comment, Review: f.review, Out: stdio.Out, Log: stdio.Err, Transport: stdio.Transport, Root: ropts.Root,
 		}, rep)
 		if err != nil {
 			return err
@@ -431,6 +431,35 @@ func writeFile(path string, r report.Reporter, rep *findings.Report) error {
 		return fmt.Errorf("--output: %w", err)
 	}
 	return nil
+}
+
+// rootFolder is the working folder as the repository root names it ("k8s" when eni-lint runs
+// in k8s/; "" at the root or when no root is known): the root of the git work tree that holds
+// it, else, on GitHub Actions, the workspace (GITHUB_WORKSPACE), whose paths GitHub resolves
+// annotations and code scanning results from.
+func rootFolder(getenv func(string) string) string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	root, ok := confine.WorkTree(cwd)
+	if !ok {
+		root = getenv("GITHUB_WORKSPACE")
+	}
+	if root == "" {
+		return ""
+	}
+	if resolved, err := filepath.EvalSymlinks(root); err == nil {
+		root = resolved
+	}
+	if resolved, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = resolved
+	}
+	rel, err := filepath.Rel(root, cwd)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	return filepath.ToSlash(rel)
 }
 
 // linkBase is where Markdown links point on GitHub Actions: the commit being checked.

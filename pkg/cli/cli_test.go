@@ -73,8 +73,13 @@ func TestCommands(t *testing.T) {
 		{name: "missing path", args: []string{"check", "does-not-exist"}, code: 2, stdout: []string{"does-not-exist  cannot read"}},
 		{name: "bad output", args: []string{"check", quickstart, "--output", "sarif"}, code: 2, stderr: []string{"want FORMAT=FILE"}},
 		{name: "unknown output format", args: []string{"check", quickstart, "--output", "pdf=x.pdf"}, code: 2, stderr: []string{"unknown format"}},
+		// The test runs in pkg/cli of this repository: annotations name the file from its root.
 		{name: "github format", args: []string{"check", quickstart, "--node-group", "default=m5.large", "--format", "github"}, code: 1,
-			stdout: []string{"::error file=../../examples/quickstart/db-migrate-cronjob.yaml,line=13,col=5,title=ENI001::"}},
+			stdout: []string{"::error file=examples/quickstart/db-migrate-cronjob.yaml,line=13,col=5,title=ENI001::"}},
+		{name: "sarif from the root", args: []string{"check", quickstart, "--node-group", "default=m5.large", "--format", "sarif"}, code: 1,
+			stdout: []string{`"uri": "examples/quickstart/db-migrate-cronjob.yaml"`}, notStdout: []string{`"uri": "../`}},
+		{name: "text stays relative", args: []string{"check", quickstart, "--node-group", "default=m5.large", "--no-color"}, code: 1,
+			stdout: []string{"../../examples/quickstart/db-migrate-cronjob.yaml"}},
 	}
 	Version = "test"
 	for _, tc := range tests {
@@ -116,7 +121,9 @@ func TestOutputFiles(t *testing.T) {
 		t.Errorf("sarif file: %v\n%s", err, b)
 	}
 	b, err = os.ReadFile(md)
-	if err != nil || !strings.Contains(string(b), "`../../examples/quickstart/db-migrate-cronjob.yaml:13:5`") {
+	// On GitHub the Markdown names and links the file from the repository root (the test runs
+	// in pkg/cli), where the commit's blob is.
+	if err != nil || !strings.Contains(string(b), "(https://github.com/org/repo/blob/abc/examples/quickstart/db-migrate-cronjob.yaml#L13)") {
 		t.Errorf("markdown file: %v\n%s", err, b)
 	}
 	if code, _, stderr := run(t, "", nil, "check", quickstart, "--output", "json="+filepath.Join(dir, "missing", "x.json")); code != 2 || !strings.Contains(stderr, "--output") {

@@ -114,14 +114,23 @@ type FS struct {
 // nearest folder up from it that has a .git entry, a folder or a worktree's file), or dir
 // itself when there is none. git is not run: the answer depends on the folders alone.
 func Repository(dir string) string {
+	if tree, ok := WorkTree(dir); ok {
+		return tree
+	}
+	return filepath.Clean(dir)
+}
+
+// WorkTree is the git work tree that holds dir (the nearest folder up from it with a .git
+// entry), and whether there is one. git is not run.
+func WorkTree(dir string) (string, bool) {
 	dir = filepath.Clean(dir)
 	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
+			return d, true
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return dir
+			return "", false
 		}
 		d = parent
 	}

@@ -61,6 +61,9 @@ type Options struct {
 	Out io.Writer
 	// Log receives messages about publishing (standard error).
 	Log io.Writer
+	// Root is the working folder from the repository root (report.FromRoot): annotations,
+	// links and review comments name files as the repository does.
+	Root string
 	// Transport and Sleep are replaced in tests.
 	Transport http.RoundTripper
 	Sleep     func(time.Duration)
@@ -157,7 +160,7 @@ func Publish(ctx context.Context, env Env, opts Options, rep *findings.Report) e
 	}
 
 	p := &publisher{env: env, opts: opts, said: map[string]bool{}}
-	if err := (report.GitHub{}).Write(opts.Out, rep); err != nil {
+	if err := (report.GitHub{Root: opts.Root}).Write(opts.Out, rep); err != nil {
 		return err
 	}
 	pr, fork := p.pullRequest()
@@ -166,7 +169,7 @@ func Publish(ctx context.Context, env Env, opts Options, rep *findings.Report) e
 		env.SHA = p.headSHA
 		p.env.SHA = p.headSHA
 	}
-	md := report.Markdown{LinkBase: linkBase(env), Chart: true}
+	md := report.Markdown{LinkBase: linkBase(env), Chart: true, Root: opts.Root}
 	if env.StepSummary != "" {
 		err := confine.Write(env.StepSummary, confine.WriteOptions{Append: true}, func(w io.Writer) error { return md.Write(w, rep) })
 		if err != nil {

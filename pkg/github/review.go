@@ -16,8 +16,8 @@ import (
 
 // reviewMarker tags each review comment with what it is about, so a rerun does not post it
 // twice.
-func reviewMarker(f findings.Finding) string {
-	return fmt.Sprintf("<!-- eni-lint:%s:%s:%d -->", f.Rule, filepath.ToSlash(filepath.Clean(f.Location.File)), f.Location.Line)
+func reviewMarker(f findings.Finding, root string) string {
+	return fmt.Sprintf("<!-- eni-lint:%s:%s:%d -->", f.Rule, filepath.ToSlash(filepath.Clean(report.FromRoot(root, f.Location.File))), f.Location.Line)
 }
 
 var hunkHeader = regexp.MustCompile(`^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@`)
@@ -47,12 +47,12 @@ func changedLines(patch string) map[int]bool {
 
 // suggestable is the finding's edit when it can be a suggestion: one edit of one existing file,
 // the file the comment is on, every line of it commentable.
-func suggestable(f findings.Finding, path string, commentable map[int]bool) (findings.Edit, bool) {
+func suggestable(f findings.Finding, root, path string, commentable map[int]bool) (findings.Edit, bool) {
 	if len(f.Edits) != 1 {
 		return findings.Edit{}, false
 	}
 	e := f.Edits[0]
-	if e.NewFile || filepath.ToSlash(filepath.Clean(e.File)) != path || e.StartLine < 1 || e.EndLine < e.StartLine {
+	if e.NewFile || filepath.ToSlash(filepath.Clean(report.FromRoot(root, e.File))) != path || e.StartLine < 1 || e.EndLine < e.StartLine {
 		return findings.Edit{}, false
 	}
 	for l := e.StartLine; l <= e.EndLine; l++ {
@@ -113,14 +113,15 @@ func (p *publisher) review(ctx context.Context, pr int, rep *findings.Report) {
 	}
 	var comments []*gh.DraftReviewComment
 	for _, f := range rep.Findings {
-		path := filepath.ToSlash(filepath.Clean(f.Location.File))
-		marker := reviewMarker(f)
+		// The pull request's files are named from the repository root.
+		path := filepath.ToSlash(filepath.Clean(report.FromRoot(p.opts.Root, f.Location.File)))
+		marker := reviewMarker(f, p.opts.Root)
 		if f.Suppressed != nil || !files[path][f.Location.Line] || posted[marker] {
 			continue
 		}
 		comment := &gh.DraftReviewComment{Path: gh.String(path), Line: gh.Int(f.Location.Line), Side: gh.String("RIGHT")}
 		body := fmt.Sprintf("**%s** (%s): %s\n\n`eni-lint explain %s` tells how to fix it.\n%s", f.Rule, f.Severity, report.MarkdownMessage(f), f.Rule, marker)
-		if e, ok := suggestable(f, path, files[path]); ok {
+		if e, ok := suggestable(f, p.opts.Root, path, files[path]); ok {
 			// The comment covers the lines the fix replaces, and its suggestion holds exactly
 			// their new text: a reviewer applies it with one click.
 			comment.Line = gh.Int(e.EndLine)

@@ -11,7 +11,10 @@ import (
 
 // GitHub writes GitHub Actions workflow commands, one annotation per finding on its exact line
 // (::error, ::warning, ::notice), and one per unreadable input.
-type GitHub struct{}
+type GitHub struct {
+	// Root is the working folder from the repository root (see FromRoot).
+	Root string
+}
 
 // escapeData and escapeProperty follow the workflow-command encoding: messages may hold any
 // text, property values may not hold ',' or ':'. Control characters of the input (a file name
@@ -50,16 +53,16 @@ func annotation(command string, p inventory.Position, title, message string) str
 	return fmt.Sprintf("::%s %s::%s\n", command, strings.Join(props, ","), escapeData(message))
 }
 
-func (GitHub) Write(w io.Writer, r *findings.Report) error {
+func (g GitHub) Write(w io.Writer, r *findings.Report) error {
 	var b strings.Builder
 	for _, e := range r.Errors {
-		b.WriteString(annotation("error", e.Position, "eni-lint: unreadable input", e.Message))
+		b.WriteString(annotation("error", rooted(g.Root, e.Position), "eni-lint: unreadable input", e.Message))
 	}
 	for _, f := range r.Findings {
 		if f.Suppressed != nil {
 			continue // accepted: no annotation in the diff
 		}
-		b.WriteString(annotation(githubCommand(f.Severity), f.Location, f.Rule, PlainMessage(f)))
+		b.WriteString(annotation(githubCommand(f.Severity), rooted(g.Root, f.Location), f.Rule, PlainMessage(f)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

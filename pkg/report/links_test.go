@@ -48,7 +48,7 @@ func TestFingerprint(t *testing.T) {
 			f.Details[k] = v
 		}
 		change(&f)
-		return fingerprint(f) == fingerprint(base)
+		return fingerprint(f, "") == fingerprint(base, "")
 	}
 	for _, tc := range []struct {
 		name   string

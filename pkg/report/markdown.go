@@ -20,6 +20,9 @@ type Markdown struct {
 	LinkBase string
 	// Chart adds a Mermaid chart of demand against branch capacity per instance type.
 	Chart bool
+	// Root is the working folder from the repository root (see FromRoot): set on GitHub,
+	// where the locations name and link files as the repository does.
+	Root string
 }
 
 // mdEscape makes text of the pull request (file names, names, messages) inert in a Markdown
@@ -30,6 +33,7 @@ func mdEscape(s string) string {
 }
 
 func (m Markdown) link(p inventory.Position) string {
+	p = rooted(m.Root, p)
 	if !p.Known() {
 		if p.File == "" {
 			return "-"

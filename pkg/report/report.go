@@ -31,12 +31,14 @@ func Formats() []string {
 }
 
 var registry = map[string]func(Options) Reporter{
-	"text":     func(o Options) Reporter { return Text{Color: o.Color, Width: o.Width} },
-	"json":     func(Options) Reporter { return JSON{} },
-	"sarif":    func(Options) Reporter { return SARIF{InformationURI: InformationURI} },
-	"github":   func(Options) Reporter { return GitHub{} },
-	"junit":    func(Options) Reporter { return JUnit{} },
-	"markdown": func(o Options) Reporter { return Markdown{LinkBase: o.LinkBase, Chart: o.Chart} },
+	"text":   func(o Options) Reporter { return Text{Color: o.Color, Width: o.Width} },
+	"json":   func(Options) Reporter { return JSON{} },
+	"sarif":  func(o Options) Reporter { return SARIF{InformationURI: InformationURI, Root: o.Root} },
+	"github": func(o Options) Reporter { return GitHub{Root: o.Root} },
+	"junit":  func(Options) Reporter { return JUnit{} },
+	"markdown": func(o Options) Reporter {
+		return Markdown{LinkBase: o.LinkBase, Chart: o.Chart, Root: o.markdownRoot()}
+	},
 }
 
 // InformationURI is eni-lint's home page, named in SARIF output.
@@ -52,6 +54,18 @@ type Options struct {
 	LinkBase string
 	// Chart adds a Mermaid chart to Markdown.
 	Chart bool
+	// Root is the working folder from the repository root (FromRoot): github and sarif name
+	// files from the repository root with it, and markdown does when it links to GitHub.
+	Root string
+}
+
+// markdownRoot is Root where Markdown links files on GitHub (LinkBase set); a report read by a
+// person elsewhere names them from where they stand.
+func (o Options) markdownRoot() string {
+	if o.LinkBase == "" {
+		return ""
+	}
+	return o.Root
 }
 
 // New returns the reporter for a format name.

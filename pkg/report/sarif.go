@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"path"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -24,6 +25,9 @@ import (
 type SARIF struct {
 	// InformationURI is the tool's home page, shown by SARIF viewers.
 	InformationURI string
+	// Root is the working folder from the repository root (see FromRoot): code scanning
+	// resolves an artifact's uri from the repository root.
+	Root string
 }
 
 const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -109,14 +113,14 @@ type sarifContent struct {
 // sarifFixes turns a finding's edits into one SARIF fix: per file, each edit replaces whole
 // lines (the region ends at the last replaced line's end, before its line ending, which
 // stays); a new file is content inserted at its start.
-func sarifFixes(f findings.Finding) []sarifFix {
+func sarifFixes(f findings.Finding, root string) []sarifFix {
 	if len(f.Edits) == 0 {
 		return nil
 	}
 	fix := sarifFix{Description: sarifText{Text: f.Edits[0].Change}}
 	byFile := map[string]int{}
 	for _, e := range f.Edits {
-		uri := artifactURI(inventory.Position{File: e.File, Line: 1})
+		uri := artifactURI(inventory.Position{File: FromRoot(root, e.File), Line: 1})
 		if uri == "" {
 			return nil
 		}
@@ -202,6 +206,25 @@ func sarifLevel(s findings.Severity) string {
 	}
 }
 
+// FromRoot is a report path as the repository root names it. Report paths are relative to
+// the working folder; root is that folder from the repository root ("k8s" when eni-lint runs
+// in k8s/, as the Action's working-directory does; "" at the root). GitHub resolves
+// annotations, code scanning results and review comments from the repository root, so the
+// formats it reads name files that way; text for a person stays relative to where they
+// stand. Positions that are not in a file (a flag, standard input) and absolute paths stay.
+func FromRoot(root, file string) string {
+	if root == "" || file == "" || strings.HasPrefix(file, "<") || strings.HasPrefix(file, "--") || filepath.IsAbs(file) {
+		return file
+	}
+	return path.Clean(path.Join(filepath.ToSlash(root), filepath.ToSlash(file)))
+}
+
+// rooted is p with its file named from the repository root (FromRoot).
+func rooted(root string, p inventory.Position) inventory.Position {
+	p.File = FromRoot(root, p.File)
+	return p
+}
+
 // artifactURI turns a report path into a relative URI reference, or "" when the position is
 // not in a file (a flag, standard input).
 func artifactURI(p inventory.Position) string {
@@ -265,7 +288,7 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 	inv := sarifInvocation{ExecutionSuccessful: len(r.Errors) == 0}
 	occurrences := map[string]int{}
 	for _, f := range r.Findings {
-		locations := sarifLocations(f.Location)
+		locations := sarifLocations(rooted(s.Root, f.Location))
 		if locations == nil {
 			if f.Suppressed == nil {
 				inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
@@ -275,14 +298,14 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 			}
 			continue
 		}
-		key := fingerprint(f)
+		key := fingerprint(f, s.Root)
 		occurrences[key]++
 		res := sarifResult{
 			RuleID: f.Rule, RuleIndex: ruleIndex(f.Rule), Level: sarifLevel(f.Severity),
 			Message:             sarifText{Text: PlainMessage(f)},
 			Locations:           locations,
 			PartialFingerprints: map[string]string{fingerprintName: fmt.Sprintf("%s:%d", key, occurrences[key])},
-			Fixes:               sarifFixes(f),
+			Fixes:               sarifFixes(f, s.Root),
 			Properties: map[string]any{
 				"severity": string(f.Severity),
 			},
@@ -307,7 +330,7 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 	}
 	for _, e := range r.Errors {
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
-			Level: "error", Message: sarifText{Text: e.Message}, Locations: sarifLocations(e.Position),
+			Level: "error", Message: sarifText{Text: e.Message}, Locations: sarifLocations(rooted(s.Root, e.Position)),
 		})
 	}
 	run.Invocations = []sarifInvocation{inv}
@@ -322,8 +345,8 @@ const fingerprintName = "eniLintFinding/v1"
 // fingerprint is a finding's identity without its line: rule, file, object, and the node group
 // and instance type it is about, plus the environments it occurs in. Findings that share all of
 // these are told apart by their order (the ":N" suffix), as GitHub's own line hashes are.
-func fingerprint(f findings.Finding) string {
-	parts := []string{f.Rule, filepath.ToSlash(filepath.Clean(f.Location.File))}
+func fingerprint(f findings.Finding, root string) string {
+	parts := []string{f.Rule, filepath.ToSlash(filepath.Clean(FromRoot(root, f.Location.File)))}
 	if f.Object != nil {
 		parts = append(parts, f.Object.Kind, f.Object.Namespace, f.Object.Name)
 	}
