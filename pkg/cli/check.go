@@ -229,7 +229,7 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 		Paths: eff.Paths, Stdin: stdio.In, Version: currentVersion(), Workers: f.workers,
 		NodeGroups: eff.NodeGroups, Limits: eff.Limits, ENIRelease: eff.ENIRelease,
 		CooldownSeconds: eff.CooldownSeconds, DefaultNamespace: eff.Namespace, FailOn: failOn,
-		Exclude: excludeReports(eff.Exclude, eff.Baseline, f.writeBaseline), Today: stdio.Getenv("ENI_LINT_TODAY"),
+		Exclude: excludeReports(eff.Exclude, append([]string{eff.Baseline, f.writeBaseline}, outputFiles(f.outputs)...)...), Today: stdio.Getenv("ENI_LINT_TODAY"),
 		InlineIgnores: inventory.InlineIgnores{Default: eff.AllowInlineIgnores, Rules: map[string]bool{}},
 		Rules:         map[string]analysis.RuleOverride{},
 		EvalTimeout:   f.policyTimeout,
@@ -412,8 +412,20 @@ func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.O
 	return nil
 }
 
+// outputFiles are the files --output FORMAT=FILE writes: reports of this run, not its inputs.
+func outputFiles(outputs []string) []string {
+	var files []string
+	for _, o := range outputs {
+		if _, file, ok := strings.Cut(o, "="); ok && file != "" {
+			files = append(files, file)
+		}
+	}
+	return files
+}
+
 // excludeReports adds eni-lint's own files to the globs the walk leaves out: the baseline a
-// run reads or writes is JSON in the tree, and was read as an input on the next run.
+// run reads or writes and the reports it writes are JSON in the tree, and were read as inputs
+// on the next run.
 func excludeReports(globs []string, files ...string) []string {
 	out := append([]string{}, globs...)
 	for _, f := range files {
@@ -474,6 +486,25 @@ func linkBase(getenv func(string) string) string {
 // changedFiles asks git which files differ from ref, committed or not, plus untracked files,
 // as paths relative to the current folder.
 func changedFiles(ctx context.Context, ref string) (map[string]bool, error) {
+	// git is the one program eni-lint starts, and only here; the released image has none.
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, fmt.Errorf("--changed-since %s needs git, which is not on PATH (the eni-lint image has none): run the check where git is installed, or without --changed-since", ref)
+	}
+	// The revision is checked first, so that a mistyped one is said in words rather than as
+	// git diff's exit status.
+	verify := exec.CommandContext(ctx, "git", "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	if err := verify.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if shallowClone(ctx) {
+			return nil, fmt.Errorf("--changed-since %s: this checkout is shallow and does not hold %s: fetch the history first, with actions/checkout's fetch-depth: 0 or git fetch --deepen", ref, ref)
+		}
+		if !insideWorkTree(ctx) {
+			return nil, fmt.Errorf("--changed-since %s: the working folder is not in a git work tree", ref)
+		}
+		return nil, fmt.Errorf("--changed-since: no such revision %s (a branch, tag or commit of this repository: git rev-parse does not know it)", ref)
+	}
 	out := map[string]bool{}
 	// -z: git writes each name as it is, NUL-terminated; without it a name with a tab, a
 	// quote or a non-ASCII character comes quoted and escaped, and never matched a file.
@@ -499,6 +530,12 @@ func changedFiles(ctx context.Context, ref string) (map[string]bool, error) {
 		}
 	}
 	return out, nil
+}
+
+// insideWorkTree reports whether the working folder is in a git work tree.
+func insideWorkTree(ctx context.Context) bool {
+	b, err := exec.CommandContext(ctx, "git", "rev-parse", "--is-inside-work-tree").Output()
+	return err == nil && strings.TrimSpace(string(b)) == "true"
 }
 
 // shallowClone reports whether the working folder is in a shallow clone (actions/checkout's

@@ -138,8 +138,13 @@ func TestChangedSince(t *testing.T) {
 	if got != "ENI001 jobs/report.yaml,ENI002 jobs/report.yaml" {
 		t.Errorf("after touching the CronJob: %s", got)
 	}
-	if code, _, stderr := run(t, "", nil, "check", ".", "--changed-since", "no-such-ref"); code != 2 || !strings.Contains(stderr, "no-such-ref") {
+	if code, _, stderr := run(t, "", nil, "check", ".", "--changed-since", "no-such-ref"); code != 2 || !strings.Contains(stderr, "--changed-since: no such revision no-such-ref") || strings.Contains(stderr, "exit status") {
 		t.Errorf("bad ref: exit %d %s", code, stderr)
+	}
+	// Without git (the released image has none) the flag is refused with that reason.
+	t.Setenv("PATH", t.TempDir())
+	if code, _, stderr := run(t, "", nil, "check", ".", "--changed-since", "HEAD"); code != 2 || !strings.Contains(stderr, "needs git, which is not on PATH") {
+		t.Errorf("without git: exit %d %s", code, stderr)
 	}
 }
 

@@ -547,6 +547,9 @@ func loadBytes(file string, data []byte, opts Options) inventory.Fragment {
 	if err != nil && bytes.Contains(data, []byte("%{")) && !holdsObject(docs) && len(objectLines.FindAll(data, 2)) < 2 {
 		return inventory.Fragment{File: file, NotManifest: "not valid YAML, and it holds Terraform template directives (%{ … }): a template, not a manifest"}
 	}
+	if why := ownOutput(docs); why != "" {
+		return inventory.Fragment{File: file, NotManifest: why}
+	}
 	var manifests []*yaml.Node
 	var templates []inventory.Fragment
 	for _, d := range docs {
@@ -618,4 +621,59 @@ func helmLimitsOf(opts Options) helm.Limits {
 	lim := opts.Helm
 	lim.YAML = opts.YAML
 	return lim
+}
+
+// ownOutput says why a file is one eni-lint wrote (a JSON report, a SARIF log, a baseline),
+// or "": a report or baseline left in the tree by an earlier run is no input of the next.
+// Only a single top-level mapping with the report's own marker and no kind counts, so a
+// manifest cannot hide behind one.
+func ownOutput(docs []*yaml.Node) string {
+	if len(docs) != 1 {
+		return ""
+	}
+	d := docs[0]
+	if d.Kind == yaml.DocumentNode && len(d.Content) == 1 {
+		d = d.Content[0]
+	}
+	if d.Kind != yaml.MappingNode {
+		return ""
+	}
+	value := func(m *yaml.Node, key string) *yaml.Node {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == key {
+				return m.Content[i+1]
+			}
+		}
+		return nil
+	}
+	if value(d, "kind") != nil || value(d, "apiVersion") != nil {
+		return ""
+	}
+	text := func(n *yaml.Node) string {
+		if n == nil || n.Kind != yaml.ScalarNode {
+			return ""
+		}
+		return n.Value
+	}
+	const not = ": eni-lint's own output, not an input"
+	switch v := text(value(d, "schemaVersion")); {
+	case strings.HasPrefix(v, "eni-lint.report/"):
+		return "an eni-lint JSON report (" + v + ")" + not
+	case strings.HasPrefix(v, "eni-lint.audit/"):
+		return "an eni-lint audit report (" + v + ")" + not
+	}
+	if v := text(value(d, "version")); strings.HasPrefix(v, "eni-lint.baseline/") {
+		return "an eni-lint baseline (" + v + ")" + not
+	}
+	if runs := value(d, "runs"); runs != nil && runs.Kind == yaml.SequenceNode && len(runs.Content) > 0 && text(value(d, "version")) == "2.1.0" {
+		first := runs.Content[0]
+		if first.Kind == yaml.MappingNode {
+			if tool := value(first, "tool"); tool != nil && tool.Kind == yaml.MappingNode {
+				if driver := value(tool, "driver"); driver != nil && driver.Kind == yaml.MappingNode && text(value(driver, "name")) == "eni-lint" {
+					return "an eni-lint SARIF log" + not
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -424,3 +424,38 @@ func TestAutoscalerFromAFileTerraformReadIsCountedOnce(t *testing.T) {
 		t.Errorf("autoscalers %v: the HPA once", scalers)
 	}
 }
+
+// Reports and baselines an earlier run left in the tree are listed as skipped, not read as
+// inputs; a manifest that carries a report's marker is still a manifest.
+func TestOwnOutputsAreNoInputs(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"job.yaml":       jobNamed("real"),
+		"report.json":    `{"schemaVersion": "eni-lint.report/v3", "findings": []}`,
+		"audit.json":     `{"schemaVersion": "eni-lint.audit/v1", "nodes": []}`,
+		"baseline.json":  `{"version": "eni-lint.baseline/v2", "entries": []}`,
+		"log.json":       `{"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [{"tool": {"driver": {"name": "eni-lint"}}}]}`,
+		"other.json":     `{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "another-tool"}}}]}`,
+		"disguised.json": `{"schemaVersion": "eni-lint.report/v3", "apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "disguised"}}`,
+	})
+	frags, stats := Load(context.Background(), []string{root}, Options{})
+	skipped := map[string]string{}
+	for _, s := range stats.Skipped {
+		skipped[filepath.Base(s.Path)] = s.Reason
+	}
+	for _, name := range []string{"report.json", "audit.json", "baseline.json", "log.json"} {
+		if !strings.Contains(skipped[name], "eni-lint's own output, not an input") {
+			t.Errorf("%s: skipped %q", name, skipped[name])
+		}
+	}
+	for _, name := range []string{"other.json", "disguised.json", "job.yaml"} {
+		if _, ok := skipped[name]; ok {
+			t.Errorf("%s was skipped: %s", name, skipped[name])
+		}
+	}
+	got := names(frags)
+	sort.Strings(got)
+	if strings.Join(got, ",") != "disguised,real" {
+		t.Errorf("workloads %v", got)
+	}
+}
