@@ -133,8 +133,12 @@ fetch() {
     || fail "could not download $releases/$tag/$1"
   case "$status" in
     200) ;;
-    # No such release (yet): the tag's code is the action's checkout.
-    404) [ "$2" = archive ] && build "${repo:-the repository} has no release $tag"
+    # No such release (yet): the tag's code is the action's checkout. A version the workflow
+    # asks for by name is not replaced by a build of other code: that fails the step.
+    404) if [ "$2" = archive ] && [ -n "${INPUT_VERSION:-}" ]; then
+        fail "input version $INPUT_VERSION: ${repo:-the repository} has no release $tag ($releases/$tag/$1 is not there); name a published release, or remove version: to build the action's ref"
+      fi
+      [ "$2" = archive ] && build "${repo:-the repository} has no release $tag"
       fail "release $tag has $archive but no $1" ;;
     *) fail "could not download $releases/$tag/$1 (HTTP $status)" ;;
   esac

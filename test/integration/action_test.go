@@ -150,7 +150,9 @@ func runAction(t *testing.T, workspace string, inputs map[string]string, env map
 // withSetupGo stands in for actions/setup-go: a go first on PATH, this machine's, which builds
 // with the flags go test compiled the packages with (no -trimpath, the default cgo setting), so
 // the action's build step links what the tests compiled rather than compiling every package
-// again. TestActionDefinition checks the step's own flags.
+// again. The action's own build command (go build -trimpath -o OUT ./cmd/eni-lint) gives, with
+// those flags, what buildEniLint linked once for this test binary: it is copied rather than
+// linked again (5-10 s of CPU each). TestActionDefinition checks the step's own flags.
 func withSetupGo(t *testing.T, env []string) []string {
 	t.Helper()
 	real, err := exec.LookPath("go")
@@ -158,7 +160,10 @@ func withSetupGo(t *testing.T, env []string) []string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	script := "#!/bin/bash\nargs=()\nfor a in \"$@\"; do [ \"$a\" = -trimpath ] || args+=(\"$a\"); done\nunset CGO_ENABLED\nexec " + real + " \"${args[@]}\"\n"
+	script := "#!/bin/bash\nargs=()\nfor a in \"$@\"; do [ \"$a\" = -trimpath ] || args+=(\"$a\"); done\nunset CGO_ENABLED\n" +
+		"if [ \"${#args[@]}\" -eq 4 ] && [ \"${args[0]}\" = build ] && [ \"${args[1]}\" = -o ] && [ \"${args[3]}\" = ./cmd/eni-lint ] && [ -f \"$PWD/go.mod\" ]; then\n" +
+		"  exec cp " + buildEniLint(t) + " \"${args[2]}\"\nfi\n" +
+		"exec " + real + " \"${args[@]}\"\n"
 	if err := os.WriteFile(filepath.Join(dir, "go"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -412,16 +417,20 @@ func archiveName(t *testing.T, version string) (name string, env map[string]stri
 // It is built with go test's flags (see buildEniLint): ldflags only change the link.
 func (rel *release) publish(t *testing.T, version, commit string, tamper bool) map[string]string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "eni-lint")
-	ldflags := "-s -w -X github.com/eni-lint/eni-lint/pkg/cli.Version=" + version + " -X github.com/eni-lint/eni-lint/pkg/cli.Commit=" + commit
-	build := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, "./cmd/eni-lint")
-	build.Dir = repoRoot(t)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	// A tampered archive is refused before it is unpacked: what it holds is never run, so it
+	// holds the plain build rather than a link of its own.
+	bin := buildEniLint(t)
+	if !tamper {
+		bin = linkEniLint(t, "-s -w -X github.com/eni-lint/eni-lint/pkg/cli.Version="+version+" -X github.com/eni-lint/eni-lint/pkg/cli.Commit="+commit)
 	}
 	name, env := archiveName(t, version)
 	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
+	// The fastest level: the archive's size does not matter here, and the default level
+	// spent seconds on each 50 MB binary.
+	gz, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tw := tar.NewWriter(gz)
 	for _, f := range []struct{ name, path string }{{"README.md", filepath.Join(repoRoot(t), "README.md")}, {"eni-lint", bin}} {
 		b, err := os.ReadFile(f.path)
@@ -556,6 +565,13 @@ func TestActionInstallsTheRelease(t *testing.T) {
 	if missing.failed != "" || missing.code != 1 || !strings.Contains(missing.log, "has no release v1.9.9") || !slices.Contains(missing.ran, "Build eni-lint from the action's checkout") {
 		t.Errorf("missing release: failed %q exit %d ran %v\n%s", missing.failed, missing.code, missing.ran, missing.log)
 	}
+	// A version asked for by name that has no release fails the step: it is never replaced by
+	// a build of the action's checkout, which is other code.
+	unpublished := runner{ref: "v1", toolCache: t.TempDir()}.run(t, ws, map[string]string{"paths": "k8s", "comment": "false", "version": "v1.9.9"}, env)
+	if unpublished.failed == "" || !strings.Contains(unpublished.log, "input version v1.9.9") || !strings.Contains(unpublished.log, "has no release v1.9.9") ||
+		slices.Contains(unpublished.ran, "Build eni-lint from the action's checkout") {
+		t.Errorf("version with no release: failed %q ran %v\n%s", unpublished.failed, unpublished.ran, unpublished.log)
+	}
 	bad := runner{ref: "v1.2.3", toolCache: t.TempDir()}.run(t, ws, map[string]string{"version": "latest-please"}, env)
 	if bad.failed == "" || !strings.Contains(bad.log, "input version must be a release") {
 		t.Errorf("bad version input: failed %q\n%s", bad.failed, bad.log)
@@ -624,7 +640,7 @@ func TestActionWithNoReleaseYetBuilds(t *testing.T) {
 // github.action_repository, the hosts from the runner's GITHUB_SERVER_URL and GITHUB_API_URL.
 func TestActionUsesTheForksReleases(t *testing.T) {
 	rel := &release{dir: t.TempDir()}
-	env := rel.publish(t, "1.2.3", strings.Repeat("1", 40), false)
+	env := rel.publish(t, "1.2.3", "1234567890abcdef1234567890abcdef12345678", false) // TestActionInstallsTheRelease's build
 	files := http.StripPrefix("/a-fork/eni-lint/releases/download", http.FileServer(http.Dir(rel.dir)))
 	var paths []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -667,6 +683,14 @@ func TestActionInputsAndTwoSteps(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ws, outputs["sarif-file"])); err != nil {
 		t.Errorf("the sarif-file output does not name the file from the workspace: %v", err)
+	}
+	// GitHub resolves annotations and code scanning results from the repository root: run in
+	// k8s/, they still name k8s/db-migrate-cronjob.yaml.
+	if !strings.Contains(stdout, "::error file=k8s/db-migrate-cronjob.yaml,line=") {
+		t.Errorf("working-directory: the annotation does not name k8s/db-migrate-cronjob.yaml\n%s", stdout)
+	}
+	if b, err := os.ReadFile(filepath.Join(ws, outputs["sarif-file"])); err != nil || !bytes.Contains(b, []byte(`"uri": "k8s/db-migrate-cronjob.yaml"`)) {
+		t.Errorf("working-directory: the SARIF artifact is not k8s/db-migrate-cronjob.yaml: %v", err)
 	}
 	// The quotes are the shell's: the glob reaches eni-lint without them.
 	for name, in := range map[string]map[string]string{

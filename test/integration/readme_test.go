@@ -1,9 +1,12 @@
 package integration
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -127,7 +130,13 @@ func TestReadmeWorkflowOnTheQuickstart(t *testing.T) {
 	step := readmeEniLintStep(t)
 	ref := strings.TrimPrefix(step.Uses, "eni-lint/eni-lint@")
 	rel := &release{dir: t.TempDir()}
-	env := rel.publish(t, strings.TrimPrefix(ref, "v"), strings.Repeat("0", 40), false)
+	env := map[string]string{}
+	// A release tag is installed from the stand-in release host; a branch or a commit (what
+	// the README pins before the first release) builds from the action's checkout.
+	release := regexp.MustCompile(`^v\d+\.\d+\.\d+$`).MatchString(ref)
+	if release {
+		env = rel.publish(t, strings.TrimPrefix(ref, "v"), strings.Repeat("0", 40), false)
+	}
 	srv := rel.serve(t, ref)
 	env["ENI_LINT_RELEASES"], env["ENI_LINT_API"], env["GITHUB_EVENT_NAME"] = srv.URL, srv.URL, "push"
 	ws := workspaceWithExample(t, false)
@@ -144,6 +153,14 @@ func TestReadmeWorkflowOnTheQuickstart(t *testing.T) {
 	r := runner{ref: ref, toolCache: cache}.run(t, ws, step.With, env)
 	if r.failed != "" || r.code != 1 || !strings.Contains(r.log, "title=ENI001::") {
 		t.Fatalf("README workflow: failed %q exit %d\n%s", r.failed, r.code, r.log)
+	}
+	if built := slices.Contains(r.ran, "Build eni-lint from the action's checkout"); built == release {
+		t.Errorf("ref %s: built from the checkout %v, want %v\n%s", ref, built, !release, r.log)
+	}
+	// The annotations name the files from the repository root, as GitHub resolves them:
+	// paths: k8s is read from the workspace root, so they start with k8s/.
+	if !strings.Contains(r.log, "::error file=k8s/db-migrate-cronjob.yaml,line=") {
+		t.Errorf("the ENI001 annotation does not name k8s/db-migrate-cronjob.yaml\n%s", r.log)
 	}
 	r = runner{ref: ref, toolCache: cache}.run(t, ws, with(func(in map[string]string) { delete(in, "node-groups") }), env)
 	if r.code != 1 || !strings.Contains(r.log, "title=ENI011::") {
@@ -187,6 +204,39 @@ var (
 	builtPath string
 	builtErr  error
 )
+
+var linked sync.Map // ldflags → *linkedBinary
+
+type linkedBinary struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// linkEniLint builds this checkout's eni-lint with ldflags (a release's version and commit),
+// once per test binary and set of flags, as buildEniLint does without them.
+func linkEniLint(t *testing.T, ldflags string) string {
+	t.Helper()
+	v, _ := linked.LoadOrStore(ldflags, &linkedBinary{})
+	b := v.(*linkedBinary)
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", "eni-lint-integration-")
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.path = filepath.Join(dir, "eni-lint")
+		cmd := exec.Command("go", "build", "-ldflags", ldflags, "-o", b.path, "./cmd/eni-lint")
+		cmd.Dir = repoRoot(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatalf("go build -ldflags %q: %v", ldflags, b.err)
+	}
+	return b.path
+}
 
 // buildEniLint builds this checkout's eni-lint once per test binary, with the flags and
 // environment `go test` compiled the packages with: linking is all that is left to do. (With

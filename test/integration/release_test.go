@@ -315,6 +315,8 @@ func TestGoInstallReportsTheModuleVersion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds eni-lint from a module zip: skipped in -short mode")
 	}
+	// A module at another version compiles every package of eni-lint again (20 s of CPU).
+	testtool.SkipUnlessSlow(t, "compiles eni-lint again from a module zip")
 	const path = "github.com/eni-lint/eni-lint"
 	root := repoRoot(t)
 	// The module cache keeps a version once extracted: the revision part of the
