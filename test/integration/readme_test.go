@@ -277,3 +277,44 @@ func TestScriptsPassShellcheck(t *testing.T) {
 		t.Errorf("shellcheck: %v\n%s", err, out)
 	}
 }
+
+// The README starts as a new user reads it: clone, then the example, then the tests, with the
+// commands .ci/run runs; and every ref a snippet pins (uses:, rev:) exists: a branch or tag of
+// this repository or a commit it holds. GitHub fails a job whose uses: names a missing ref
+// before any step runs.
+func TestReadmeFirstCommandsAndRefs(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(raw)
+	clone := strings.Index(text, "git clone https://github.com/eni-lint/eni-lint")
+	run := strings.Index(text, "go run ./cmd/eni-lint check examples/quickstart --node-group default=m5.large\n")
+	test := strings.Index(text, "\ngo test ./...\n")
+	if clone < 0 || run < clone || test < run {
+		t.Errorf("the README does not start with clone (%d), go run on the example (%d), go test ./... (%d) in that order", clone, run, test)
+	}
+	if strings.Count(text, "\n") > 250 {
+		t.Errorf("README.md has %d lines, more than 250", strings.Count(text, "\n"))
+	}
+	refs := regexp.MustCompile(`(?m)(?:uses: eni-lint/eni-lint@|^\s+rev: )(\S+)`).FindAllStringSubmatch(text, -1)
+	if len(refs) < 2 {
+		t.Fatalf("found %d pinned refs, want the workflow's and pre-commit's", len(refs))
+	}
+	for _, m := range refs {
+		ref := m[1]
+		if ref == "main" {
+			continue // the default branch
+		}
+		if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(ref) {
+			cmd := exec.Command("git", "-C", repoRoot(t), "rev-parse", "--verify", "--quiet", "refs/tags/"+ref)
+			if cmd.Run() != nil {
+				t.Errorf("the README pins %q, which is neither main, a commit nor a tag of this repository", ref)
+			}
+			continue
+		}
+		if exec.Command("git", "-C", repoRoot(t), "cat-file", "-e", ref+"^{commit}").Run() != nil {
+			t.Errorf("the README pins commit %s, which this repository does not hold", ref)
+		}
+	}
+}
