@@ -24,6 +24,7 @@ require (
 
 require (
 	github.com/hashicorp/terraform-json v0.29.0
+	go.yaml.in/yaml/v4 v4.0.0
 	k8s.io/component-helpers v0.37.0
 )
 

@@ -184,6 +184,12 @@ func DocumentsWithin(data []byte, lim Limits) ([]*yaml.Node, error) {
 		}
 		if err != nil {
 			se := syntaxError(err)
+			if line, column, context := problemMark(data, se.Message); line > 0 {
+				se.Line, se.Column = line, column
+				if context != "" {
+					se.Message += " (" + context + ")"
+				}
+			}
 			if se.Line == 0 && strings.Contains(se.Message, "UTF-8") {
 				// yaml.v3's reader says the bytes are not UTF-8 but not where: the first
 				// byte that is not is the place to look.

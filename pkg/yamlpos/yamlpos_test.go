@@ -9,17 +9,22 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// Syntax errors are located where the parser's problem mark is (the token it could not take),
+// with its column; at the end of the input, where the construct left open starts.
 func TestSyntaxErrorLines(t *testing.T) {
+	misindented := "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: x}\nspec:\n  jobTemplate:\n    spec:\n      template:\n        spec:\n" +
+		"          containers:\n            - name: report\n              image: postgres:16\n             args: [\"x\"]\n"
 	tests := []struct {
-		name string
-		src  string
-		line int
+		name         string
+		src          string
+		line, column int
 	}{
-		{"unclosed flow sequence (parser error)", "a: 1\nb:\n  c: [x\n", 3},
-		{"mapping value in a scalar (scanner error)", "a: 1\nb: c: d\n", 2},
-		{"tab indentation", "a:\n\tb: 1\n", 2},
-		{"second document", "a: 1\n---\nb: 1\nc:\n  - [x\n", 5},
-		{"bad block mapping key", "a:\n  b: 1\n c: 2\n", 3},
+		{"unclosed flow sequence (parser error)", "a: 1\nb:\n  c: [x\n", 3, 6},
+		{"mapping value in a scalar (scanner error)", "a: 1\nb: c: d\n", 2, 5},
+		{"tab indentation", "a:\n\tb: 1\n", 2, 1},
+		{"second document", "a: 1\n---\nb: 1\nc:\n  - [x\n", 5, 5},
+		{"bad block mapping key", "a:\n  b: 1\n c: 2\n", 3, 2},
+		{"a mis-indented key in a sequence item", misindented, 12, 14},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -28,8 +33,8 @@ func TestSyntaxErrorLines(t *testing.T) {
 			if !errors.As(err, &se) {
 				t.Fatalf("err = %v", err)
 			}
-			if se.Line != tc.line {
-				t.Errorf("line %d, want %d (%s)", se.Line, tc.line, se.Message)
+			if se.Line != tc.line || se.Column != tc.column {
+				t.Errorf("line %d column %d, want %d:%d (%s)", se.Line, se.Column, tc.line, tc.column, se.Message)
 			}
 		})
 	}
