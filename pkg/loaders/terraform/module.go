@@ -114,7 +114,9 @@ func parseModule(parser *hclparse.Parser, fsys *confine.FS, dir string) (*module
 		path := filepath.Join(dir, name)
 		f, d := parseFile(parser, fsys, path)
 		diags = append(diags, d...)
-		if f == nil || f.Body == nil {
+		// A file with a syntax error is reported and contributes nothing: hcl's partial body
+		// of it still held the node group the report said it could not read.
+		if f == nil || f.Body == nil || d.HasErrors() {
 			continue
 		}
 		meterForExpressions(f.Body)

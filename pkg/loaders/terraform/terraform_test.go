@@ -251,6 +251,19 @@ func TestMalformedHCLIsLocated(t *testing.T) {
 	if _, ok := groupsOf(t, frags)["y"]; !ok {
 		t.Error("the good file's node group is missing")
 	}
+	// The file that could not be read contributes nothing, though hcl recovers a partial body
+	// that holds its node group.
+	root = writeTree(t, map[string]string{
+		"bad.tf":  "resource \"aws_eks_node_group\" \"x\" {\n  node_group_name = \"x\"\n  instance_types = [\"m5.large\"]\n}\nlocals {\n  broken = [1, 2\n}\n",
+		"good.tf": "resource \"aws_eks_node_group\" \"y\" {\n  node_group_name = \"y\"\n  instance_types = [\"m5.large\"]\n}\n",
+	})
+	groups := groupsOf(t, Load([]string{root}, Options{}))
+	if _, ok := groups["x"]; ok {
+		t.Error("the node group of the file with a syntax error is counted")
+	}
+	if _, ok := groups["y"]; !ok {
+		t.Error("the good file's node group is missing")
+	}
 }
 
 func FuzzLoad(f *testing.F) {
