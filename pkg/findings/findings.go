@@ -102,6 +102,9 @@ type Finding struct {
 	Suppressed *Suppression `json:"suppressed,omitempty"`
 	// ObjectID identifies the object within the run, for matching ignores.
 	ObjectID string `json:"-"`
+	// RowObjectIDs are the other objects the finding is about (the node group of an ENI001
+	// row): their ignores suppress it too.
+	RowObjectIDs []string `json:"-"`
 	// ReadFrom is the file the object was read from when Location is elsewhere (rendered
 	// Helm output located in its template): a change to either makes the finding changed.
 	ReadFrom string `json:"-"`

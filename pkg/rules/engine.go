@@ -392,6 +392,8 @@ type policyFinding struct {
 		findings.ObjectRef
 	} `json:"object"`
 	Details map[string]any `json:"details"`
+	// RowObjects are the objects a finding is also about (the node group of an ENI001 row).
+	RowObjects []string `json:"rowObjects"`
 }
 
 type policyReport struct {
@@ -572,7 +574,7 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared 
 		if !ok {
 			return nil, fmt.Errorf("a policy returned a finding for unknown rule %q", pf.Rule)
 		}
-		f := findings.Finding{Rule: pf.Rule, Severity: pf.Severity, Message: pf.Message, Location: pf.Location, Details: pf.Details}
+		f := findings.Finding{Rule: pf.Rule, Severity: pf.Severity, Message: pf.Message, Location: pf.Location, Details: pf.Details, RowObjectIDs: pf.RowObjects}
 		if f.Severity == "" {
 			f.Severity = rule.Severity
 		}

@@ -15,8 +15,9 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/rules"
 )
 
-// Inline marks the findings that an accepted eni-lint.io/ignore entry covers: same object,
-// one of its rules.
+// Inline marks the findings that an accepted eni-lint.io/ignore entry (or Terraform ignore
+// comment) covers: the same object, or one of the finding's row objects (the node group an
+// ENI001 is about), and one of its rules.
 func Inline(fs []findings.Finding, active []rules.ActiveIgnore) {
 	byObject := map[string][]rules.ActiveIgnore{}
 	for _, a := range active {
@@ -27,10 +28,13 @@ func Inline(fs []findings.Finding, active []rules.ActiveIgnore) {
 		if f.Suppressed != nil || f.ObjectID == "" {
 			continue
 		}
-		for _, a := range byObject[f.ObjectID] {
-			if contains(a.Rules, f.Rule) {
-				f.Suppressed = &findings.Suppression{Kind: "inline", Reason: a.Reason, Expires: a.Expires}
-				break
+	objects:
+		for _, id := range append([]string{f.ObjectID}, f.RowObjectIDs...) {
+			for _, a := range byObject[id] {
+				if contains(a.Rules, f.Rule) {
+					f.Suppressed = &findings.Suppression{Kind: "inline", Reason: a.Reason, Expires: a.Expires}
+					break objects
+				}
 			}
 		}
 	}

@@ -78,6 +78,23 @@ func TestInline(t *testing.T) {
 	}
 }
 
+// An ignore comment on a node group (a Terraform aws_eks_node_group) suppresses the ENI001 of
+// its rows, which is located at the workload that holds the most.
+func TestInlineOnARowObject(t *testing.T) {
+	row := jobFinding("ENI001", "cronjob.yaml", "ns", "a")
+	row.RowObjectIDs = []string{"NodeGroup/default@infra/main.tf:2"}
+	other := jobFinding("ENI001", "cronjob.yaml", "ns", "a")
+	other.RowObjectIDs = []string{"NodeGroup/batch@infra/main.tf:9"}
+	fs := []findings.Finding{row, other}
+	Inline(fs, []rules.ActiveIgnore{{Object: "NodeGroup/default@infra/main.tf:2", Rules: []string{"ENI001"}, Reason: "reviewed"}})
+	if fs[0].Suppressed == nil || fs[0].Suppressed.Reason != "reviewed" {
+		t.Errorf("the node group's ENI001: %+v", fs[0].Suppressed)
+	}
+	if fs[1].Suppressed != nil {
+		t.Errorf("another node group's ENI001 suppressed")
+	}
+}
+
 func TestBaselineCountsAndStaleEntries(t *testing.T) {
 	// Two findings share one identity (same rule, file and object): the baseline records a
 	// count of 2, so a third one is new.

@@ -69,7 +69,9 @@ finding contains f if {
 	others := [model.type_label(r) | some r in exceeding; model.type_label(r) != model.type_label(row)]
 	shown := [c | some c in row.contributors; c.hidden + c.active > 0]
 
-	f := model.finding(
+	# The node group is the finding's row object: an ignore comment above it (a Terraform
+	# aws_eks_node_group) suppresses the finding as one on the workload does.
+	f := object.union(model.finding(
 		"ENI001", "",
 		message(g, row, w, fixes, others),
 		w, model.retention_paths(w),
@@ -88,7 +90,7 @@ finding contains f if {
 			"unlistedContributors": model.unlisted_contributors(row, shown),
 			"fixes": fixes,
 		}),
-	)
+	), {"rowObjects": [g.id]})
 }
 
 # The variant of the row, in the details only when the pool lists the type more than once.
