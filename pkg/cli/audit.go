@@ -35,7 +35,7 @@ func newAudit(stdio IO) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "audit SNAPSHOT... [-- MANIFEST PATHS...]",
-		Short: "Show, node by node, the branch ENIs that finished pods hold now, from a kubectl snapshot",
+		Short: "Show the branch ENIs finished pods hold now (a kubectl snapshot)",
 		Long: "audit reads what `" + SnapshotCommand + "` wrote (JSON or YAML, several files, or - for stdin) and never a live cluster.\n" +
 			"Per node it puts the scheduler's count of SGP pods beside the branch ENIs held, by running pods and by finished pods the scheduler no longer counts.\n" +
 			"With manifest or infrastructure paths after -- (or --manifests), it also compares what it sees with the static worst case of `eni-lint check`.",

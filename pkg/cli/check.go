@@ -73,20 +73,25 @@ func newCheck(stdio IO) *cobra.Command {
 	var f checkFlags
 	cmd := &cobra.Command{
 		Use:   "check [PATH...]",
-		Short: "Check manifests for branch-ENI exhaustion (folders are walked; - reads stdin)",
-		Long: `Check reads Kubernetes manifests (YAML or JSON; folders are walked recursively, - reads
-standard input), works out which workloads a SecurityGroupPolicy selects and where they may
+		Short: "Check manifests and infrastructure for branch-ENI exhaustion",
+		Long: `Check reads Kubernetes manifests (YAML or JSON; folders are walked recursively; the path
+"-" is standard input), works out which workloads a SecurityGroupPolicy selects and where they may
 land, and reports where a node's branch ENIs can run out.
 
-Node groups come from --node-group or nodeGroups in .eni-lint.yaml:
+Node groups come from the infrastructure code in the scanned folders (Terraform
+node groups, Auto Scaling groups and the terraform-aws-modules/eks module; Karpenter
+NodePools; eksctl; CloudFormation and CDK output; --terraform-plan), each root a cluster of
+its own, and from nodeGroups in .eni-lint.yaml or --node-group, which replaces the
+config's:
 
-  --node-group NAME=TYPE[,TYPE...][;labels=KEY=VALUE[,...]][;taints=KEY[=VALUE]:EFFECT[,...]][;maxPods=N]
+  --node-group NAME=TYPE[,TYPE...][;labels=KEY=VALUE[,...]]
+               [;taints=KEY[=VALUE]:EFFECT[,...]][;maxPods=N]
 
 Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the run failed
 (unreadable input, bad flags or config, policy errors).`,
 		Example: `  eni-lint check examples/quickstart --node-group default=m5.large
-  eni-lint check k8s/ --node-group 'batch=m5.large,m5.xlarge;taints=dedicated=batch:NoSchedule'
-  helm template ./chart | eni-lint check - --node-group default=m6i.large --format json`,
+  eni-lint check k8s/ --node-group 'batch=m5.large,m5.xlarge;maxPods=29'
+  helm template ./chart | eni-lint check - --node-group default=m6i.large`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(cmd, stdio, f, args)
 		},
@@ -114,7 +119,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 the
 // inputFlags are the flags that say what a run reads and how: check and clusters share them.
 func inputFlags(fl *pflag.FlagSet, f *checkFlags) {
 	fl.StringVar(&f.config, "config", "", "config file (default: "+config.FileName+" in the current folder or above)")
-	fl.StringArrayVar(&f.nodeGroups, "node-group", nil, "node group NAME=TYPE[,TYPE...][;labels=…][;taints=…][;maxPods=N] (repeatable; replaces the config's node groups)")
+	fl.StringArrayVar(&f.nodeGroups, "node-group", nil, "a node group `NAME=TYPE[,TYPE...]`, with optional ;labels=…, ;taints=… and ;maxPods=N (repeatable; replaces the config's node groups)")
 	fl.StringVar(&f.eniRelease, "eni-release", "", "release model: onDelete (default, worst case) or onCompletion")
 	fl.DurationVar(&f.cooldown, "cooldown", 0, "branch-ENI cool-down for onCompletion (default 60s, minimum 30s)")
 	fl.StringVar(&f.namespace, "namespace", "", "namespace of manifests without metadata.namespace (default \"default\")")

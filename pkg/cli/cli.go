@@ -14,6 +14,7 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/rules"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // IO is where a command reads and writes; tests replace it.
@@ -75,8 +76,22 @@ finished Job pods keep their ENIs while kube-scheduler no longer counts them.`,
 	// pflag writes a boolean flag as --comment[=true|false]; --help shows it as --comment,
 	// aligned as before. The template is the parent's for every subcommand.
 	cobra.AddTemplateFunc("plainBools", plainBools)
-	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), "FlagUsages | trimTrailingWhitespaces", "FlagUsages | plainBools | trimTrailingWhitespaces"))
+	// --help groups a command's flags under headings and wraps every line to the terminal's
+	// width (80 when it is no terminal).
+	width := helpWidth(stdio)
+	cobra.AddTemplateFunc("groupedFlags", func(fs *pflag.FlagSet) string { return groupedFlags(fs, width) })
+	cobra.AddTemplateFunc("wrapText", func(s string) string { return wrapParagraphs(s, width) })
+	usage := strings.Replace(root.UsageTemplate(), "\n\nFlags:\n{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}", "\n\n{{groupedFlags .LocalFlags | trimTrailingWhitespaces}}", 1)
+	root.SetUsageTemplate(strings.ReplaceAll(usage, "FlagUsages | trimTrailingWhitespaces", "FlagUsages | plainBools | trimTrailingWhitespaces"))
+	root.SetHelpTemplate(`{{with (or .Long .Short)}}{{. | wrapText | trimTrailingWhitespaces}}
+
+{{end}}{{if or .Runnable .HasSubCommands}}{{.UsageString}}{{end}}`)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
+			if near := nearestFlags(c.Flags(), name); len(near) > 0 {
+				return usageError{fmt.Errorf("%v: did you mean %s? (see %s --help)", err, strings.Join(near, " or "), c.CommandPath())}
+			}
+		}
 		return usageError{fmt.Errorf("%v (see %s --help)", err, c.CommandPath())}
 	})
 	root.AddCommand(newCheck(stdio), newRules(stdio), newExplain(stdio), newLimits(stdio), newVersion(stdio), newConfig(stdio), newAudit(stdio), newClusters(stdio), newFix(stdio))

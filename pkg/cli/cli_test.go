@@ -319,3 +319,37 @@ func TestFirstRunGuidance(t *testing.T) {
 		t.Errorf("no SGP: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// --help groups the flags under headings and fits 80 columns when it is no terminal; a
+// misspelled flag names the nearest ones; rules --help lists no generator flag.
+func TestHelpIsGroupedAndFits(t *testing.T) {
+	for _, command := range [][]string{{"--help"}, {"check", "--help"}, {"fix", "--help"}, {"audit", "--help"}, {"clusters", "--help"}, {"rules", "--help"}, {"config", "show", "--help"}} {
+		var out, errOut bytes.Buffer
+		code := Run(context.Background(), command, IO{In: strings.NewReader(""), Out: &out, Err: &errOut,
+			Getenv: func(string) string { return "" }, IsTerminal: func() bool { return false }})
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", command, code, errOut.String())
+		}
+		for _, line := range strings.Split(out.String(), "\n") {
+			if len([]rune(line)) > 80 {
+				t.Errorf("%v: a line of %d characters: %q", command, len([]rune(line)), line)
+			}
+		}
+		if command[0] == "check" {
+			for _, heading := range []string{"Common flags:", "Inputs:", "Helm and Kustomize:", "Terraform:", "Output:", "GitHub:", "Budgets:", "Terraform node\ngroups"} {
+				if !strings.Contains(out.String(), heading) && !strings.Contains(strings.Join(strings.Fields(out.String()), " "), strings.Join(strings.Fields(heading), " ")) {
+					t.Errorf("check --help has no %q\n%s", heading, out.String())
+				}
+			}
+		}
+		if command[0] == "rules" && strings.Contains(out.String(), "--out-dir") {
+			t.Errorf("rules --help lists the docs generator's --out-dir\n%s", out.String())
+		}
+	}
+	if code, _, stderr := run(t, "", nil, "check", "--nodegroup", "default=m5.large"); code != 2 || !strings.Contains(stderr, "did you mean --node-group?") {
+		t.Errorf("--nodegroup: exit %d %s", code, stderr)
+	}
+	if code, _, stderr := run(t, "", nil, "check", quickstart, "--node-group", "m5.large"); code != 2 || !strings.Contains(stderr, "--node-group default=m5.large") {
+		t.Errorf("--node-group m5.large: exit %d %s", code, stderr)
+	}
+}

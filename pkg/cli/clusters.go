@@ -14,7 +14,7 @@ func newClusters(stdio IO) *cobra.Command {
 	var f checkFlags
 	cmd := &cobra.Command{
 		Use:   "clusters [PATH...]",
-		Short: "Show the clusters eni-lint finds: their node groups, manifests and environments",
+		Short: "Show the clusters found: node groups, manifests, environments",
 		Long: `Clusters reads the same inputs as check, with the same flags and config, and prints the
 clusters it would judge each on its own, without evaluating any rule: each cluster's node
 groups (with their ids and where they are declared), the manifests deployed to it, and the

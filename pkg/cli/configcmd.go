@@ -17,7 +17,7 @@ func newConfig(stdio IO) *cobra.Command {
 	var path string
 	show := &cobra.Command{
 		Use:   "show",
-		Short: "Print every effective setting and where it came from (flag, ENI_LINT_* variable, file:line, default)",
+		Short: "Print every effective setting and where it came from",
 		Args:  cobra.NoArgs,
 		RunE: func(_ *cobra.Command, _ []string) error {
 			wd, err := os.Getwd()

@@ -34,7 +34,7 @@ func newFix(stdio IO) *cobra.Command {
 	var x fixFlags
 	cmd := &cobra.Command{
 		Use:   "fix [PATH...]",
-		Short: "Write the change each ENI001, ENI002 and ENI003 finding needs, checked before it is written",
+		Short: "Write each ENI001, ENI002 and ENI003 fix, checked before writing",
 		Long: `Fix reads what check reads, picks one change for each ENI001, ENI002 and ENI003 finding, and
 writes it where the object comes from: a manifest is edited in place (only the changed or
 inserted lines differ); an object a kustomize overlay builds gets a JSON patch in that overlay,

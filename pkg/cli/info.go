@@ -102,6 +102,11 @@ func newRules(stdio IO) *cobra.Command {
 	cmd.Flags().StringVar(&outDir, "out-dir", "", "with --format markdown: write README.md and one page per rule into this folder")
 	cmd.Flags().StringVar(&examplesDir, "examples", filepath.Join("testdata", "rule-examples"), "with --out-dir: the folder of the rule pages' examples (ID/args, ID/fails/, ID/passes/)")
 	cmd.Flags().StringVar(&readme, "readme", "", "with --format markdown: rewrite the rules table of this README (between its marker lines)")
+	// The docs generator's flags (docs/rules/, the README's rules table) are for contributors,
+	// who find them in docs/guide.md; `rules --help` lists what a user runs.
+	for _, name := range []string{"out-dir", "examples", "readme"} {
+		_ = cmd.Flags().MarkHidden(name)
+	}
 	cmd.Flags().StringArrayVar(&policies, "policy", nil, "folder of custom Rego rules (repeatable)")
 	return cmd
 }
@@ -136,7 +141,7 @@ func newExplain(stdio IO) *cobra.Command {
 	var policies []string
 	cmd := &cobra.Command{
 		Use:     "explain RULE",
-		Short:   "Show a rule's full documentation: what, why, the numbers, how to fix, the other model",
+		Short:   "Show a rule's documentation: what, why, numbers, how to fix",
 		Example: "  eni-lint explain ENI001",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

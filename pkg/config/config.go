@@ -388,6 +388,11 @@ func ParseNodeGroupFlag(value string) (inventory.NodeGroupSpec, error) {
 	name, types, ok := strings.Cut(parts[0], "=")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" || strings.TrimSpace(types) == "" {
+		// A bare instance type (--node-group m5.large) is the common slip: say the value that
+		// names a group of those nodes.
+		if !ok && name != "" && strings.Contains(name, ".") && !strings.ContainsAny(name, " =") {
+			return inventory.NodeGroupSpec{}, fmt.Errorf("--node-group %q: want NAME=TYPE[,TYPE...]; for a group of %s nodes, write --node-group default=%s", value, name, value)
+		}
 		return inventory.NodeGroupSpec{}, fmt.Errorf("--node-group %q: want NAME=TYPE[,TYPE...]", value)
 	}
 	spec := inventory.NodeGroupSpec{
