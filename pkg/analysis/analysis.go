@@ -200,6 +200,8 @@ func Check(ctx context.Context, source rules.Source, opts Options) (*findings.Re
 		}
 	}
 	step("evaluate")
+	// An ignore entry one cluster uses is no unused entry in the others.
+	report.Findings = append(report.Findings, tune(unusedIgnores(report.IgnoreUses, engine, opts.Rules), opts.Rules)...)
 	// Ignores, the baseline and --changed-since judge the findings once they are merged: a
 	// baseline entry that one cluster matches is no stale entry in the others.
 	if opts.Baseline != nil {
@@ -346,7 +348,15 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 		budget = *opts.witnessBudget
 	}
 	witness.Attach(res.Findings, inv, budget)
-	suppress.Inline(res.Findings, res.Ignores)
+	used := suppress.Inline(res.Findings, res.Ignores)
+	var uses []findings.IgnoreUse
+	for i, ig := range res.Ignores {
+		use := findings.IgnoreUse{ObjectID: ig.Object, Object: ig.Ref, Rules: ig.Rules, Text: ig.Text, Used: used[i]}
+		if ig.Location != nil {
+			use.Location = *ig.Location
+		}
+		uses = append(uses, use)
+	}
 	var accepted []suppress.ConfigIgnore
 	for _, i := range res.ConfigIgnores {
 		if i >= 0 && i < len(opts.Ignores) {
@@ -355,6 +365,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 	}
 	suppress.Config(res.Findings, accepted)
 	report := &findings.Report{
+		IgnoreUses:    uses,
 		SchemaVersion: findings.SchemaVersion,
 		Version:       opts.Version,
 		Model: findings.Model{
@@ -554,4 +565,56 @@ func (o Options) runWitnessBudget() witness.Budget {
 		return *o.WitnessBudget
 	}
 	return witness.DefaultBudget
+}
+
+// unusedIgnores are the ENI009 findings of the accepted inline ignore entries that covered no
+// finding in any evaluation of the run, once each. An entry whose rules are all turned off in
+// the config is not one: nothing of those rules is reported to cover.
+func unusedIgnores(uses []findings.IgnoreUse, engine *rules.Engine, overrides map[string]RuleOverride) []findings.Finding {
+	if engine == nil || len(uses) == 0 {
+		return nil // discovery (clusters) evaluates nothing
+	}
+	rule, ok := engine.Rule("ENI009")
+	if !ok {
+		return nil
+	}
+	key := func(u findings.IgnoreUse) string { return fmt.Sprintf("%s|%s|%v", u.ObjectID, u.Text, u.Location) }
+	used := map[string]bool{}
+	for _, u := range uses {
+		used[key(u)] = used[key(u)] || u.Used
+	}
+	var out []findings.Finding
+	seen := map[string]bool{}
+	for _, u := range uses {
+		k := key(u)
+		if used[k] || seen[k] {
+			continue
+		}
+		seen[k] = true
+		live := false
+		for _, r := range u.Rules {
+			if o, ok := overrides[r]; !ok || !o.Disabled {
+				live = true
+			}
+		}
+		if !live {
+			continue
+		}
+		what := strings.TrimSpace(u.Object.Kind + " " + qualifiedName(u.Object))
+		ref := u.Object
+		out = append(out, findings.Finding{
+			Rule: "ENI009", Severity: rule.Severity, Location: u.Location, Object: &ref, ObjectID: u.ObjectID,
+			Message: fmt.Sprintf("%s: ignore %q matches no finding: no %s is reported on it (or, for a node group, on its rows), so it suppresses nothing; remove it, or keep it with an expiry while the change it waits for lands",
+				what, u.Text, strings.Join(u.Rules, " or ")),
+			Details: map[string]any{"entry": u.Text, "problem": "matches no finding"},
+		})
+	}
+	return out
+}
+
+func qualifiedName(o findings.ObjectRef) string {
+	if o.Namespace == "" {
+		return o.Name
+	}
+	return o.Namespace + "/" + o.Name
 }

@@ -502,6 +502,7 @@ func checkClusters(ctx context.Context, engine *rules.Engine, opts Options, tabl
 			merged.Clusters = nil
 		} else {
 			merged.NodeGroups = append(merged.NodeGroups, rep.NodeGroups...)
+			merged.IgnoreUses = append(merged.IgnoreUses, rep.IgnoreUses...)
 			merged.InstanceTypes = append(merged.InstanceTypes, rep.InstanceTypes...)
 			merged.Errors = appendNewErrors(merged.Errors, rep.Errors)
 			merged.CNISettings = append(merged.CNISettings, rep.CNISettings...)

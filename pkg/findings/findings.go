@@ -333,6 +333,9 @@ const SchemaVersion = "eni-lint.report/v3"
 
 // Report is the outcome of one run.
 type Report struct {
+	// IgnoreUses are the accepted inline ignore entries of the evaluations merged into this
+	// report and whether each covered a finding (not written: ENI009 reports the unused).
+	IgnoreUses    []IgnoreUse           `json:"-"`
 	SchemaVersion string                `json:"schemaVersion"`
 	Version       string                `json:"version"`
 	Model         Model                 `json:"model"`
@@ -674,4 +677,17 @@ func Integer(v any) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// IgnoreUse is one accepted inline ignore entry (an annotation line or a Terraform comment) of
+// one evaluation, and whether it covered a finding there. A run reports, as ENI009, the entries
+// no evaluation used: an exception that suppresses nothing hides nothing today, and would hide
+// whatever comes next without anyone looking.
+type IgnoreUse struct {
+	ObjectID string
+	Object   ObjectRef
+	Rules    []string
+	Text     string
+	Location inventory.Position
+	Used     bool
 }

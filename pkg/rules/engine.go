@@ -474,6 +474,12 @@ type ActiveIgnore struct {
 	Rules   []string `json:"rules"`
 	Reason  string   `json:"reason"`
 	Expires string   `json:"expires"`
+	// Text is the entry as written; Ref names its object; Location is where the entry is
+	// written (a Terraform comment, else the annotation of its object, located by Path).
+	Text     string              `json:"text"`
+	Path     string              `json:"path"`
+	Location *inventory.Position `json:"location"`
+	Ref      findings.ObjectRef  `json:"ref"`
 }
 
 // Evaluate runs the prepared report query over the whole inventory, once.
@@ -566,6 +572,12 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared 
 		return inventory.Position{}
 	}
 	res := &Result{InstanceTypes: out.InstanceTypes, Ignores: out.Ignores, ConfigIgnores: out.ConfigIgnores}
+	for i := range res.Ignores {
+		if ig := &res.Ignores[i]; ig.Location == nil {
+			p := locate(ig.Object, []string{ig.Path})
+			ig.Location = &p
+		}
+	}
 	if res.Workloads, err = workloadTable(&out, inv.Workloads); err != nil {
 		return nil, err
 	}

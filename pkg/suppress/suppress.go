@@ -18,26 +18,34 @@ import (
 // Inline marks the findings that an accepted eni-lint.io/ignore entry (or Terraform ignore
 // comment) covers: the same object, or one of the finding's row objects (the node group an
 // ENI001 is about), and one of its rules.
-func Inline(fs []findings.Finding, active []rules.ActiveIgnore) {
-	byObject := map[string][]rules.ActiveIgnore{}
-	for _, a := range active {
-		byObject[a.Object] = append(byObject[a.Object], a)
+//
+// used says, entry by entry, whether the entry covers a finding (the first entry that covers
+// one suppresses it; a second entry that covers it too is used as well).
+func Inline(fs []findings.Finding, active []rules.ActiveIgnore) (used []bool) {
+	used = make([]bool, len(active))
+	byObject := map[string][]int{}
+	for i, a := range active {
+		byObject[a.Object] = append(byObject[a.Object], i)
 	}
 	for i := range fs {
 		f := &fs[i]
 		if f.Suppressed != nil || f.ObjectID == "" {
 			continue
 		}
-	objects:
 		for _, id := range append([]string{f.ObjectID}, f.RowObjectIDs...) {
-			for _, a := range byObject[id] {
-				if contains(a.Rules, f.Rule) {
+			for _, k := range byObject[id] {
+				a := active[k]
+				if !contains(a.Rules, f.Rule) {
+					continue
+				}
+				used[k] = true
+				if f.Suppressed == nil {
 					f.Suppressed = &findings.Suppression{Kind: "inline", Reason: a.Reason, Expires: a.Expires}
-					break objects
 				}
 			}
 		}
 	}
+	return used
 }
 
 // ConfigIgnore is an `ignores:` entry of the config file that the policies accepted.

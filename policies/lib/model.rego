@@ -1113,7 +1113,7 @@ active_config_ignores := [ig.index |
 ]
 
 # The entries that suppress: the engine marks the findings they cover.
-active_ignores := [{"object": obj.id, "rules": ig.rules, "reason": ig.reason, "expires": ig.expires} |
+active_ignores := [{"object": obj.id, "rules": ig.rules, "reason": ig.reason, "expires": ig.expires, "text": ig.text, "path": ig.path, "location": object.get(ig, "location", null), "ref": object_ref(obj)} |
 	some [obj, ig] in ignore_entries
 	not ignore_problem(ig)
 ]

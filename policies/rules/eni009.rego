@@ -5,7 +5,11 @@
 #   (or pod template) only when it gives a reason, names known rules, has not expired, and the
 #   config allows inline ignores for those rules. An `ignores:` entry of the config file needs a
 #   reason, known rules and a date not passed. Otherwise an entry suppresses nothing, and this
-#   finding says why, so a typo or an old exception never hides a problem silently.
+#   finding says why, so a typo or an old exception never hides a problem silently. An
+#   accepted inline entry (an annotation line or a Terraform comment) that covers no finding
+#   of its rules in any cluster of the run is reported as well: it suppresses nothing today
+#   and would hide the next finding without anyone looking. Entries are matched to findings
+#   by the engine, after every rule has run, so that part of this rule is decided there.
 # custom:
 #   id: ENI009
 #   severity: warning
@@ -13,7 +17,7 @@
 #     The expiry date against the run's date.
 #   remediation: |
 #     Write each entry as `RULE[,RULE...]: reason[; expires=YYYY-MM-DD]`, one per line. Renew or
-#     remove expired entries. Where the config sets allowInlineIgnores to false, use an
+#     remove expired entries, and remove entries that match no finding. Where the config sets allowInlineIgnores to false, use an
 #     `ignores:` entry in .eni-lint.yaml instead, if the organisation allows it.
 #   otherModel: |
 #     The same under both release models.
