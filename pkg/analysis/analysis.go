@@ -32,6 +32,8 @@ type Options struct {
 	// WitnessBudget, when set, replaces witness.DefaultBudget as the run's budget (a test
 	// that compares numbers only searches none).
 	WitnessBudget *witness.Budget
+	// WorkingFolder is the working folder from the repository root, for the report's inputs.
+	WorkingFolder string
 	// sharedInputs, when set, converts a workload several clusters hold to its Rego form once.
 	sharedInputs     *rules.WorkloadInputs
 	Paths            []string
@@ -375,7 +377,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 			Description:     ModelDescription(inv.Settings),
 		},
 		Inputs: findings.Inputs{
-			Paths: opts.Paths, Files: stats.Files, Documents: stats.Documents,
+			Paths: opts.Paths, WorkingFolder: opts.WorkingFolder, Files: stats.Files, Documents: stats.Documents,
 			Workloads: len(inv.Workloads), SecurityGroupPolicies: len(inv.SecurityGroupPolicies),
 			ServiceAccounts: len(inv.ServiceAccounts), NodeGroups: len(inv.NodeGroups),
 			SkippedChartTemplates: stats.SkippedChartTemplates, TerraformModules: stats.TerraformModules,

@@ -250,6 +250,7 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 	}
 	opts.HelmCharts, opts.SkipTreeCharts = charts, !f.renderCharts
 	opts.WitnessBudget = witnessBudget
+	opts.WorkingFolder = rootFolder(stdio.Getenv)
 	for _, p := range eff.TerraformPlans {
 		opts.TerraformPlans = append(opts.TerraformPlans, loaders.TerraformPlan{File: p.File, Root: p.Root})
 	}
@@ -328,7 +329,7 @@ func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.O
 		f.color = "never"
 	}
 	terminal := stdio.IsTerminal != nil && stdio.IsTerminal()
-	ropts := report.Options{Color: useColor(f.color, terminal, stdio.Getenv), LinkBase: linkBase(stdio.Getenv), Root: rootFolder(stdio.Getenv)}
+	ropts := report.Options{Color: useColor(f.color, terminal, stdio.Getenv), LinkBase: linkBase(stdio.Getenv), Root: opts.WorkingFolder}
 	if terminal && stdio.Width != nil {
 		ropts.Width = stdio.Width()
 	}

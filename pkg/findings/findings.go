@@ -274,7 +274,11 @@ type Model struct {
 
 // Inputs summarise what was read.
 type Inputs struct {
-	Paths                 []string `json:"paths"`
+	Paths []string `json:"paths"`
+	// WorkingFolder is the folder the run was in, from the repository root ("k8s"; left out
+	// at the root): the report's paths are relative to it, and joined to it they name files
+	// as the repository, GitHub's annotations and the SARIF output do.
+	WorkingFolder         string   `json:"workingFolder,omitempty"`
 	Files                 int      `json:"files"`
 	Documents             int      `json:"documents"`
 	Workloads             int      `json:"workloads"`
