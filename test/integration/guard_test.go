@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/eni-lint/eni-lint/internal/testtool"
 )
 
 // A Helm chart whose tpl renders a tpl of itself recurses until Go's stack limit ends the
@@ -15,6 +17,7 @@ func TestGuardStopsARecursiveChart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("recurses to a quarter of a gigabyte of stack: skipped in -short mode")
 	}
+	testtool.SkipUnlessSlow(t, "recurses to a quarter of a gigabyte of stack on purpose")
 	bin := buildEniLint(t)
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "chart", "Chart.yaml"), "apiVersion: v2\nname: chart\nversion: 0.1.0\n")
