@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eni-lint/eni-lint/internal/testtool"
 	"github.com/eni-lint/eni-lint/pkg/loaders/kubernetes"
 )
 
@@ -23,7 +24,7 @@ func TestTightnessOnScenarios(t *testing.T) {
 		t.Fatalf("no scenarios: %v", err)
 	}
 	sort.Strings(files)
-	tries := 300
+	tries := testtool.Size(100, 300)
 	if *long {
 		tries = 20000
 	}

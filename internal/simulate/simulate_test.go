@@ -201,7 +201,7 @@ func randomAdversary(rng *rand.Rand, w Workload) Adversary {
 // so a failure reproduces; -sim.long searches longer.
 func TestBoundIsNeverBelowTheSimulation(t *testing.T) {
 	b := newBound(t)
-	workloads, trajectories := testtool.Size(300, 1500), 40
+	workloads, trajectories := testtool.Size(150, 1500), 40
 	if *long {
 		workloads, trajectories = 20000, 400
 	}
@@ -224,7 +224,7 @@ func TestBoundIsNeverBelowTheSimulation(t *testing.T) {
 func TestOnDeleteIsTheWorstCase(t *testing.T) {
 	b := newBound(t)
 	rng := rand.New(rand.NewPCG(6, 1))
-	for range testtool.Size(600, 3000) {
+	for range testtool.Size(300, 3000) {
 		w := randomWorkload(rng)
 		del, comp := b.held(t, w, Model{OnDelete: true, Window: 90}), b.held(t, w, Model{Window: 90})
 		if del < comp {
@@ -319,7 +319,7 @@ func TestTightness(t *testing.T) {
 		"Job, completions 1, TTL 60":   {Completions: 1, BackoffLimit: 6, TTL: 60, Deadline: -1},
 		"hourly Allow, deadline 900 s": {CronJob: true, Completions: 1, BackoffLimit: 3, TTL: 300, Deadline: 900, Period: 3600, Policy: "Allow", SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1},
 	}
-	tries := 3000
+	tries := testtool.Size(1000, 3000)
 	if *long {
 		tries = 100000
 	}
@@ -395,7 +395,7 @@ func dailyCronJobsWithin(rng *rand.Rand, n, spread int) []Workload {
 // ramps included.
 func TestSeparatedSchedulesNeverOverlapMore(t *testing.T) {
 	b := newBound(t)
-	cases, trajectories := testtool.Size(80, 300), 30
+	cases, trajectories := testtool.Size(40, 300), 30
 	if *long {
 		cases, trajectories = 5000, 300
 	}
@@ -435,7 +435,7 @@ func neverAboveOverDays(t *testing.T, rng *rand.Rand, ws []Workload, m Model, li
 // ramps are made of (a ramp one pod short fails here).
 func TestRampsAreSound(t *testing.T) {
 	b := newBound(t)
-	cases, trajectories := testtool.Size(40, 150), 20
+	cases, trajectories := testtool.Size(32, 150), 20
 	if *long {
 		cases, trajectories = 2000, 200
 	}
@@ -466,7 +466,7 @@ func TestRampsAreSound(t *testing.T) {
 // second. (The ramps lower a peak further without keeping the pods apart.)
 func TestSeparatedPairsNeverOverlap(t *testing.T) {
 	b := newBound(t)
-	cases, trajectories := testtool.Size(100, 400), 40
+	cases, trajectories := testtool.Size(60, 400), 40
 	if *long {
 		cases, trajectories = 5000, 400
 	}
@@ -499,7 +499,7 @@ func TestSeparatedPairsNeverOverlap(t *testing.T) {
 func TestIrregularSchedulesAreSound(t *testing.T) {
 	b := newBound(t)
 	schedules := []string{"0 1,2 * * *", "0,10 * * * *", "*/20 8-9 * * *", "0 3 * * 1-5", "5,10,50 * * * *", "0 0,6,7 * * *"}
-	workloads, trajectories := testtool.Size(50, 200), 30
+	workloads, trajectories := testtool.Size(30, 200), 30
 	if *long {
 		workloads, trajectories = 3000, 200
 	}

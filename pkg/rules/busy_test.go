@@ -48,7 +48,7 @@ func TestBusyPeakMatchesItsDefinition(t *testing.T) {
 	busy := []int{60, 600, 1020, 3599, 3600, 7300, 40000, 90000, 700000}
 	rng := rand.New(rand.NewPCG(5, 30))
 	periodic, ramped := 0, 0
-	cases := testtool.Size(30, 60) // a prefix of the same seeded cases without -tags slow
+	cases := testtool.Size(20, 60) // a prefix of the same seeded cases without -tags slow
 	for i := range cases {
 		var groups []any
 		type group struct {
