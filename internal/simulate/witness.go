@@ -282,6 +282,7 @@ func climb(ws []Workload, m Model, horizon, plays, target, limit int, rng *rand.
 	}
 	cur.sum(limit)
 	best := cur
+	var spare profiles
 	explore := plays / 4
 	improved := 0
 	for n := 1; n < plays; n++ {
@@ -304,10 +305,12 @@ func climb(ws []Workload, m Model, horizon, plays, target, limit int, rng *rand.
 		next := &state{choices: append([]choice(nil), cur.choices...), plays: append([]played(nil), cur.plays...)}
 		next.choices[i], next.plays[i] = c, playOne(ws[i], m, c)
 		// The others' pods are as they were: the total changes by this workload's profiles.
-		next.total, next.peak = combine(cur.total, cur.plays[i].profile, next.plays[i].profile)
+		total, busy := spare.take()
+		next.total, next.peak = combineInto(total, cur.total, cur.plays[i].profile, next.plays[i].profile)
 		var most jointPeak
-		next.busy, most = combine(cur.busy, cur.plays[i].busy, next.plays[i].busy)
+		next.busy, most = combineInto(busy, cur.busy, cur.plays[i].busy, next.plays[i].busy)
 		next.setRunning(most.Peak, limit)
+		prev := cur
 		if next.sameOrBetter(best) {
 			if next.better(best) || n >= explore {
 				cur = next
@@ -316,8 +319,38 @@ func climb(ws []Workload, m Model, horizon, plays, target, limit int, rng *rand.
 				best, improved = next, n
 			}
 		}
+		// A state neither kept as the current one nor as the best is no longer read: its
+		// profiles are written over by a later step.
+		spare.give(next, cur, best)
+		if prev != next {
+			spare.give(prev, cur, best)
+		}
 	}
 	return best
+}
+
+// profiles recycles the totals of states a climb no longer reads: most steps are rejected,
+// and each allocated two profiles as long as the node's whole trajectory.
+type profiles struct{ free [][2][]event }
+
+func (p *profiles) take() (total, busy []event) {
+	if len(p.free) == 0 {
+		return nil, nil
+	}
+	last := p.free[len(p.free)-1]
+	p.free = p.free[:len(p.free)-1]
+	return last[0][:0], last[1][:0]
+}
+
+// give keeps s's profiles for a later step unless s is one of the states still read.
+func (p *profiles) give(s *state, kept ...*state) {
+	for _, k := range kept {
+		if s == k {
+			return
+		}
+	}
+	p.free = append(p.free, [2][]event{s.total, s.busy})
+	s.total, s.busy = nil, nil
 }
 
 type jointPeak struct{ Peak, At int }
@@ -349,9 +382,33 @@ func playOne(w Workload, m Model, c choice) played {
 	bySecond := func(a, b event) int { return cmp.Compare(a.t, b.t) }
 	slices.SortFunc(evs, bySecond)
 	slices.SortFunc(busy, bySecond)
-	profile, _ := combine(evs, nil, nil)
-	running, _ := combine(busy, nil, nil)
+	profile, _ := compressed(evs)
+	running, _ := compressed(busy)
 	return played{runs: s.runs, profile: profile, busy: running}
+}
+
+// compressed is combine(evs, nil, nil) written into evs itself: the changes of each second
+// summed, zero sums dropped, and the peak. A play's events are made for it alone, and each
+// entry written is at or before the entries still to read, so no second list is allocated.
+func compressed(evs []event) ([]event, jointPeak) {
+	out := evs[:0]
+	n := 0
+	best := jointPeak{}
+	for i := 0; i < len(evs); {
+		t, d := evs[i].t, 0
+		for ; i < len(evs) && evs[i].t == t; i++ {
+			d += evs[i].d
+		}
+		if d == 0 {
+			continue
+		}
+		out = append(out, event{t, d})
+		n += d
+		if n > best.Peak {
+			best = jointPeak{n, t}
+		}
+	}
+	return out, best
 }
 
 // combine is total − minus + plus as one profile (sorted by second, one entry per second, no
@@ -359,7 +416,13 @@ func playOne(w Workload, m Model, c choice) played {
 // release] adds 1 at created and −1 at release + 1), and the first second it happens. Each
 // input is sorted by second; a linear merge.
 func combine(total, minus, plus []event) ([]event, jointPeak) {
-	out := make([]event, 0, len(total)+len(plus))
+	return combineInto(make([]event, 0, len(total)+len(plus)), total, minus, plus)
+}
+
+// combineInto is combine written into out (whose contents are replaced), which must not be
+// one of the inputs.
+func combineInto(out []event, total, minus, plus []event) ([]event, jointPeak) {
+	out = out[:0]
 	var i, j, k, n int
 	best := jointPeak{}
 	for i < len(total) || j < len(minus) || k < len(plus) {
