@@ -3,6 +3,7 @@ package terraform
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/eni-lint/eni-lint/internal/testtool"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,6 +114,7 @@ func TestPrepareJSON(t *testing.T) {
 }
 
 func TestJSONForExpressionsAreMetered(t *testing.T) {
+	testtool.SkipUnlessSlow(t, "iterates a million times before the budget trips")
 	root := writeTree(t, map[string]string{
 		"main.tf.json": `{
  "variable": {"types": {"default": ["m5.large", "c5.xlarge"]}},
