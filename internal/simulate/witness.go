@@ -369,46 +369,37 @@ func playOne(w Workload, m Model, c choice) played {
 	for _, r := range s.runs {
 		pods += len(r.pods)
 	}
-	evs, busy := make([]event, 0, 2*pods), make([]event, 0, 2*pods)
+	// Starts and ends apart: pods are created in order (runs are played in start order, and a
+	// run's pods one after the other), so the starts are most often sorted already, and only
+	// the ends need sorting. combine then merges the two and sums each second's changes, so
+	// the order within a second does not matter.
+	events := make([]event, 4*pods)
+	starts, ends := events[:0:pods], events[pods:pods:2*pods]
+	busyStarts, busyEnds := events[2*pods:2*pods:3*pods], events[3*pods:3*pods]
 	for _, r := range s.runs {
 		for _, p := range r.pods {
-			evs = append(evs, event{p.created, 1}, event{p.release + 1, -1})
+			starts = append(starts, event{p.created, 1})
+			ends = append(ends, event{p.release + 1, -1})
 			if p.ended > p.created {
-				busy = append(busy, event{p.created, 1}, event{p.ended, -1})
+				busyStarts = append(busyStarts, event{p.created, 1})
+				busyEnds = append(busyEnds, event{p.ended, -1})
 			}
 		}
 	}
-	// combine sums the changes of one second, so the order within a second does not matter.
-	bySecond := func(a, b event) int { return cmp.Compare(a.t, b.t) }
-	slices.SortFunc(evs, bySecond)
-	slices.SortFunc(busy, bySecond)
-	profile, _ := compressed(evs)
-	running, _ := compressed(busy)
+	for _, list := range [][]event{starts, ends, busyStarts, busyEnds} {
+		sortBySecond(list)
+	}
+	profile, _ := combine(starts, nil, ends)
+	running, _ := combine(busyStarts, nil, busyEnds)
 	return played{runs: s.runs, profile: profile, busy: running}
 }
 
-// compressed is combine(evs, nil, nil) written into evs itself: the changes of each second
-// summed, zero sums dropped, and the peak. A play's events are made for it alone, and each
-// entry written is at or before the entries still to read, so no second list is allocated.
-func compressed(evs []event) ([]event, jointPeak) {
-	out := evs[:0]
-	n := 0
-	best := jointPeak{}
-	for i := 0; i < len(evs); {
-		t, d := evs[i].t, 0
-		for ; i < len(evs) && evs[i].t == t; i++ {
-			d += evs[i].d
-		}
-		if d == 0 {
-			continue
-		}
-		out = append(out, event{t, d})
-		n += d
-		if n > best.Peak {
-			best = jointPeak{n, t}
-		}
+// sortBySecond sorts events by their second, at the cost of one pass when they are already.
+func sortBySecond(list []event) {
+	bySecond := func(a, b event) int { return cmp.Compare(a.t, b.t) }
+	if !slices.IsSortedFunc(list, bySecond) {
+		slices.SortFunc(list, bySecond)
 	}
-	return out, best
 }
 
 // combine is total − minus + plus as one profile (sorted by second, one entry per second, no

@@ -165,20 +165,3 @@ func TestSearchKeepsToTheRunningLimit(t *testing.T) {
 		t.Errorf("limited peak %d, unlimited %d", limited.Peak, free.Peak)
 	}
 }
-
-// compressed gives what combine gives for one list, written in place.
-func TestCompressedIsCombineOfOneList(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 3))
-	for range 500 {
-		var evs []event
-		for range rng.IntN(40) {
-			evs = append(evs, event{rng.IntN(20), []int{1, -1}[rng.IntN(2)]})
-		}
-		sort.Slice(evs, func(i, j int) bool { return evs[i].t < evs[j].t })
-		want, wantPeak := combine(evs, nil, nil)
-		got, gotPeak := compressed(append([]event(nil), evs...))
-		if fmt.Sprint(got) != fmt.Sprint(want) || gotPeak != wantPeak {
-			t.Fatalf("%v: compressed %v %v, combine %v %v", evs, got, gotPeak, want, wantPeak)
-		}
-	}
-}
