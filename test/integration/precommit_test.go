@@ -20,6 +20,9 @@ func TestPreCommitHook(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the hook with pre-commit: skipped in -short mode")
 	}
+	// pre-commit builds the hook in an environment of its own and runs it seven times: 30 s of
+	// CPU, half of this package's, on a laptop that has pre-commit installed.
+	testtool.SkipUnlessSlow(t, "builds and runs the hook with the real pre-commit")
 	testtool.Program(t, "pre-commit", "apt-get install pre-commit; .ci/run installs it")
 	snippet := readmeBlock(t, "# .pre-commit-config.yaml")
 	var cfg struct {
