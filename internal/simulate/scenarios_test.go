@@ -24,7 +24,7 @@ func TestTightnessOnScenarios(t *testing.T) {
 		t.Fatalf("no scenarios: %v", err)
 	}
 	sort.Strings(files)
-	tries := testtool.Size(100, 300)
+	tries := testtool.Size(50, 300)
 	if *long {
 		tries = 20000
 	}

@@ -23,7 +23,7 @@ import (
 // boundary splits a class or a namespace.
 func TestPartitionsGiveTheSameReport(t *testing.T) {
 	dir := t.TempDir()
-	if err := synth.Write(dir, 1500, 7, 9, 10, 3); err != nil {
+	if err := synth.Write(dir, testtool.Size(1000, 1500), 7, 9, 10, 3); err != nil {
 		t.Fatal(err)
 	}
 	// What the synthetic tree lacks, first and last in the walk's order, so that the first
