@@ -602,21 +602,13 @@ func unusedIgnores(uses []findings.IgnoreUse, engine *rules.Engine, overrides ma
 		if !live {
 			continue
 		}
-		what := strings.TrimSpace(u.Object.Kind + " " + qualifiedName(u.Object))
 		ref := u.Object
 		out = append(out, findings.Finding{
 			Rule: "ENI009", Severity: rule.Severity, Location: u.Location, Object: &ref, ObjectID: u.ObjectID,
 			Message: fmt.Sprintf("%s: ignore %q matches no finding: no %s is reported on it (or, for a node group, on its rows), so it suppresses nothing; remove it, or keep it with an expiry while the change it waits for lands",
-				what, u.Text, strings.Join(u.Rules, " or ")),
+				u.Object, u.Text, strings.Join(u.Rules, " or ")),
 			Details: map[string]any{"entry": u.Text, "problem": "matches no finding"},
 		})
 	}
 	return out
-}
-
-func qualifiedName(o findings.ObjectRef) string {
-	if o.Namespace == "" {
-		return o.Name
-	}
-	return o.Namespace + "/" + o.Name
 }

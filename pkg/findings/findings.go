@@ -54,6 +54,15 @@ type ObjectRef struct {
 	Name      string `json:"name"`
 }
 
+// String is the object as messages name it, "CronJob billing/db-report" (the policies'
+// describe).
+func (o ObjectRef) String() string {
+	if o.Namespace == "" {
+		return o.Kind + " " + o.Name
+	}
+	return o.Kind + " " + o.Namespace + "/" + o.Name
+}
+
 // RuleDoc is one rule's documentation, from its METADATA annotation. Reporters that describe
 // rules (SARIF, explain) use it.
 type RuleDoc struct {
