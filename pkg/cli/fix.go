@@ -46,9 +46,13 @@ Every change is checked first: the check runs again on the changed files in memo
 after which its finding is still there, or which adds a finding, is not written. A second run
 changes nothing.
 
-Changes are tried in the order ttl, history, backoff, deadline (--prefer moves one first). A
-larger instance type is an infrastructure decision: it is shown, and written only with
---prefer instance-type, where the node group lists the type as a literal.
+Each finding gets its first remedy, the one every report lists first: for ENI001 a
+ttlSecondsAfterFinished (alone, or with an activeDeadlineSeconds or startingDeadlineSeconds),
+then one change of the deadline or schedule, then history limits, then backoffLimit. fix never
+writes backoffLimit: 0 or a history limit of 0 (no retries, no finished Job left to read)
+unless --prefer names that lever, and leaves concurrencyPolicy to you. --prefer LEVER takes the
+first remedy that uses it. A larger instance type is an infrastructure decision: it is shown,
+and written only with --prefer instance-type, where the node group lists the type as a literal.
 
 Exit codes: 0 the files (as fixed) have no finding at or above --fail-on; 1 findings remain
 (with --check: fixes would be written); 2 the run failed.`,
@@ -62,7 +66,7 @@ Exit codes: 0 the files (as fixed) have no finding at or above --fail-on; 1 find
 	}
 	fl := cmd.Flags()
 	inputFlags(fl, &f)
-	fl.StringVar(&x.prefer, "prefer", "", "the kind of change to try first: ttl, history, backoff, deadline or instance-type (written only where the group lists the type as a literal)")
+	fl.StringVar(&x.prefer, "prefer", "", "take the first remedy that changes this: ttl, deadline, starting-deadline, history, backoff or instance-type (written only where the group lists the type as a literal)")
 	fl.BoolVar(&x.dryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
 	fl.BoolVar(&x.check, "check", false, "write nothing; exit 1 when fixes would be written (for CI)")
 	fl.IntVar(&x.ttl, "ttl", 600, "ttlSecondsAfterFinished that ENI002's fix sets")
@@ -101,7 +105,7 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 		return err
 	}
 	defer fsys.Close()
-	res, err := fix.Run(ctx, checkWith(opts, eng), fix.NewWorkspace(fsys.ReadFile), order)
+	res, err := fixRun(ctx, checkWith(opts, eng), fix.NewWorkspace(fsys.ReadFile), order)
 	if err != nil {
 		return err
 	}
@@ -145,6 +149,9 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 	}
 	return nil
 }
+
+// fixRun is fix.Run; a test wraps it to try every remedy with the same check and files.
+var fixRun = fix.Run
 
 // checkWith is the check fix runs on changed files: the run's options with the files read
 // from the overlay, and the workloads kept.

@@ -21,6 +21,16 @@ func Edits(res *Result, before map[string]inventory.Workload, read func(string) 
 		byName[name] = append(byName[name], w)
 	}
 	out := map[string][]findings.Edit{}
+	byWorkload := map[string][]findings.Edit{}
+	defer func() {
+		// A finding another finding's change resolved (ENI002 by ENI001's TTL) offers that
+		// change: the same edit, where every format shows it.
+		for _, o := range res.Outcomes {
+			if e := byWorkload[o.Finding.ObjectID]; o.ByOthers && len(e) > 0 {
+				out[Identity(o.Finding)] = e
+			}
+		}
+	}()
 	for _, o := range res.Outcomes {
 		if !o.Written || o.ByOthers || o.Fix == nil || len(o.Placed) == 0 {
 			continue
@@ -43,6 +53,7 @@ func Edits(res *Result, before map[string]inventory.Workload, read func(string) 
 			edits = append(edits, lineEdits(relativeTo(file, w), ws.Original(file), ws.Current(file), o.Fix.Change)...)
 		}
 		out[Identity(o.Finding)] = edits
+		byWorkload[o.Fix.Workload] = edits
 	}
 	return out
 }

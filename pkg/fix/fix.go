@@ -18,10 +18,11 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/findings"
 )
 
-// Levers are what a fix changes, in the order fix tries them by default: retention first, then
-// retries, then how long a run may last. An instance type is an infrastructure decision: it is
-// shown, and written only when preferred (placeInstanceType).
-var Levers = []string{"ttl", "history", "backoff", "deadline"}
+// Levers are what a fix changes and --prefer names: retention first, then how runs are
+// scheduled and how long they may last, then retries. An instance type is an infrastructure
+// decision: it is shown, and written only when preferred (placeInstanceType). A remedy's
+// concurrency policy is a word, not a number: fix says it and leaves it to the person.
+var Levers = []string{"ttl", "deadline", "starting-deadline", "history", "backoff"}
 
 // LeverInstanceType is the lever of a larger instance type.
 const LeverInstanceType = "instance-type"
@@ -29,12 +30,17 @@ const LeverInstanceType = "instance-type"
 // Rules are the rules whose fixes `eni-lint fix` applies.
 var Rules = []string{"ENI001", "ENI002", "ENI003"}
 
-// Fix is one fix a finding offers (details.fixes[]).
+// Fix is one fix a finding offers (details.fixes[]): one or more field changes of one workload.
 type Fix struct {
-	Workload     string
-	Change       string
-	Lever        string
-	Set          []Field
+	Workload string
+	Change   string
+	// Lever is the fix's first lever; Levers all it changes (a TTL with a deadline: both).
+	Lever  string
+	Levers []string
+	Set    []Field
+	// Unwritable lists the fields fix does not write (a concurrency policy): a fix with any is
+	// shown, not written.
+	Unwritable   []string
 	InstanceType string
 }
 
@@ -44,7 +50,7 @@ type Field struct {
 	Value int
 }
 
-// FixesOf reads a finding's fixes.
+// FixesOf reads a finding's fixes, in the order the rule ranks them.
 func FixesOf(f findings.Finding) []Fix {
 	list, _ := f.Details["fixes"].([]any)
 	var out []Fix
@@ -54,11 +60,22 @@ func FixesOf(f findings.Finding) []Fix {
 			continue
 		}
 		fx := Fix{Workload: str(m["workload"]), Change: str(m["change"]), Lever: str(m["lever"]), InstanceType: str(m["instanceType"])}
+		levers, _ := m["levers"].([]any)
+		for _, l := range levers {
+			if s := str(l); s != "" {
+				fx.Levers = append(fx.Levers, s)
+			}
+		}
+		if len(fx.Levers) == 0 && fx.Lever != "" {
+			fx.Levers = []string{fx.Lever}
+		}
 		sets, _ := m["set"].([]any)
 		for _, s := range sets {
 			sm, _ := s.(map[string]any)
 			if v, ok := findings.Integer(sm["value"]); ok && str(sm["field"]) != "" {
 				fx.Set = append(fx.Set, Field{Path: str(sm["field"]), Value: v})
+			} else if str(sm["field"]) != "" {
+				fx.Unwritable = append(fx.Unwritable, str(sm["field"]))
 			}
 		}
 		out = append(out, fx)
@@ -71,26 +88,23 @@ func str(v any) string {
 	return s
 }
 
-// Order is the order levers are tried in: prefer first, then the default order. With prefer
-// "instance-type" the instance-type fix comes first (and is shown, not written).
+// Order is what --prefer asks for: nil for the rule's own order, or the one lever to try first.
 func Order(prefer string) ([]string, error) {
 	if prefer == "" {
-		return Levers, nil
+		return nil, nil
 	}
 	if prefer != LeverInstanceType && !slices.Contains(Levers, prefer) {
 		return nil, fmt.Errorf("--prefer %q: want one of %s, %s", prefer, strings.Join(Levers, ", "), LeverInstanceType)
 	}
-	order := []string{prefer}
-	for _, l := range Levers {
-		if l != prefer {
-			order = append(order, l)
-		}
-	}
-	return order, nil
+	return []string{prefer}, nil
 }
 
-// Choose picks the fix a finding gets: the first in lever order that sets fields. The
-// instance-type fix is returned as shown when it is preferred, or when it is the only one.
+// Choose picks the fix a finding gets. The rule lists its fixes cheapest for the workload's
+// owner first (ENI001: a TTL, then schedule and deadline, history, retries, the instance type),
+// so by default it is the first fix that can be written and takes nothing away: no
+// backoffLimit: 0 (no retries at all) and no history limit of 0 (no evidence of a run kept).
+// With --prefer, the first fix that uses that lever, which may then write its 0. The
+// instance-type fix is returned as shown when it is preferred, or when nothing else is.
 func Choose(fixes []Fix, order []string) (written *Fix, shown *Fix) {
 	var typeFix *Fix
 	for i := range fixes {
@@ -98,17 +112,52 @@ func Choose(fixes []Fix, order []string) (written *Fix, shown *Fix) {
 			typeFix = &fixes[i]
 		}
 	}
-	if len(order) > 0 && order[0] == LeverInstanceType && typeFix != nil {
+	prefer := ""
+	if len(order) > 0 {
+		prefer = order[0]
+	}
+	if prefer == LeverInstanceType && typeFix != nil {
 		return nil, typeFix
 	}
-	for _, lever := range order {
+	writable := func(f *Fix) bool {
+		return f.Lever != LeverInstanceType && len(f.Set) > 0 && len(f.Unwritable) == 0 && f.Workload != ""
+	}
+	if prefer != "" {
 		for i := range fixes {
-			if fixes[i].Lever == lever && len(fixes[i].Set) > 0 && fixes[i].Workload != "" {
+			if writable(&fixes[i]) && slices.Contains(fixes[i].levers(), prefer) && (takesAway(fixes[i]) == "" || takesAway(fixes[i]) == prefer) {
 				return &fixes[i], nil
 			}
 		}
 	}
+	for i := range fixes {
+		if writable(&fixes[i]) && takesAway(fixes[i]) == "" {
+			return &fixes[i], nil
+		}
+	}
 	return nil, typeFix
+}
+
+// levers is what a fix changes; a fix built with only Lever changes that.
+func (f Fix) levers() []string {
+	if len(f.Levers) == 0 && f.Lever != "" {
+		return []string{f.Lever}
+	}
+	return f.Levers
+}
+
+// takesAway names the lever of a field a fix sets to 0 that removes a safety net: "backoff"
+// for backoffLimit: 0, "history" for a history limit of 0; "" when it sets none. Choose
+// writes such a fix only when --prefer names that lever.
+func takesAway(f Fix) string {
+	for _, s := range f.Set {
+		switch {
+		case s.Value == 0 && strings.HasSuffix(s.Path, "backoffLimit"):
+			return "backoff"
+		case s.Value == 0 && strings.HasSuffix(s.Path, "HistoryLimit"):
+			return "history"
+		}
+	}
+	return ""
 }
 
 // Identity names a finding across runs of the check: the rule and what it is about. ENI001 is

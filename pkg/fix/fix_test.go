@@ -17,6 +17,11 @@ func TestChoose(t *testing.T) {
 		{Workload: "w", Lever: "backoff", Set: []Field{{"spec.jobTemplate.spec.backoffLimit", 2}}},
 		{Lever: LeverInstanceType, Change: "use m5.xlarge"},
 	}
+	zeroing := []Fix{
+		{Workload: "w", Lever: "backoff", Set: []Field{{"spec.jobTemplate.spec.backoffLimit", 0}}},
+		{Workload: "w", Lever: "history", Set: []Field{{"spec.failedJobsHistoryLimit", 0}}},
+		fixes[2],
+	}
 	tests := []struct {
 		prefer      string
 		fixes       []Fix
@@ -29,6 +34,16 @@ func TestChoose(t *testing.T) {
 		{prefer: "instance-type", fixes: fixes, wantShown: LeverInstanceType},
 		{prefer: "", fixes: fixes[2:], wantShown: LeverInstanceType},
 		{prefer: "", fixes: nil},
+		// A TTL with a deadline is the first remedy, and is written.
+		{prefer: "", fixes: append([]Fix{{Workload: "w", Lever: "ttl", Levers: []string{"deadline", "ttl"}, Set: []Field{{"spec.jobTemplate.spec.ttlSecondsAfterFinished", 300}, {"spec.jobTemplate.spec.activeDeadlineSeconds", 120}}}}, fixes...), wantWritten: "ttl"},
+		{prefer: "deadline", fixes: append([]Fix{{Workload: "w", Lever: "ttl", Levers: []string{"deadline", "ttl"}, Set: []Field{{"spec.jobTemplate.spec.activeDeadlineSeconds", 120}}}}, fixes...), wantWritten: "ttl"},
+		// No retries and no evidence kept: only when preferred.
+		{prefer: "", fixes: zeroing, wantShown: LeverInstanceType},
+		{prefer: "backoff", fixes: zeroing, wantWritten: "backoff"},
+		{prefer: "history", fixes: zeroing, wantWritten: "history"},
+		{prefer: "ttl", fixes: zeroing, wantShown: LeverInstanceType},
+		// A concurrency policy is a word: shown, and the next remedy is written.
+		{prefer: "", fixes: append([]Fix{{Workload: "w", Lever: "concurrency", Unwritable: []string{"spec.concurrencyPolicy"}}}, fixes...), wantWritten: "history"},
 	}
 	for _, tc := range tests {
 		order, err := Order(tc.prefer)

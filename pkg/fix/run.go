@@ -62,11 +62,11 @@ type Result struct {
 }
 
 // Run picks a fix for every ENI001, ENI002 and ENI003 finding, places it, checks the result in
-// memory, and keeps what made its finding go away without adding one. ENI002's TTLs and
-// ENI003's backoffLimits come first, since they are about one workload each; ENI001 is judged
-// after them, on what they left, so its fixes are the smallest that still fit. A node group
-// still exceeded after a round (its fix was refused, or a fix elsewhere changed it) gets
-// another, up to three.
+// memory, and keeps what made its finding go away without adding one. ENI003's backoffLimits
+// come first (one run that cannot fit any node is about that workload alone); then ENI001's
+// first remedy, the one every report shows first; then ENI002's TTLs for the workloads still
+// without one, with ENI001 again. A node group still exceeded after a round (its fix was
+// refused, or a fix elsewhere changed it) gets another, up to three.
 func Run(ctx context.Context, check Check, ws *Workspace, order []string) (*Result, error) {
 	before, workloads, err := check(ctx, ws.Overlay())
 	if err != nil {
@@ -85,7 +85,7 @@ func RunFrom(ctx context.Context, check Check, ws *Workspace, order []string, be
 	current := before
 	done := map[string]int{} // identity → index in outcomes
 	var outcomes []Outcome
-	phases := [][]string{{"ENI002", "ENI003"}, {"ENI001"}, {"ENI001"}, {"ENI001"}}
+	phases := [][]string{{"ENI003"}, {"ENI001"}, {"ENI001", "ENI002"}, {"ENI001"}}
 	for _, rules := range phases {
 		var targets []findings.Finding
 		for _, f := range current.Findings {
@@ -173,9 +173,10 @@ func fixRound(ctx context.Context, check Check, ws *Workspace, report *findings.
 			outs[i].Fix, outs[i].Suggestion = shown, shown.Change
 			outs[i].Why = "an instance type is an infrastructure decision: eni-lint shows it and does not write it"
 		case len(fixes) == 0:
-			outs[i].Why = "no single change resolves it (eni-lint explain " + f.Rule + " shows what to combine)"
+			outs[i].Why = "no change of one workload resolves it (eni-lint explain " + f.Rule + " shows what to combine)"
 		default:
-			outs[i].Why = "none of its fixes is one eni-lint writes"
+			// Shown, not placed: an Outcome with a Fix would be written by place.
+			outs[i].Suggestion, outs[i].Why = fixes[0].Change, whyNotWritten(fixes[0])
 		}
 	}
 	preferType := len(order) > 0 && order[0] == LeverInstanceType
@@ -336,6 +337,19 @@ func place(ws *Workspace, workloads map[string]inventory.Workload, outs []Outcom
 	return cand
 }
 
+// whyNotWritten says why fix leaves the first remedy to the person.
+func whyNotWritten(f Fix) string {
+	switch {
+	case len(f.Unwritable) > 0:
+		return "eni-lint writes numbers only, not " + strings.Join(f.Unwritable, ", ")
+	case takesAway(f) == "backoff":
+		return "backoffLimit: 0 retries nothing; eni-lint writes it only with --prefer backoff"
+	case takesAway(f) == "history":
+		return "a history limit of 0 keeps no finished Job to read; eni-lint writes it only with --prefer history"
+	}
+	return "none of its fixes is one eni-lint writes"
+}
+
 // objectOf is the kind/namespace/name part of a workload ID.
 func objectOf(id string) string { return strings.SplitN(id, "@", 2)[0] }
 
@@ -379,4 +393,52 @@ func (o Outcome) Describe(preview bool) string {
 	default:
 		return fmt.Sprintf("stays %s: %s", head, o.Why)
 	}
+}
+
+// Trial is one remedy of one finding, placed alone and checked: what the finding promises,
+// tested (the CLI's TestEveryRemedyClearsItsFinding).
+type Trial struct {
+	Finding findings.Finding
+	Fix     Fix
+	// Placed is false when the remedy could not be written (Why says why): a Helm value, a
+	// field that is not a literal; Cleared then says nothing.
+	Placed  bool
+	Cleared bool
+	Why     string
+}
+
+// TryEach places every writable remedy of every finding of rules, one at a time, and checks
+// the files again with it.
+func TryEach(ctx context.Context, check Check, ws *Workspace, before *findings.Report, workloads map[string]inventory.Workload, rules []string) ([]Trial, error) {
+	var trials []Trial
+	for _, f := range before.Findings {
+		if f.Suppressed != nil || !slices.Contains(rules, f.Rule) {
+			continue
+		}
+		for _, fx := range FixesOf(f) {
+			if fx.Lever == LeverInstanceType || len(fx.Set) == 0 || len(fx.Unwritable) > 0 {
+				continue
+			}
+			outs := []Outcome{{Finding: f, Fix: &fx}}
+			cand := place(ws, workloads, outs, nil)
+			tr := Trial{Finding: f, Fix: fx}
+			if outs[0].Suggestion != "" || len(outs[0].Files) == 0 {
+				tr.Why = outs[0].Suggestion + outs[0].Why
+				trials = append(trials, tr)
+				continue
+			}
+			after, _, err := check(ctx, cand.Overlay())
+			if err != nil {
+				return nil, err
+			}
+			tr.Placed, tr.Cleared = true, true
+			for _, g := range after.Findings {
+				if g.Suppressed == nil && Identity(g) == Identity(f) {
+					tr.Cleared, tr.Why = false, g.Message
+				}
+			}
+			trials = append(trials, tr)
+		}
+	}
+	return trials, nil
 }

@@ -607,6 +607,7 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared 
 		addLocations(f.Details, objects)
 		res.Findings = append(res.Findings, f)
 	}
+	noteRemainingExcess(res.Findings)
 	for i := range res.InstanceTypes {
 		for j := range res.InstanceTypes[i].Contributors {
 			c := &res.InstanceTypes[i].Contributors[j]

@@ -899,7 +899,7 @@ type_row(g, t, ks) := row if {
 
 	# CronJobs whose runs cannot overlap count at their largest sum at one instant
 	# (timeline.rego): what that saves comes off hidden and held.
-	separated := [c | some k in ks; some c in key_separated[k]]
+	separated := separated_on(ks)
 	saved := sum([c.held | some c in separated]) - separated_peak(separated)
 
 	# Terminated pods plus at most b running ones, and never more than the workloads' peaks
@@ -960,6 +960,12 @@ key_separated := {k: [contribution(w, i) |
 	separable_class[i]
 	some w in class_counted[i]
 ] | count(separable_class) > 0; some k in placement_keys}
+
+# The separable contributions of a row's keys; row_separated is the same for a row, which the
+# remedies evaluate again with one workload changed.
+separated_on(ks) := [c | some k in ks; some c in key_separated[k]]
+
+row_separated(row) := separated_on(row_keys[[row.nodeGroupId, row.typeKey]])
 
 # A row says which CronJobs it counted by their busy windows, and what that saved.
 separated_details(separated, saved) := {} if {

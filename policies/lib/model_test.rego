@@ -375,7 +375,7 @@ test_placement_keys_share_placements if {
 
 # 25 standalone Jobs of T = 2 on a group of capacity 49 (maxPods): demand 50, excess 1. The
 # row lists the 20 that hold the most and counts the other 5, and each of the 25 alone is a
-# fix (backoffLimit 0 frees 1), those outside the top 20 too.
+# remedy (backoffLimit 0 frees 1), those outside the top 20 too; the finding lists three.
 test_rows_list_the_top_contributors_and_fixes_see_all if {
 	slots := [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
 	jobs := [fx.job(sprintf("j%02d", [i]), {"backoffLimit": 1}) | some i, _ in slots]
@@ -390,7 +390,8 @@ test_rows_list_the_top_contributors_and_fixes_see_all if {
 	some f in fs
 	count(f.details.contributors) == 20
 	f.details.otherContributors == 5
-	count([x | some x in f.details.fixes; x.workload]) == 25
+	count([x | some x in f.details.fixes; x.workload]) == 3 # at most three of a rank are listed
+	count(data.eni.remedies.workload_remedies(rows[0], rows)) == 25 with input as inv
 }
 
 # A policy found through its first matchLabels entry is still tested on the rest of its

@@ -480,10 +480,16 @@ separable := {w.id: s |
 # The same, per class: a class shares its view, and so its schedule and busy window.
 separable_class := {i: s |
 	some i, v in class_views
+	separable_view(v)
+	s := separable_windows(v)
+}
+
+# Whether a view's runs have busy windows: a schedule of known times in the week, a deadline,
+# and figures the timeline bounds. The remedies ask it of a changed view (remedies.rego).
+separable_view(v) if {
 	count(object.get(object.get(v, "cronJob", {}), "weekTimes", [])) > 0
 	v.job.activeDeadlineSeconds != null
 	time_aware(v)
-	s := separable_windows(v)
 }
 
 # A separable CronJob's busy windows: its schedule's times in the week, how long after each
@@ -524,9 +530,12 @@ busy_seconds(v) := (run + run_tail(v, 0)) if {
 # windows (a class shares its schedule and busy) count together, and each group's windows are
 # listed as the instants of the grid they cover, so that a start is looked up in them, not
 # compared with every window of every group: 25 hourly CronJobs took 100 s that way.
-separated_peak(contributors) := busy_peak([{"windows": s, "held": held, "count": n} |
-	some [s, held] in {[separable[c.id], c.held] | some c in contributors}
-	n := count([c | some c in contributors; c.held == held; separable[c.id] == s])
+separated_peak(contributors) := separated_peak_of([[separable[c.id], c.held] | some c in contributors])
+
+# The same from [windows, held] pairs, which the remedies also build for a changed workload.
+separated_peak_of(pairs) := busy_peak([{"windows": s, "held": held, "count": n} |
+	some [s, held] in {p | some p in pairs}
+	n := count([p | some p in pairs; p == [s, held]])
 ])
 
 # The peak over the instants where what a group holds can rise: the starts of its windows and,

@@ -27,9 +27,27 @@ test_fires_seed_with_ttl_still_exceeds if {
 	f.details.hidden == 15 # 7 of the oldest run + 8 packed into its 150 s tail (docs/model.md §5a)
 	f.details.demand == 15
 	some fix in f.details.fixes
-	fix.change == "lower backoffLimit of CronJob default/seed from 6 to 2 (frees 6)"
-	not ttl_fix(f) # even TTL 0 leaves 13: the cool-down holds a deleted Job's ENIs 90 s
-	contains(f.message, "No ttlSecondsAfterFinished of CronJob default/seed fits: even 0 leaves 13, because a deleted Job's ENIs stay 90 s in cool-down")
+	fix.change == "lower spec.jobTemplate.spec.backoffLimit from 6 to 2 (a failed run is retried fewer times) on CronJob default/seed (demand 9 of 9; frees 6)"
+	not ttl_fix(f) # it has a TTL, and even 30 s leaves 14: the cool-down holds a deleted Job's ENIs 90 s
+	contains(f.message, "No ttlSecondsAfterFinished alone fits CronJob default/seed: even 30 s leaves 14. A run has no activeDeadlineSeconds")
+
+	# The first remedy is the one change of the deadline, in a value a person writes.
+	f.details.fixes[0].change == "set spec.jobTemplate.spec.activeDeadlineSeconds: 120 (2 min) on CronJob default/seed (demand 8 of 9; frees 7); any activeDeadlineSeconds up to 149 s fits"
+	f.details.fixes[0].set == [{"field": "spec.jobTemplate.spec.activeDeadlineSeconds", "value": 120}]
+}
+
+# The seed without a TTL: no TTL alone fits, so the first remedy is a TTL with a deadline, the
+# pair with the longest deadline (TTL 600 s leaves a run 1 min, 300 s leaves it 2).
+test_seed_first_remedy_is_a_ttl_with_a_deadline if {
+	fs := eni001.finding with input as fx.inventory([fx.cronjob("seed", {}, {})], [fx.sgp_all], m5large)
+	some f in fs
+	f.details.fixes[0].levers == ["deadline", "ttl"]
+	f.details.fixes[0].set == [
+		{"field": "spec.jobTemplate.spec.ttlSecondsAfterFinished", "value": 300},
+		{"field": "spec.jobTemplate.spec.activeDeadlineSeconds", "value": 120},
+	]
+	f.details.fixes[0].demandAfter == 8
+	count(f.details.fixes) >= 2
 }
 
 test_fires_job_and_deployment if {
@@ -38,7 +56,7 @@ test_fires_job_and_deployment if {
 	f.details.demand == 12
 	f.object.name == "batch"
 	some fix in f.details.fixes
-	fix.change == "lower backoffLimit of Job default/batch from 6 to 3 (frees 3)"
+	fix.change == "lower spec.backoffLimit from 6 to 3 (a failed run is retried fewer times) on Job default/batch (demand 9 of 9; frees 3)"
 	not ttl_fix(f) # all 9 pods exist when the Job finishes, whatever its TTL
 	not contains(f.message, "ttlSecondsAfterFinished") # the fixes are details, listed by every report
 }
@@ -63,8 +81,10 @@ test_ttl_fix_is_the_largest_that_fits if {
 	f.details.demand == 21 # no TTL: (4 kept + 1 in flight) x T = 3, + 6 created in one 90 s window
 	some fix in f.details.fixes
 
-	# With a TTL below 3600 - 90 the finished run is gone before a third run can start.
-	fix.change == "set spec.jobTemplate.spec.ttlSecondsAfterFinished to 3509 or less on CronJob default/hourly (frees 12)"
+	# With a TTL below 3600 - 90 the finished run is gone before a third run can start: the
+	# largest round value below that, and the exact limit in words.
+	fix.change == "set spec.jobTemplate.spec.ttlSecondsAfterFinished: 1800 (30 min) on CronJob default/hourly (demand 9 of 9; frees 12); any TTL up to 3509 s fits"
+	f.details.fixes[0] == fix
 }
 
 test_quiet_seed_with_ttl_and_backoff if {
@@ -128,7 +148,7 @@ test_deadline_fix_separates_runs if {
 	some f in fs
 	f.details.demand == 12
 	some fix in f.details.fixes
-	fix.change == "set spec.jobTemplate.spec.activeDeadlineSeconds to 269 or less on CronJob default/every5 (frees 4)"
+	fix.change == "set spec.jobTemplate.spec.activeDeadlineSeconds: 120 (2 min) on CronJob default/every5 (demand 8 of 9; frees 4); any activeDeadlineSeconds up to 269 s fits"
 }
 
 # `eni-lint fix` writes what a fix sets: each fix names its lever and the fields with their
@@ -145,16 +165,44 @@ test_fixes_say_what_they_set if {
 	not other.set
 }
 
-# A history fix sets only the limits that change.
+# A history fix sets only the limits that change, lowers the successful ones first, and keeps
+# a failed Job: the evidence of a failure.
 test_history_fix_sets_only_changed_limits if {
-	w := fx.cronjob("hourly", {"schedule": "0 * * * *", "periodSeconds": 3600, "successfulJobsHistoryLimit": 3, "failedJobsHistoryLimit": 1}, {"backoffLimit": 2})
+	w := fx.cronjob("hourly", {"schedule": "0 * * * *", "periodSeconds": 3600, "successfulJobsHistoryLimit": 10, "failedJobsHistoryLimit": 1}, {"backoffLimit": 1})
 	fs := eni001.finding with input as fx.inventory([w], [fx.sgp_all], m5large)
 	some f in fs
 	some fix in f.details.fixes
 	fix.lever == "history"
-	count(fix.set) > 0
-	every s in fix.set {
-		name := trim_prefix(s.field, "spec.")
-		s.value != w.cronJob[name]
+	fix.set == [{"field": "spec.successfulJobsHistoryLimit", "value": 0}]
+	fix.change == "keep 1 finished Job (successfulJobsHistoryLimit: 0, failedJobsHistoryLimit: 1) on CronJob default/hourly (demand 8 of 9; frees 20)"
+
+	# A TTL alone fits too, and comes first.
+	f.details.fixes[0].levers == ["ttl"]
+}
+
+# Keeping no failed Job would fit (3 + 1 kept, T = 3: even 1 leaves 12), but is not offered.
+test_history_fix_keeps_a_failed_job if {
+	w := fx.cronjob("hourly", {"schedule": "0 * * * *", "periodSeconds": 3600, "successfulJobsHistoryLimit": 3, "failedJobsHistoryLimit": 1}, {"backoffLimit": 2})
+	fs := eni001.finding with input as fx.inventory([w], [fx.sgp_all], m5large)
+	some f in fs
+	not "history" in {fix.lever | some fix in f.details.fixes}
+}
+
+# Every duration a remedy offers is a value of the ladder people write.
+test_remedy_durations_are_round if {
+	ws := [
+		fx.cronjob("seed", {}, {}),
+		fx.cronjob("every5", {}, {"ttlSecondsAfterFinished": 60, "backoffLimit": 3}),
+		fx.cronjob("hourly", {"schedule": "0 * * * *", "periodSeconds": 3600}, {"backoffLimit": 2}),
+	]
+	every w in ws {
+		fs := eni001.finding with input as fx.inventory([w], [fx.sgp_all], m5large)
+		every f in fs {
+			every fix in f.details.fixes {
+				every s in [s | some s in object.get(fix, "set", []); endswith(s.field, "Seconds")] {
+					s.value in data.eni.remedies.durations
+				}
+			}
+		}
 	}
 }

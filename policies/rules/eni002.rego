@@ -25,6 +25,7 @@
 package eni.rules.eni002
 
 import data.eni.model
+import data.eni.remedies
 
 finding contains f if {
 	not model.fan_out_apart
@@ -49,7 +50,7 @@ ttl_fixes(w) := [] if {
 	model.argo(w)
 } else := [{
 	"workload": w.id,
-	"change": sprintf("set %s to %d on %s", [model.ttl_path(w), fix_ttl, model.describe(w)]),
+	"change": sprintf("set %s: %s on %s", [model.ttl_path(w), remedies.duration_text(fix_ttl), model.describe(w)]),
 	"field": model.ttl_path(w),
 	"lever": "ttl",
 	"set": [{"field": model.ttl_path(w), "value": fix_ttl}],

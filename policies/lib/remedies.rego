@@ -1,0 +1,543 @@
+# METADATA
+# title: eni-lint remedies
+# description: |
+#   The changes ENI001 offers: small sets of field changes on one contributing workload, each
+#   proved by evaluating the model again with the change applied (docs/model.md §6b).
+package eni.remedies
+
+import data.eni.model
+
+# ---------------------------------------------------------------------------------------
+# A row evaluated again with one workload changed
+
+# What a row would be with workload w's fields changed: the row's sums with w's contribution
+# replaced by the model's numbers for the changed view (v, n), and the CronJobs the row counts
+# by their busy windows counted again with w as changed. A row w does not land on is as it is.
+row_after(row, c, w, v, n) := {"held": held, "hidden": hidden, "active": active, "demand": demand} if {
+	lands_on(row, w)
+	counted := counted_after(w, v, n)
+	separated := model.row_separated(row)
+	before := saved_by(pairs_of(separated))
+	rest := [x | some x in separated; x.id != w.id]
+	after := saved_by(array.concat(pairs_of(rest), counted.pair))
+	held := (((row.held + before) - c.held) + counted.held) - after
+	hidden := (((row.hidden + before) - c.hidden) + counted.hidden) - after
+	active := (row.active - c.active) + counted.active
+	demand := min([held, hidden + min([active, row.branchInterfaces])])
+} else := {"held": row.held, "hidden": row.hidden, "active": row.active, "demand": row.demand}
+
+# What the row counts for w's object after the change. An object defined more than once (two
+# overlays build it) is counted once, at its heaviest definition (model.outranked): the other
+# definitions stay as they are, and the heaviest of them may then be the one counted.
+counted_after(w, v, n) := best if {
+	ws := model.duplicated_objects[[w.kind, w.namespace, w.name]]
+	mine := {"held": n.held, "hidden": model.hidden_of(n), "active": n.active, "pair": changed_pair(v, n)}
+	options := array.concat([[0 - (mine.hidden + mine.active), w.id, mine]], [[0 - (x.hidden + x.active), d.id, object.union(x, {"pair": pairs_of([object.union(x, {"id": d.id})])})] |
+		some d in ws
+		d.id != w.id
+		x := model.class_contribution[model.class_of(d)]
+	])
+	best := sort(options)[0][2]
+} else := {"held": n.held, "hidden": model.hidden_of(n), "active": n.active, "pair": changed_pair(v, n)}
+
+lands_on(row, w) if {
+	key := [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations]
+	key in model.row_keys[[row.nodeGroupId, row.typeKey]]
+}
+
+pairs_of(contributors) := [[model.separable[x.id], x.held] | some x in contributors]
+
+changed_pair(v, n) := [[model.separable_windows(v), n.held]] if {
+	model.separable_view(v)
+} else := []
+
+# What counting CronJobs by their busy windows saves: their sum less their peak at one instant.
+saved_by(pairs) := 0 if {
+	count(pairs) == 0
+} else := sum([held | some [_, held] in pairs]) - model.separated_peak_of(pairs)
+
+# The changed view of a workload and its numbers: the model's own figures, not a formula of
+# this file.
+changed_view(w, changes) := object.union(model.numbers_view(w), patch_of(w, changes))
+
+# changes: {"ttl", "deadline", "backoff", "startingDeadline", "history", "forbid"}, each optional.
+patch_of(w, changes) := object.union(job_patch(w, changes), cron_patch(w, changes))
+
+job_patch(w, changes) := {"job": object.union(w.job, job_changes(changes))} if {
+	w.job != null
+} else := {}
+
+job_changes(changes) := {field: changes[key] |
+	some key, field in {"ttl": "ttlSecondsAfterFinished", "deadline": "activeDeadlineSeconds", "backoff": "backoffLimit"}
+	_ = changes[key]
+}
+
+cron_patch(w, changes) := {"cronJob": object.union(w.cronJob, cron_changes(w, changes))} if {
+	object.get(w, "cronJob", null) != null
+} else := {}
+
+cron_changes(w, changes) := object.union(object.union(
+	{"startingDeadlineSeconds": changes.startingDeadline | _ = changes.startingDeadline},
+	{"concurrencyPolicy": "Forbid" | changes.forbid == true},
+), history_limits(w, changes))
+
+# Keeping k finished Jobs lowers the successful ones first: a failed Job is the evidence of a
+# failure, and a CronJob that keeps one keeps at least one (k >= 1, history_remedies).
+history_limits(w, changes) := {
+	"successfulJobsHistoryLimit": changes.history - failed,
+	"failedJobsHistoryLimit": failed,
+} if {
+	_ = changes.history
+	failed := min([changes.history, w.cronJob.failedJobsHistoryLimit])
+} else := {}
+
+# Whether a change clears every exceeding row of a node group: the changed workload's numbers
+# are bounded (a count that is only a lower bound proves nothing), and each row's demand with
+# them is at most its branch interfaces.
+clears(ctx, changes) if {
+	v := changed_view(ctx.w, changes)
+	n := model.numbers_of(v)
+	n.bounded
+	every row in ctx.rows {
+		row_after(row, ctx.c, ctx.w, v, n).demand <= row.branchInterfaces
+	}
+}
+
+# The binding row's demand with a change, for the numbers a remedy shows.
+demand_after(ctx, changes) := row_after(ctx.row, ctx.c, ctx.w, v, model.numbers_of(v)).demand if {
+	v := changed_view(ctx.w, changes)
+}
+
+frees(ctx, changes) := ctx.c.held - model.numbers_of(changed_view(ctx.w, changes)).held
+
+# ---------------------------------------------------------------------------------------
+# Values a person writes
+
+# Durations a person would choose, in seconds: 30 s, 1, 2, 5, 10, 15, 30 min, 1, 2, 6, 12 h,
+# 1, 2, 7 d. A remedy offers the largest of them that fits, and says how far the exact limit
+# reaches.
+durations := [30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 604800]
+
+# A run needs time for its work: a deadline under a minute would fit by killing it; a starting
+# deadline under a minute can miss the schedule (the controller checks every 10 s).
+deadline_values := [d | some d in durations; d >= 60]
+
+# The TTLs offered with another change: the TTL `eni-lint fix` writes for ENI002 (600 s unless
+# set), then shorter ones.
+paired_ttls(w) := [t |
+	some t in {t | some t in [fix_ttl, 300, 60, 30]}
+	t in ttl_values(w)
+]
+
+fix_ttl := object.get(input.settings, "fixTtlSeconds", 600)
+
+# "600 (10 min)": seconds, then the unit a person reads.
+duration_text(s) := sprintf("%d (%s)", [s, unit_text(s)])
+
+unit_text(s) := sprintf("%d d", [s / 86400]) if {
+	s >= 86400
+	s % 86400 == 0
+} else := sprintf("%d h", [s / 3600]) if {
+	s >= 3600
+	s % 3600 == 0
+} else := sprintf("%d min", [s / 60]) if {
+	s >= 60
+	s % 60 == 0
+} else := sprintf("%d s", [s])
+
+# The values of a ladder below a ceiling: below the value set (a remedy lowers it), or up to
+# the ladder's end when the field is not set.
+below(values, current) := [x | some x in values; x < current] if {
+	current != null
+} else := values
+
+# The largest value of an ascending list for which the change fits, given that the first one
+# fits: a bisection on the index, five steps for up to 32 values.
+largest_of(ctx, changes, key, values) := values[s5[0]] if {
+	s0 := [0, count(values)]
+	s1 := list_step(ctx, changes, key, values, s0)
+	s2 := list_step(ctx, changes, key, values, s1)
+	s3 := list_step(ctx, changes, key, values, s2)
+	s4 := list_step(ctx, changes, key, values, s3)
+	s5 := list_step(ctx, changes, key, values, s4)
+}
+
+list_step(ctx, changes, key, values, [lo, hi]) := [lo, hi] if {
+	hi - lo <= 1
+} else := [mid, hi] if {
+	mid := floor((lo + hi) / 2)
+	clears(ctx, object.union(changes, {key: values[mid]}))
+} else := [lo, floor((lo + hi) / 2)]
+
+# The largest integer in [lo, hi) for which the change fits, given that lo fits: a bisection
+# unrolled to 31 steps, enough for any int32 field (the policies may not use numbers.range).
+largest_int(ctx, changes, key, lo, hi) := s31[0] if {
+	s0 := [lo, hi]
+	s1 := int_step(ctx, changes, key, s0)
+	s2 := int_step(ctx, changes, key, s1)
+	s3 := int_step(ctx, changes, key, s2)
+	s4 := int_step(ctx, changes, key, s3)
+	s5 := int_step(ctx, changes, key, s4)
+	s6 := int_step(ctx, changes, key, s5)
+	s7 := int_step(ctx, changes, key, s6)
+	s8 := int_step(ctx, changes, key, s7)
+	s9 := int_step(ctx, changes, key, s8)
+	s10 := int_step(ctx, changes, key, s9)
+	s11 := int_step(ctx, changes, key, s10)
+	s12 := int_step(ctx, changes, key, s11)
+	s13 := int_step(ctx, changes, key, s12)
+	s14 := int_step(ctx, changes, key, s13)
+	s15 := int_step(ctx, changes, key, s14)
+	s16 := int_step(ctx, changes, key, s15)
+	s17 := int_step(ctx, changes, key, s16)
+	s18 := int_step(ctx, changes, key, s17)
+	s19 := int_step(ctx, changes, key, s18)
+	s20 := int_step(ctx, changes, key, s19)
+	s21 := int_step(ctx, changes, key, s20)
+	s22 := int_step(ctx, changes, key, s21)
+	s23 := int_step(ctx, changes, key, s22)
+	s24 := int_step(ctx, changes, key, s23)
+	s25 := int_step(ctx, changes, key, s24)
+	s26 := int_step(ctx, changes, key, s25)
+	s27 := int_step(ctx, changes, key, s26)
+	s28 := int_step(ctx, changes, key, s27)
+	s29 := int_step(ctx, changes, key, s28)
+	s30 := int_step(ctx, changes, key, s29)
+	s31 := int_step(ctx, changes, key, s30)
+}
+
+int_step(ctx, changes, key, [lo, hi]) := [lo, hi] if {
+	hi - lo <= 1
+} else := [mid, hi] if {
+	mid := floor((lo + hi) / 2)
+	clears(ctx, object.union(changes, {key: mid}))
+} else := [lo, floor((lo + hi) / 2)]
+
+# How far a rounded duration's exact limit reaches: the largest value up to the next one of
+# the ladder (or the ceiling) that still fits, said only when it is larger.
+exact_limit(ctx, changes, key, value, values, ceiling) := largest_int(ctx, changes, key, value, next_above(values, value, ceiling))
+
+next_above(values, value, ceiling) := min([x | some x in array.concat(values, [ceiling]); x > value]) if {
+	ceiling != null
+} else := min([x | some x in values; x > value]) if {
+	some x in values
+	x > value
+} else := value + 1
+
+# ---------------------------------------------------------------------------------------
+# The remedies of one node group
+
+# The rows of every exceeding node group, the binding one first (the smallest capacity, then
+# the largest overshoot), as ENI001 reports them.
+exceeding_rows := [r | some r in model.rows; r.verdict == "exceeds"]
+
+exceeding_of := {gid: rows |
+	some gid in {r.nodeGroupId | some r in exceeding_rows}
+	rows := [r | some r in exceeding_rows; r.nodeGroupId == gid]
+}
+
+binding_row(rows) := [r | some r in rows; model.type_label(r) == order[0][2]][0] if {
+	order := sort([[r.branchInterfaces, r.branchInterfaces - r.demand, model.type_label(r)] | some r in rows])
+}
+
+# by_group[gid]: the remedies of a node group's ENI001, cheapest for the workload's owner
+# first (rank): a TTL alone (it removes only finished Jobs), a TTL with one more change, one
+# other change of the schedule or deadline, fewer finished Jobs kept, fewer retries, and last a
+# larger instance type (an infrastructure change). At most three of a rank are listed.
+by_group := {gid: remedies |
+	some gid, rows in exceeding_of
+	row := binding_row(rows)
+	found := array.concat(workload_remedies(row, rows), type_remedies(row))
+	remedies := [x[2] |
+		some x in sort([[r.rank, i, r] | some i, r in found])
+		count([y | some j, y in found; y.rank == x[0]; j < x[1]]) < 3
+	]
+}
+
+excess(row) := row.demand - row.branchInterfaces
+
+# Only a contributor that holds at least the excess can free enough with changes of its own.
+candidates(row) := model.row_contributors_holding(row, excess(row))
+
+workload_remedies(row, rows) := [r |
+	some c in candidates(row)
+	w := model.contributor_workload(c)
+	ctx := {"row": row, "rows": rows, "c": c, "w": w}
+	some r in remedies_of(ctx)
+]
+
+remedies_of(ctx) := array.concat(array.concat(array.concat(ttl_remedies_or_pairs(ctx), scaled_job_remedies(ctx)), schedule_remedies(ctx)), array.concat(history_remedies(ctx), backoff_remedies(ctx)))
+
+# What a remedy says and sets: its changes as fields of the workload's manifest, the rank that
+# orders it, the binding row's demand with it, and what it frees.
+remedy(ctx, rank, lever, changes, exact) := {
+	"workload": ctx.w.id,
+	"rank": rank,
+	"lever": lever,
+	"levers": sort([lever_of[k] | some k, _ in changes]),
+	"change": change_text(ctx, changes, exact),
+	"field": field_of(ctx.w, lever_key[lever]),
+	"set": sets(ctx.w, changes),
+	"demandAfter": demand_after(ctx, changes),
+	"frees": frees(ctx, changes),
+}
+
+lever_of := {"ttl": "ttl", "deadline": "deadline", "startingDeadline": "starting-deadline", "forbid": "concurrency", "history": "history", "backoff": "backoff"}
+
+lever_key := {v: k | some k, v in lever_of}
+
+field_of(w, "ttl") := model.ttl_path(w)
+
+field_of(w, "deadline") := model.job_field(w, "activeDeadlineSeconds")
+
+field_of(w, "backoff") := model.job_field(w, "backoffLimit")
+
+field_of(_, "startingDeadline") := "spec.startingDeadlineSeconds"
+
+field_of(_, "forbid") := "spec.concurrencyPolicy"
+
+field_of(_, "history") := "spec.successfulJobsHistoryLimit"
+
+# The fields `eni-lint fix` writes, in the order a person reads them. Integers only: the
+# concurrency policy is a word, which a remedy says and fix leaves to the person (pkg/fix).
+sets(w, changes) := array.concat(array.concat([s |
+	some key in ["ttl", "deadline", "startingDeadline", "backoff"]
+	_ = changes[key]
+	s := {"field": field_of(w, key), "value": changes[key]}
+], [{"field": sprintf("spec.%s", [name]), "value": limits[name]} |
+	limits := history_limits(w, changes)
+	some name in ["successfulJobsHistoryLimit", "failedJobsHistoryLimit"]
+	limits[name] != w.cronJob[name]
+]), [{"field": "spec.concurrencyPolicy", "text": "Forbid"} | changes.forbid == true])
+
+change_text(ctx, changes, exact) := sprintf("%s on %s (demand %d of %d%s)%s", [
+	joined_parts(ctx.w, changes),
+	model.describe(ctx.w),
+	demand_after(ctx, changes),
+	ctx.row.branchInterfaces,
+	frees_text(ctx, changes),
+	exact_text(exact),
+])
+
+frees_text(ctx, changes) := sprintf("; frees %d", [frees(ctx, changes)]) if {
+	frees(ctx, changes) > 0
+} else := ""
+
+exact_text(exact) := "" if {
+	exact.limit <= exact.value
+} else := sprintf("; any %s up to %d s fits%s", [exact.name, exact.limit, exact.with]) if {
+	_ = exact.limit
+} else := ""
+
+# The parts of a change joined as a person says them: "set a: 1 and b: 2".
+joined_parts(w, changes) := concat(" and ", [t |
+	some i, key in [k | some k in ["ttl", "forbid", "startingDeadline", "deadline", "history", "backoff"]; _ = changes[k]]
+	t := shortened(i, part_text(w, key, changes))
+])
+
+shortened(i, text) := substring(text, 4, -1) if {
+	i > 0
+	startswith(text, "set ")
+} else := text
+
+part_text(w, "ttl", changes) := sprintf("set %s: %s", [field_of(w, "ttl"), duration_text(changes.ttl)])
+
+part_text(w, "deadline", changes) := sprintf("set %s: %s", [field_of(w, "deadline"), duration_text(changes.deadline)])
+
+part_text(_, "startingDeadline", changes) := sprintf("set spec.startingDeadlineSeconds: %s", [duration_text(changes.startingDeadline)])
+
+part_text(_, "forbid", _) := "set spec.concurrencyPolicy: Forbid (a run then waits for the previous one)"
+
+part_text(w, "history", changes) := sprintf("keep %s (%s)", [model.plural(changes.history, "finished Job"), concat(", ", [sprintf("%s: %d", [name, limits[name]]) |
+	limits := history_limits(w, changes)
+	some name in ["successfulJobsHistoryLimit", "failedJobsHistoryLimit"]
+])])
+
+part_text(w, "backoff", changes) := sprintf("lower %s from %d to %d (a failed run is retried fewer times)", [field_of(w, "backoff"), w.job.backoffLimit, changes.backoff])
+
+no_exact := {}
+
+# A TTL alone: under onDelete it frees a CronJob's finished Jobs sooner. A standalone run's
+# pods all exist when it finishes, so a TTL does not lower its peak, and none is offered.
+ttl_remedies(ctx) := [r |
+	ttl_lever(ctx.w)
+	values := ttl_values(ctx.w)
+	count(values) > 0
+	clears(ctx, {"ttl": values[0]})
+	t := largest_of(ctx, {}, "ttl", values)
+	exact := {"name": "TTL", "value": t, "with": "", "limit": exact_limit(ctx, {}, "ttl", t, values, ctx.w.job.ttlSecondsAfterFinished)}
+	r := remedy(ctx, 1, "ttl", {"ttl": t}, exact)
+]
+
+# A TTL bounds how long a CronJob's finished Jobs stay once the schedule's period is known.
+ttl_lever(w) if {
+	model.on_delete
+	w.kind == "CronJob"
+	w.cronJob.periodSeconds > 0
+	model.job_t(w.job) > 0
+}
+
+ttl_values(w) := below([t | some t in durations; t <= 86400], w.job.ttlSecondsAfterFinished)
+
+# A TTL with one more change, when no TTL alone fits: the largest TTL of paired_ttls with which
+# the other change fits, and the largest deadline (or starting deadline) with that TTL.
+ttl_pair_remedies(ctx) := array.concat(array.concat(ttl_deadline(ctx), ttl_forbid(ctx)), ttl_starting_deadline(ctx))
+
+# A deadline kills work: of the TTLs with which one fits, the pair with the longest deadline
+# is offered, the longer TTL of those with the same. The seed (every 5 minutes, Forbid): TTL
+# 600 s leaves 1 min for a run, 300 s leaves 2 min.
+ttl_deadline(ctx) := [r |
+	values := deadline_values_of(ctx.w)
+	r := ttl_and_longest(ctx, {}, "deadline", values, "activeDeadlineSeconds", ctx.w.job.activeDeadlineSeconds)
+]
+
+ttl_forbid(ctx) := [r |
+	ctx.w.cronJob.concurrencyPolicy != "Forbid"
+	pairs := [t | some t in paired_ttls(ctx.w); clears(ctx, {"ttl": t, "forbid": true})]
+	count(pairs) > 0
+	r := remedy(ctx, 2, "ttl", {"ttl": max(pairs), "forbid": true}, no_exact)
+]
+
+ttl_starting_deadline(ctx) := [r |
+	ctx.w.cronJob.concurrencyPolicy == "Forbid"
+	values := below(deadline_values, ctx.w.cronJob.startingDeadlineSeconds)
+	r := ttl_and_longest(ctx, {}, "startingDeadline", values, "startingDeadlineSeconds", ctx.w.cronJob.startingDeadlineSeconds)
+]
+
+# The TTL (of paired_ttls) and the largest value of key with which the row fits, the largest
+# value first, then the largest TTL; base holds the other changes.
+ttl_and_longest(ctx, base, key, values, name, ceiling) := r if {
+	count(values) > 0
+	options := [[v, t] |
+		some t in paired_ttls(ctx.w)
+		changes := object.union(base, {"ttl": t})
+		clears(ctx, object.union(changes, {key: values[0]}))
+		v := largest_of(ctx, changes, key, values)
+	]
+	count(options) > 0
+	best := max(options)
+	changes := object.union(base, {"ttl": best[1]})
+	exact := {"name": name, "value": best[0], "with": " with that TTL", "limit": exact_limit(ctx, changes, key, best[0], values, ceiling)}
+	r := remedy(ctx, 2, "ttl", object.union(changes, {key: best[0]}), exact)
+}
+
+deadline_values_of(w) := below(deadline_values, w.job.activeDeadlineSeconds)
+
+# The TTL remedies of a CronJob: a TTL alone when one fits, else a TTL with one more change,
+# else with two (Forbid and a deadline).
+ttl_remedies_or_pairs(ctx) := alone if {
+	alone := ttl_remedies(ctx)
+	count(alone) > 0
+} else := [] if {
+	# A CronJob with a TTL that fits with one change of its schedule or deadline gets that
+	# change alone, not one that also shortens its TTL.
+	ctx.w.job.ttlSecondsAfterFinished != null
+	count(schedule_remedies(ctx)) > 0
+} else := pairs if {
+	ttl_lever(ctx.w)
+	pairs := ttl_pair_remedies(ctx)
+	count(pairs) > 0
+} else := ttl_triple(ctx) if {
+	ttl_lever(ctx.w)
+} else := []
+
+ttl_triple(ctx) := [r |
+	ctx.w.cronJob.concurrencyPolicy != "Forbid"
+	r := ttl_and_longest(ctx, {"forbid": true}, "deadline", deadline_values_of(ctx.w), "activeDeadlineSeconds", ctx.w.job.activeDeadlineSeconds)
+]
+
+# One change of how runs are scheduled or how long they may last, for a CronJob: the largest
+# activeDeadlineSeconds, Forbid, or the largest startingDeadlineSeconds under Forbid.
+schedule_remedies(ctx) := array.concat(array.concat(deadline_remedies(ctx), forbid_remedies(ctx)), starting_deadline_remedies(ctx))
+
+deadline_remedies(ctx) := [r |
+	ctx.w.kind == "CronJob"
+	values := deadline_values_of(ctx.w)
+	count(values) > 0
+	clears(ctx, {"deadline": values[0]})
+	d := largest_of(ctx, {}, "deadline", values)
+	exact := {"name": "activeDeadlineSeconds", "value": d, "with": "", "limit": exact_limit(ctx, {}, "deadline", d, values, ctx.w.job.activeDeadlineSeconds)}
+	r := remedy(ctx, 3, "deadline", {"deadline": d}, exact)
+]
+
+forbid_remedies(ctx) := [r |
+	ctx.w.kind == "CronJob"
+	ctx.w.cronJob.concurrencyPolicy != "Forbid"
+	clears(ctx, {"forbid": true})
+	r := remedy(ctx, 3, "concurrency", {"forbid": true}, no_exact)
+]
+
+starting_deadline_remedies(ctx) := [r |
+	ctx.w.kind == "CronJob"
+	ctx.w.cronJob.concurrencyPolicy == "Forbid"
+	values := below(deadline_values, ctx.w.cronJob.startingDeadlineSeconds)
+	count(values) > 0
+	clears(ctx, {"startingDeadline": values[0]})
+	s := largest_of(ctx, {}, "startingDeadline", values)
+	r := remedy(ctx, 3, "starting-deadline", {"startingDeadline": s}, no_exact)
+]
+
+# Fewer finished Jobs kept (successfulJobsHistoryLimit + failedJobsHistoryLimit), the
+# successful ones first; a CronJob that keeps a failed Job keeps one.
+history_remedies(ctx) := [r |
+	model.on_delete
+	ctx.w.kind == "CronJob"
+	kept := ctx.w.cronJob.successfulJobsHistoryLimit + ctx.w.cronJob.failedJobsHistoryLimit
+	least := min([1, ctx.w.cronJob.failedJobsHistoryLimit])
+	kept > least
+	clears(ctx, {"history": least})
+	k := largest_int(ctx, {}, "history", least, kept)
+	r := remedy(ctx, 4, "history", {"history": k}, no_exact)
+]
+
+# Fewer retries: the largest backoffLimit below the current one that fits. It changes how a
+# failing run behaves, which the remedy says.
+backoff_remedies(ctx) := [r |
+	ctx.c.hidden > 0
+	ctx.w.job != null
+	ctx.w.job.backoffLimitPerIndex == null
+	current := ctx.w.job.backoffLimit
+	current > 0
+	clears(ctx, {"backoff": 0})
+	b := largest_int(ctx, {}, "backoff", 0, current)
+	r := remedy(ctx, 5, "backoff", {"backoff": b}, no_exact)
+]
+
+# A KEDA ScaledJob's finished Jobs with a TTL of one polling interval (model.scaled_job_kept).
+scaled_job_remedies(ctx) := [r |
+	model.on_delete
+	model.is_scaled_job(ctx.w)
+	ctx.w.job.ttlSecondsAfterFinished == null
+	p := ctx.w.scaledJob.pollingInterval
+	clears(ctx, {"ttl": p})
+	r := object.union(remedy(ctx, 1, "ttl", {"ttl": p}, no_exact), {
+		"change": sprintf("set %s: %d (the polling interval) on %s (demand %d of %d%s)", [model.ttl_path(ctx.w), p, model.describe(ctx.w), demand_after(ctx, {"ttl": p}), ctx.row.branchInterfaces, frees_text(ctx, {"ttl": p})]),
+	})
+]
+
+# The smallest type of the family that holds the demand: an infrastructure change, last.
+type_remedies(row) := [fix |
+	family := split(row.instanceType, ".")[0]
+	bigger := [s |
+		some s in object.get(input.instanceFamilies, family, [])
+		s.branchInterfaces >= min([row.held, row.hidden + row.active])
+		s.branchInterfaces > row.branchInterfaces
+	]
+	count(bigger) > 0
+	fix := {
+		"rank": 6,
+		"change": type_change(row, bigger[0]),
+		"instanceType": bigger[0].name,
+		"lever": "instance-type",
+	}
+]
+
+# A Karpenter pool picks its types at launch: the fix is a narrower pool, not a type swap.
+# EKS Auto Mode's built-in pools cannot be changed: the fix is a custom pool.
+type_change(row, bigger) := sprintf("narrow NodePool %q so that it launches no type below %s (%d branch interfaces), e.g. with a karpenter.k8s.aws/instance-cpu or instance-size requirement", [row.nodeGroup, bigger.name, bigger.branchInterfaces]) if {
+	row.pool == "karpenter"
+} else := sprintf("narrow NodePool %q so that it launches no type below %s (%d branch interfaces), e.g. with an eks.amazonaws.com/instance-cpu or instance-size requirement", [row.nodeGroup, bigger.name, bigger.branchInterfaces]) if {
+	row.pool == "auto-mode"
+} else := sprintf("run these pods on a custom NodePool that launches no type below %s (%d branch interfaces): the built-in %q pool cannot be changed", [bigger.name, bigger.branchInterfaces, row.nodeGroup]) if {
+	row.pool == "auto-mode-built-in"
+} else := sprintf("use %s (%d branch interfaces) instead of %s in node group %q", [bigger.name, bigger.branchInterfaces, row.instanceType, row.nodeGroup])
