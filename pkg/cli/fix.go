@@ -132,7 +132,7 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 			if written == 0 {
 				fmt.Fprintln(stdio.Err, "eni-lint fix: nothing was written")
 			} else {
-				fmt.Fprintf(stdio.Err, "eni-lint fix: %d of %d file(s) were written before it\n", written, len(changed))
+				fmt.Fprintf(stdio.Err, "eni-lint fix: %d of %s were written before it\n", written, plural(len(changed), "file"))
 			}
 			return exitError{findings.ExitFailed}
 		}
@@ -329,11 +329,11 @@ func writeSummary(w io.Writer, res *fix.Result, changed []string, preview bool) 
 		if len(names) > 10 { // the lines above name every change; this line stays short
 			names = append(names[:10], fmt.Sprintf("and %d more", len(names)-10))
 		}
-		fmt.Fprintf(w, "eni-lint fix: %s %d file(s): %s\n", verb, len(changed), strings.Join(names, ", "))
+		fmt.Fprintf(w, "eni-lint fix: %s %s: %s\n", verb, plural(len(changed), "file"), strings.Join(names, ", "))
 	}
 	res.After.Count()
 	s := res.After.Summary
-	fmt.Fprintf(w, "eni-lint fix: after the fixes: %d errors, %d warnings, %d info (%s)\n", s.Errors, s.Warnings, s.Info, res.After.Model.Description)
+	fmt.Fprintf(w, "eni-lint fix: after the fixes: %s, %s, %d info (%s)\n", plural(s.Errors, "error"), plural(s.Warnings, "warning"), s.Info, res.After.Model.Description)
 }
 
 // witnessBudget, when set, replaces the run's witness budget: tests that compare numbers
@@ -377,4 +377,12 @@ func writeFixed(ws *fix.Workspace, changed []string) (written int, err error) {
 		}
 	}
 	return len(pending), nil
+}
+
+// plural is "1 file", "2 files".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

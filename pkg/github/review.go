@@ -159,5 +159,9 @@ func (p *publisher) review(ctx context.Context, pr int, rep *findings.Report) {
 		p.apiFailed("creating the review", err)
 		return
 	}
-	p.say("reviewed", "posted %d review comment(s)", len(comments))
+	if len(comments) == 1 {
+		p.say("reviewed", "posted 1 review comment")
+	} else {
+		p.say("reviewed", "posted %d review comments", len(comments))
+	}
 }

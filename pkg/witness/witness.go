@@ -196,9 +196,9 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 		// claims none.
 		var why []string
 		for _, n := range w.NotPlayed {
-			why = append(why, n.ID[:max(0, strings.IndexByte(n.ID+"@", '@'))]+" ("+strings.TrimSuffix(n.Reason, ": counted at its figure, not played")+")")
+			why = append(why, plainName(n.ID)+" ("+strings.TrimSuffix(n.Reason, ": counted at its figure, not played")+")")
 		}
-		w.NotSearched = "no trajectory: the simulator plays none of the contributors: " + strings.Join(why, ", ")
+		w.NotSearched = "no timeline could be built for " + strings.Join(why, ", ") + "; the figure is the model's count"
 		p.final = true
 		return p
 	}
@@ -388,4 +388,15 @@ func contributors(v any) []contributor {
 		}
 	}
 	return out
+}
+
+// plainName is a workload ID as messages name it: "CronJob default/report" for
+// "CronJob/default/report@file:line".
+func plainName(id string) string {
+	id = id[:max(0, strings.IndexByte(id+"@", '@'))]
+	kind, rest, ok := strings.Cut(id, "/")
+	if !ok {
+		return id
+	}
+	return kind + " " + rest
 }

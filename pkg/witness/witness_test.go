@@ -135,7 +135,7 @@ func TestNothingPlayedClaimsNothing(t *testing.T) {
 	fs := []findings.Finding{finding(35, map[string]any{"id": allow.ID, "held": float64(35)})}
 	Attach(fs, inv, DefaultBudget)
 	w := fs[0].Witness
-	if w == nil || w.Reached != 0 || w.NotSearched != "no trajectory: the simulator plays none of the contributors: CronJob/a/allow (no bound in time)" {
+	if w == nil || w.Reached != 0 || w.NotSearched != "no timeline could be built for CronJob a/allow (no bound in time); the figure is the model's count" {
 		t.Fatalf("witness: %+v", w)
 	}
 }
