@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -287,6 +288,15 @@ func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragme
 		}
 		add(filepath.Clean(p.File))
 	}
+	// A file of a kustomization's folder that is also named (eni-lint check k8s k8s/job.yaml) is
+	// read on its own: it is counted once, and not listed as unread beside the build.
+	kustFiles = slices.DeleteFunc(kustFiles, func(f string) bool {
+		if seen[filepath.Clean(f)] {
+			stats.Files--
+			return true
+		}
+		return false
+	})
 	sort.Strings(files)
 	stats.Files += len(files)
 	for _, f := range parseAll(ctx, files, opts) {
