@@ -270,16 +270,22 @@ remedies_of(ctx) := array.concat(array.concat(array.concat(ttl_remedies_or_pairs
 
 # What a remedy says and sets: its changes as fields of the workload's manifest, the rank that
 # orders it, the binding row's demand with it, and what it frees.
-remedy(ctx, rank, lever, changes, exact) := {
-	"workload": ctx.w.id,
-	"rank": rank,
-	"lever": lever,
-	"levers": sort([lever_of[k] | some k, _ in changes]),
-	"change": change_text(ctx, changes, exact),
-	"field": field_of(ctx.w, lever_key[lever]),
-	"set": sets(ctx.w, changes),
-	"demandAfter": demand_after(ctx, changes),
-	"frees": frees(ctx, changes),
+remedy(ctx, rank, lever, changes, exact) := r if {
+	v := changed_view(ctx.w, changes)
+	n := model.numbers_of(v)
+	demand := row_after(ctx.row, ctx.c, ctx.w, v, n).demand
+	freed := ctx.c.held - n.held
+	r := {
+		"workload": ctx.w.id,
+		"rank": rank,
+		"lever": lever,
+		"levers": sort([lever_of[k] | some k, _ in changes]),
+		"change": change_text(ctx, changes, exact, demand, freed),
+		"field": field_of(ctx.w, lever_key[lever]),
+		"set": sets(ctx.w, changes),
+		"demandAfter": demand,
+		"frees": freed,
+	}
 }
 
 lever_of := {"ttl": "ttl", "deadline": "deadline", "startingDeadline": "starting-deadline", "forbid": "concurrency", "history": "history", "backoff": "backoff"}
@@ -310,17 +316,17 @@ sets(w, changes) := array.concat(array.concat([s |
 	limits[name] != w.cronJob[name]
 ]), [{"field": "spec.concurrencyPolicy", "text": "Forbid"} | changes.forbid == true])
 
-change_text(ctx, changes, exact) := sprintf("%s on %s (demand %d of %d%s)%s", [
+change_text(ctx, changes, exact, demand, freed) := sprintf("%s on %s (demand %d of %d%s)%s", [
 	joined_parts(ctx.w, changes),
 	model.describe(ctx.w),
-	demand_after(ctx, changes),
+	demand,
 	ctx.row.branchInterfaces,
-	frees_text(ctx, changes),
+	frees_text(freed),
 	exact_text(exact),
 ])
 
-frees_text(ctx, changes) := sprintf("; frees %d", [frees(ctx, changes)]) if {
-	frees(ctx, changes) > 0
+frees_text(freed) := sprintf("; frees %d", [freed]) if {
+	freed > 0
 } else := ""
 
 exact_text(exact) := "" if {
@@ -405,20 +411,20 @@ ttl_starting_deadline(ctx) := [r |
 ]
 
 # The TTL (of paired_ttls) and the largest value of key with which the row fits, the largest
-# value first, then the largest TTL; base holds the other changes.
+# value first, then the largest TTL; base holds the other changes. Both only grow what is held,
+# so the shortest TTL allows the largest value, and the TTL is then the longest that still fits
+# with it: a bisection and a few checks, not one bisection per TTL.
 ttl_and_longest(ctx, base, key, values, name, ceiling) := r if {
 	count(values) > 0
-	options := [[v, t] |
-		some t in paired_ttls(ctx.w)
-		changes := object.union(base, {"ttl": t})
-		clears(ctx, object.union(changes, {key: values[0]}))
-		v := largest_of(ctx, changes, key, values)
-	]
-	count(options) > 0
-	best := max(options)
-	changes := object.union(base, {"ttl": best[1]})
-	exact := {"name": name, "value": best[0], "with": " with that TTL", "limit": exact_limit(ctx, changes, key, best[0], values, ceiling)}
-	r := remedy(ctx, 2, "ttl", object.union(changes, {key: best[0]}), exact)
+	ttls := sort(paired_ttls(ctx.w))
+	count(ttls) > 0
+	shortest := object.union(base, {"ttl": ttls[0]})
+	clears(ctx, object.union(shortest, {key: values[0]}))
+	v := largest_of(ctx, shortest, key, values)
+	t := max([x | some x in ttls; clears(ctx, object.union(base, {"ttl": x, key: v}))])
+	changes := object.union(base, {"ttl": t})
+	exact := {"name": name, "value": v, "with": " with that TTL", "limit": exact_limit(ctx, changes, key, v, values, ceiling)}
+	r := remedy(ctx, 2, "ttl", object.union(changes, {key: v}), exact)
 }
 
 deadline_values_of(w) := below(deadline_values, w.job.activeDeadlineSeconds)
@@ -511,7 +517,7 @@ scaled_job_remedies(ctx) := [r |
 	p := ctx.w.scaledJob.pollingInterval
 	clears(ctx, {"ttl": p})
 	r := object.union(remedy(ctx, 1, "ttl", {"ttl": p}, no_exact), {
-		"change": sprintf("set %s: %d (the polling interval) on %s (demand %d of %d%s)", [model.ttl_path(ctx.w), p, model.describe(ctx.w), demand_after(ctx, {"ttl": p}), ctx.row.branchInterfaces, frees_text(ctx, {"ttl": p})]),
+		"change": sprintf("set %s: %d (the polling interval) on %s (demand %d of %d%s)", [model.ttl_path(ctx.w), p, model.describe(ctx.w), demand_after(ctx, {"ttl": p}), ctx.row.branchInterfaces, frees_text(frees(ctx, {"ttl": p}))]),
 	})
 ]
 
