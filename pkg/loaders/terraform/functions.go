@@ -19,7 +19,7 @@ import (
 // type-conversion ones. A call to any other function makes its value unknown, and the
 // diagnostic names it.
 var functions = map[string]function.Function{
-	"concat": stdlib.ConcatFunc, "merge": stdlib.MergeFunc, "lookup": stdlib.LookupFunc,
+	"concat": stdlib.ConcatFunc, "merge": stdlib.MergeFunc, "lookup": lookupFunc,
 	"coalesce": coalesceFunc, "coalescelist": stdlib.CoalesceListFunc,
 	"length": lengthFunc, "format": stdlib.FormatFunc, "formatlist": stdlib.FormatListFunc,
 	"join": stdlib.JoinFunc, "split": stdlib.SplitFunc, "keys": stdlib.KeysFunc,
@@ -277,3 +277,58 @@ func isYAMLDecoder(name string) bool {
 	_, ok := yamlDecoders[name]
 	return ok
 }
+
+// lookupFunc is Terraform's lookup(map, key, default): cty's, except that the default may be
+// null, as Terraform allows (lang/funcs: `labels = lookup(each.value, "labels", null)` is
+// common in Fargate and node group modules). cty's refuses a null argument, which made the
+// value unknown and dropped the resource.
+var lookupFunc = function.New(&function.Spec{
+	Description: "Returns the element with the given key, or the default (which may be null).",
+	Params: []function.Parameter{
+		{Name: "inputMap", Type: cty.DynamicPseudoType, AllowMarked: true},
+		{Name: "key", Type: cty.String, AllowMarked: true},
+	},
+	VarParam: &function.Parameter{Name: "default", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		if len(args) != 3 {
+			return cty.NilType, function.NewArgErrorf(1, "lookup() takes a map, a key and a default")
+		}
+		if !args[2].IsNull() {
+			return stdlib.LookupFunc.ReturnTypeForValues(args)
+		}
+		ty := args[0].Type()
+		switch {
+		case !args[1].IsKnown():
+			return cty.DynamicPseudoType, nil
+		case ty.IsObjectType():
+			if key := args[1].AsString(); ty.HasAttribute(key) {
+				return ty.AttributeType(key), nil
+			}
+			return cty.DynamicPseudoType, nil
+		case ty.IsMapType():
+			return ty.ElementType(), nil
+		}
+		return cty.NilType, function.NewArgErrorf(0, "lookup() requires a map as the first argument")
+	},
+	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+		if !args[2].IsNull() {
+			return stdlib.LookupFunc.Call(args)
+		}
+		m, key := args[0], args[1]
+		if !m.IsKnown() || !key.IsKnown() {
+			return cty.UnknownVal(retType), nil
+		}
+		if m.IsNull() {
+			return cty.NilVal, errors.New("lookup() on a null map")
+		}
+		k := key.AsString()
+		ty := m.Type()
+		switch {
+		case ty.IsObjectType() && ty.HasAttribute(k):
+			return m.GetAttr(k), nil
+		case ty.IsMapType() && m.HasIndex(key).True():
+			return m.Index(key), nil
+		}
+		return cty.NullVal(retType), nil
+	},
+})

@@ -1,0 +1,50 @@
+package terraform
+
+import (
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// lookup as Terraform evaluates it (lang/funcs/collection.go): the default may be null, and is
+// what a missing key gives; an unknown map or key gives an unknown value.
+func TestLookupTakesANullDefault(t *testing.T) {
+	obj := cty.ObjectVal(map[string]cty.Value{"labels": cty.MapVal(map[string]cty.Value{"team": cty.StringVal("a")}), "name": cty.StringVal("p")})
+	noLabels := cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("p")})
+	m := cty.MapVal(map[string]cty.Value{"a": cty.StringVal("1")})
+	tests := []struct {
+		name             string
+		args             []cty.Value
+		want             cty.Value
+		unknown, wantErr bool
+	}{
+		{name: "object key present", args: []cty.Value{obj, cty.StringVal("labels"), cty.NullVal(cty.DynamicPseudoType)}, want: obj.GetAttr("labels")},
+		{name: "object key absent, null default", args: []cty.Value{noLabels, cty.StringVal("labels"), cty.NullVal(cty.DynamicPseudoType)}, want: cty.NullVal(cty.DynamicPseudoType)},
+		{name: "map key present", args: []cty.Value{m, cty.StringVal("a"), cty.NullVal(cty.String)}, want: cty.StringVal("1")},
+		{name: "map key absent, null default", args: []cty.Value{m, cty.StringVal("b"), cty.NullVal(cty.String)}, want: cty.NullVal(cty.String)},
+		{name: "non-null default, as cty", args: []cty.Value{m, cty.StringVal("b"), cty.StringVal("x")}, want: cty.StringVal("x")},
+		{name: "empty object default", args: []cty.Value{noLabels, cty.StringVal("labels"), cty.EmptyObjectVal}, want: cty.EmptyObjectVal},
+		{name: "unknown map", args: []cty.Value{cty.UnknownVal(cty.Map(cty.String)), cty.StringVal("a"), cty.NullVal(cty.String)}, unknown: true},
+		{name: "not a map", args: []cty.Value{cty.StringVal("s"), cty.StringVal("a"), cty.NullVal(cty.String)}, wantErr: true},
+		{name: "no default", args: []cty.Value{m, cty.StringVal("a")}, wantErr: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := lookupFunc.Call(tc.args)
+			switch {
+			case tc.wantErr:
+				if err == nil {
+					t.Fatalf("got %#v, want an error", got)
+				}
+			case err != nil:
+				t.Fatal(err)
+			case tc.unknown:
+				if got.IsKnown() {
+					t.Fatalf("got %#v, want unknown", got)
+				}
+			case !got.RawEquals(tc.want):
+				t.Fatalf("got %#v, want %#v", got, tc.want)
+			}
+		})
+	}
+}
