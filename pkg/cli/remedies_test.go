@@ -42,7 +42,7 @@ func TestEveryRemedyClearsItsFinding(t *testing.T) {
 	step := testtool.Size(3, 1)
 	var sampled []folder
 	for i, fo := range folders {
-		if i%step == 0 {
+		if i%step == 0 || strings.HasPrefix(filepath.Base(fo.dir), "remedies-") {
 			sampled = append(sampled, fo)
 		}
 	}
@@ -134,4 +134,65 @@ func withoutOutputFlags(args []string) []string {
 		out = append(out, args[i])
 	}
 	return out
+}
+
+// TestFixWritesTheFirstRemedy: on the remedies issue's CronJob (with and without a TTL and
+// Forbid) and on the quickstart, `eni-lint fix` then `eni-lint check` exits 0, the change adds a
+// ttlSecondsAfterFinished where there was none, and writes no backoffLimit or history limit of 0.
+func TestFixWritesTheFirstRemedy(t *testing.T) {
+	root, entries := scenarioEntries(t)
+	dirs := map[string][]string{filepath.Join("..", "..", "examples", "quickstart"): {"--node-group", "default=m5.large"}}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "remedies-") {
+			dirs[filepath.Join(root, e.Name())] = nil
+		}
+	}
+	if len(dirs) < 5 {
+		t.Fatalf("%d folders; want the four remedies scenarios and the quickstart", len(dirs))
+	}
+	for src, flags := range dirs {
+		t.Run(filepath.Base(src), func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
+			before := readAll(t, dir)
+			if code, out, errOut := run(t, "", nil, append([]string{"fix", "."}, flags...)...); code != 0 {
+				t.Fatalf("fix: exit %d\n%s%s", code, out, errOut)
+			}
+			if code, out, _ := run(t, "", nil, append([]string{"check", "."}, flags...)...); code != 0 {
+				t.Fatalf("check after fix: exit %d\n%s", code, out)
+			}
+			after := readAll(t, dir)
+			if !strings.Contains(before, "ttlSecondsAfterFinished") && !strings.Contains(after, "ttlSecondsAfterFinished") {
+				t.Errorf("fix added no ttlSecondsAfterFinished:\n%s", after)
+			}
+			for _, zero := range []string{"backoffLimit: 0", "HistoryLimit: 0"} {
+				if strings.Contains(after, zero) && !strings.Contains(before, zero) {
+					t.Errorf("fix wrote %q:\n%s", zero, after)
+				}
+			}
+		})
+	}
+}
+
+// readAll is the folder's YAML, file after file.
+func readAll(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".yaml") {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			b.Write(data)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
