@@ -266,7 +266,9 @@ workload_remedies(row, rows) := [r |
 	some r in remedies_of(ctx)
 ]
 
-remedies_of(ctx) := array.concat(array.concat(array.concat(ttl_remedies_or_pairs(ctx), scaled_job_remedies(ctx)), schedule_remedies(ctx)), array.concat(history_remedies(ctx), backoff_remedies(ctx)))
+remedies_of(ctx) := array.concat(array.concat(early, history_remedies(ctx)), backoff_remedies(ctx, count(early) > 0)) if {
+	early := array.concat(array.concat(ttl_remedies_or_pairs(ctx), scaled_job_remedies(ctx)), schedule_remedies(ctx))
+}
 
 # What a remedy says and sets: its changes as fields of the workload's manifest, the rank that
 # orders it, the binding row's demand with it, and what it frees.
@@ -497,8 +499,35 @@ history_remedies(ctx) := [r |
 ]
 
 # Fewer retries: the largest backoffLimit below the current one that fits. It changes how a
-# failing run behaves, which the remedy says.
-backoff_remedies(ctx) := [r |
+# failing run behaves, which the remedy says. When no backoffLimit alone fits a CronJob (its
+# runs have no bound without a deadline) and no change of its TTL, schedule or deadline does,
+# fewer retries with a TTL and a deadline: the largest
+# backoffLimit with which the shortest TTL and deadline fit, then the longest deadline and TTL
+# with it.
+backoff_remedies(ctx, others) := alone if {
+	alone := backoff_alone(ctx)
+	count(alone) > 0
+} else := [] if {
+	others # a TTL or schedule remedy fits without touching the retries
+} else := backoff_with_ttl(ctx)
+
+backoff_with_ttl(ctx) := [r |
+	ttl_lever(ctx.w)
+	ctx.w.job.backoffLimitPerIndex == null
+	current := ctx.w.job.backoffLimit
+	current > 0
+	values := deadline_values_of(ctx.w)
+	count(values) > 0
+	ttls := sort(paired_ttls(ctx.w))
+	count(ttls) > 0
+	least := {"ttl": ttls[0], "deadline": values[0]}
+	clears(ctx, object.union(least, {"backoff": 0}))
+	b := largest_int(ctx, least, "backoff", 0, current)
+	found := ttl_and_longest(ctx, {"backoff": b}, "deadline", values, "activeDeadlineSeconds", ctx.w.job.activeDeadlineSeconds)
+	r := object.union(found, {"rank": 5, "lever": "backoff", "field": field_of(ctx.w, "backoff")})
+]
+
+backoff_alone(ctx) := [r |
 	ctx.c.hidden > 0
 	ctx.w.job != null
 	ctx.w.job.backoffLimitPerIndex == null

@@ -206,3 +206,17 @@ test_remedy_durations_are_round if {
 		}
 	}
 }
+
+# Every minute, Allow, OnFailure, no deadline (the shape of a workshop's cleanup CronJob): no
+# TTL, schedule or retry change alone fits, nor a TTL with a deadline; fewer retries with a TTL
+# and a deadline does, and is offered at rank 5 with all three changes.
+test_backoff_with_ttl_and_deadline_when_nothing_smaller_fits if {
+	w := fx.cronjob("cleanup", {"schedule": "*/1 * * * *", "periodSeconds": 60, "concurrencyPolicy": "Allow"}, {"restartPolicy": "OnFailure"})
+	fs := eni001.finding with input as fx.inventory([w], [fx.sgp_all], m5large)
+	some f in fs
+	some fix in f.details.fixes
+	fix.rank == 5
+	fix.levers == ["backoff", "deadline", "ttl"]
+	fix.demandAfter <= 9
+	not "ttl" in {x.lever | some x in f.details.fixes} # no TTL pair alone
+}
