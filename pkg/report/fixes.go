@@ -16,6 +16,11 @@ func fixesIntro(f findings.Finding, n int) string {
 	if n == 1 {
 		return "This change " + what + ":"
 	}
+	if f.Rule == "ENI001" {
+		// Remedies may change several fields of one workload; they come cheapest for the
+		// workload's owner first, and `eni-lint fix` writes the first it can.
+		return "Each of these makes it fit, cheapest first:"
+	}
 	return "Each of these changes alone " + what + ":"
 }
 
