@@ -664,6 +664,10 @@ func ctyToGoMarked(v cty.Value) any {
 // groups, which the VPC resource controller ignores (ENI007), and its pods uncounted.
 var opaqueLists = map[string]bool{"spec.securityGroups.groupIds": true}
 
+// valuesPath says whether a path is inside a chart's values (valuesOf reads them under
+// "values"): a list there keeps an item only Terraform knows, as knownWhenApplied.
+func valuesPath(path string) bool { return path == "values" || strings.HasPrefix(path, "values.") }
+
 // knownWhenApplied stands for an opaque list item whose value only Terraform knows.
 const knownWhenApplied = "(known when Terraform applies)"
 
@@ -701,6 +705,12 @@ func dropUnknownFields(n *yaml.Node, path string) (field, value string) {
 				if identityFields[p] {
 					return p, yamlpos.Resolve(val).Value + " " + key.Value
 				}
+				if opaqueLists[p] && holds(val) && !holds(key) {
+					// A whole list only Terraform knows (groupIds = var.pod_security_group_ids):
+					// it has items when applied, and the policy selects. One stands for them.
+					item := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: knownWhenApplied}
+					kept = append(kept, key, &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{item}, Line: val.Line, Column: val.Column})
+				}
 				continue
 			}
 			if f, v := dropUnknownFields(val, p); f != "" {
@@ -712,8 +722,10 @@ func dropUnknownFields(n *yaml.Node, path string) (field, value string) {
 	case yaml.SequenceNode:
 		kept := n.Content[:0]
 		for _, c := range n.Content {
-			if holds(c) && opaqueLists[path] {
-				// The item exists; only its value is Terraform's, and no verdict reads it.
+			if holds(c) && (opaqueLists[path] || valuesPath(path)) {
+				// The item exists; only its value is Terraform's, and no verdict reads it. In a
+				// chart's values the list keeps its length: a chart that renders it into a
+				// policy's groupIds renders a policy that selects, as Terraform's would.
 				c = yamlpos.Resolve(c)
 				c.Value, c.Tag, c.Style = knownWhenApplied, "!!str", 0
 				kept = append(kept, c)

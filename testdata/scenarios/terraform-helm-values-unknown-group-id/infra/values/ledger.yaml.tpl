@@ -1,0 +1,3 @@
+securityGroups:
+  create: true
+  securityGroupIds: [${security_group_id}]
