@@ -454,15 +454,7 @@ func ensureSlices(inv *inventory.Inventory) {
 			o.ID = fmt.Sprintf("%s#%d", o.ID, n)
 		}
 	}
-	for i := range inv.Workloads {
-		unique(&inv.Workloads[i].Object)
-	}
-	for i := range inv.SecurityGroupPolicies {
-		unique(&inv.SecurityGroupPolicies[i].Object)
-	}
-	for i := range inv.ServiceAccounts {
-		unique(&inv.ServiceAccounts[i].Object)
-	}
+	inv.EachObject(func(o *inventory.Object, _ string) { unique(o) })
 	if inv.Workloads == nil {
 		inv.Workloads = []inventory.Workload{}
 	}

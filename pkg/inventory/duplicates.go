@@ -1,35 +1,32 @@
 package inventory
 
 // Reconcile is the one step that decides which definitions are the same object: for every
-// kind of the inventory (workloads, SecurityGroupPolicies, ServiceAccounts, Namespaces), the
+// kind of object of the inventory (objectKinds: workloads, SecurityGroupPolicies,
+// ServiceAccounts, Namespaces), the
 // definitions that share kind, namespace and name record where all of them are. They stay in
 // the inventory (each may be the one applied, and the rules count a workload's worst one);
 // ENI013 names them. NodePools, which become node groups, are reconciled by
 // DuplicateNodePools.
 func Reconcile(inv *Inventory) {
-	markDuplicates(inv.Workloads, func(w *Workload) (*Object, string) { return &w.Object, w.BuiltBy })
-	markDuplicates(inv.SecurityGroupPolicies, func(p *SecurityGroupPolicy) (*Object, string) { return &p.Object, "" })
-	markDuplicates(inv.ServiceAccounts, func(a *ServiceAccount) (*Object, string) { return &a.Object, "" })
-	markDuplicates(inv.Namespaces, func(n *Namespace) (*Object, string) { return &n.Object, "" })
+	inv.EachKind(markDuplicates)
 }
 
-func markDuplicates[T any](items []T, object func(*T) (*Object, string)) {
-	for _, idx := range sameIdentity(len(items), func(i int) string {
-		o, _ := object(&items[i])
+func markDuplicates(objects []*Object, builtBy []string) {
+	for _, idx := range sameIdentity(len(objects), func(i int) string {
+		o := objects[i]
 		return o.Kind + "/" + o.Namespace + "/" + o.Name
 	}) {
 		var at []Definition
 		first := idx[0]
 		for _, i := range idx {
-			o, builtBy := object(&items[i])
-			at = append(at, Definition{Location: o.Locations[""], BuiltBy: builtBy})
-			if f, _ := object(&items[first]); before(o.Locations[""], f.Locations[""]) {
+			o := objects[i]
+			at = append(at, Definition{Location: o.Locations[""], BuiltBy: builtBy[i]})
+			if before(o.Locations[""], objects[first].Locations[""]) {
 				first = i
 			}
 		}
 		for _, i := range idx {
-			o, _ := object(&items[i])
-			o.Duplicates, o.FirstDefinition = at, i == first
+			objects[i].Duplicates, objects[i].FirstDefinition = at, i == first
 		}
 	}
 }
@@ -146,7 +143,8 @@ func ReadOnce(frags []Fragment, canonical func(string) string) {
 			}
 			var gone []bool
 			p.identity(f, func(key string, at Position) {
-				gone = append(gone, declaresAny[canonical(at.File)] || fromReadText[key])
+				// A setting with no object identity (an addon's) is a declaration of its own.
+				gone = append(gone, key != "" && (declaresAny[canonical(at.File)] || fromReadText[key]))
 			})
 			p.drop(f, func(i int) bool { return gone[i] })
 		}

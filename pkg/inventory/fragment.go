@@ -105,37 +105,15 @@ type PlanSummary struct {
 	Disagreements []string `json:"disagreements,omitempty"`
 }
 
-// MovePositions moves every position the fragment's objects, pools and node groups carry
-// (a manifest generated from a Terraform resource or read from a plan is located at the
-// resource), and the errors'.
+// MovePositions moves every position the fragment's parts carry (a manifest generated from a
+// Terraform resource or read from a plan is located at the resource), each part's own (see
+// parts): objects' field positions, pools' and node groups' lines, CNI settings, Fargate
+// profiles, unresolved declarations, plan disagreements and errors.
 func (f *Fragment) MovePositions(move func(Position) Position) {
-	f.EachObject(func(o *Object) {
-		for k := range o.Locations {
-			o.Locations[k] = move(o.Locations[k])
+	for _, p := range parts {
+		if p.positions != nil {
+			p.positions(f, func(at *Position) { *at = move(*at) })
 		}
-	})
-	for i := range f.Workloads {
-		w := &f.Workloads[i]
-		for j := range w.Pod.PodENIRequests {
-			w.Pod.PodENIRequests[j].Location = move(w.Pod.PodENIRequests[j].Location)
-		}
-	}
-	for i := range f.NodePools {
-		p := &f.NodePools[i]
-		p.Location = move(p.Location)
-		for j := range p.RequirementLocations {
-			p.RequirementLocations[j] = move(p.RequirementLocations[j])
-		}
-	}
-	for i := range f.NodeGroups {
-		g := &f.NodeGroups[i]
-		g.Location = move(g.Location)
-		for j := range g.TypeLocations {
-			g.TypeLocations[j] = move(g.TypeLocations[j])
-		}
-	}
-	for i := range f.Errors {
-		f.Errors[i].Position = move(f.Errors[i].Position)
 	}
 }
 
@@ -155,6 +133,13 @@ type part struct {
 	drop     func(f *Fragment, drop func(i int) bool)
 	move     func(dst, src *Fragment)
 	clear    func(f *Fragment)
+	// positions calls fn with every position an element carries, for MovePositions.
+	positions func(f *Fragment, fn func(*Position))
+	// merge appends the part's elements to the inventory slice of the same kind, for the parts
+	// rules read directly (Merge); the others are resolved from the merged fragment.
+	merge func(inv *Inventory, all *Fragment)
+	// slice is the fragment's field, for the test that every slice field is a part.
+	slice func(f *Fragment) any
 	// node parts describe nodes (groups, pools, profiles): they stay with a fragment that
 	// goes to a cluster its objects do not belong to (ClearObjects).
 	node bool
@@ -166,6 +151,37 @@ func slicePart[T any](name string, slice func(*Fragment) *[]T) part {
 		name:  name,
 		move:  func(dst, src *Fragment) { *slice(dst) = append(*slice(dst), *slice(src)...) },
 		clear: func(f *Fragment) { *slice(f) = nil },
+		slice: func(f *Fragment) any { return slice(f) },
+	}
+}
+
+// withPositions gives a part the positions of its elements.
+func withPositions[T any](p part, slice func(*Fragment) *[]T, each func(*T, func(*Position))) part {
+	p.positions = func(f *Fragment, fn func(*Position)) {
+		s := *slice(f)
+		for i := range s {
+			each(&s[i], fn)
+		}
+	}
+	return p
+}
+
+// intoInventory makes a part's elements go to an inventory slice on Merge.
+func intoInventory[T any](p part, slice func(*Fragment) *[]T, dst func(*Inventory) *[]T) part {
+	p.merge = func(inv *Inventory, all *Fragment) { *dst(inv) = append(*dst(inv), *slice(all)...) }
+	return p
+}
+
+// at is the positions of an element that has one.
+func at[T any](pos func(*T) *Position) func(*T, func(*Position)) {
+	return func(v *T, fn func(*Position)) { fn(pos(v)) }
+}
+
+// objectPositions is every field position of an object.
+func objectPositions(o *Object, fn func(*Position)) {
+	for k, p := range o.Locations {
+		fn(&p)
+		o.Locations[k] = p
 	}
 }
 
@@ -211,29 +227,73 @@ func objectPart[T any](name string, slice func(*Fragment) *[]T, object func(*T) 
 // object) and name.
 func ObjectKey(kind, namespace, name string) string { return kind + "/" + namespace + "/" + name }
 
-// parts are the fragment's slices, in the order EachObject visits them.
+// parts are the fragment's slices, in the order EachObject visits them: the one list of the
+// kinds loaders produce. Each says its identity (kind, namespace, name; a CNI setting's is the
+// ConfigMap it comes from), its positions, and the inventory slice it merges into.
 var parts = []part{
-	objectPart("workload", func(f *Fragment) *[]Workload { return &f.Workloads }, func(w *Workload) *Object { return &w.Object }),
-	objectPart("SecurityGroupPolicy", func(f *Fragment) *[]SecurityGroupPolicy { return &f.SecurityGroupPolicies }, func(p *SecurityGroupPolicy) *Object { return &p.Object }),
-	objectPart("ServiceAccount", func(f *Fragment) *[]ServiceAccount { return &f.ServiceAccounts }, func(a *ServiceAccount) *Object { return &a.Object }),
-	objectPart("Namespace", func(f *Fragment) *[]Namespace { return &f.Namespaces }, func(n *Namespace) *Object { return &n.Object }),
-	objectPart("autoscaler", func(f *Fragment) *[]Autoscaler { return &f.Autoscalers }, func(a *Autoscaler) *Object { return &a.Object }),
-	objectPart("not modelled", func(f *Fragment) *[]Object { return &f.NotModelled }, func(o *Object) *Object { return o }),
-	objectPart("Argo template", func(f *Fragment) *[]Workload { return &f.ArgoTemplates }, func(w *Workload) *Object { return &w.Object }),
-	nodePart(declaredPart("NodePool", func(f *Fragment) *[]NodePool { return &f.NodePools }, func(p *NodePool) (string, Position) {
+	intoInventory(withPositions(objectPart("workload", workloads, func(w *Workload) *Object { return &w.Object }), workloads, func(w *Workload, fn func(*Position)) {
+		objectPositions(&w.Object, fn)
+		for j := range w.Pod.PodENIRequests {
+			fn(&w.Pod.PodENIRequests[j].Location)
+		}
+	}), workloads, func(inv *Inventory) *[]Workload { return &inv.Workloads }),
+	intoInventory(withPositions(objectPart("SecurityGroupPolicy", sgps, func(p *SecurityGroupPolicy) *Object { return &p.Object }), sgps,
+		func(p *SecurityGroupPolicy, fn func(*Position)) { objectPositions(&p.Object, fn) }), sgps, func(inv *Inventory) *[]SecurityGroupPolicy { return &inv.SecurityGroupPolicies }),
+	intoInventory(withPositions(objectPart("ServiceAccount", accounts, func(a *ServiceAccount) *Object { return &a.Object }), accounts,
+		func(a *ServiceAccount, fn func(*Position)) { objectPositions(&a.Object, fn) }), accounts, func(inv *Inventory) *[]ServiceAccount { return &inv.ServiceAccounts }),
+	intoInventory(withPositions(objectPart("Namespace", namespaces, func(n *Namespace) *Object { return &n.Object }), namespaces,
+		func(n *Namespace, fn func(*Position)) { objectPositions(&n.Object, fn) }), namespaces, func(inv *Inventory) *[]Namespace { return &inv.Namespaces }),
+	withPositions(objectPart("autoscaler", autoscalers, func(a *Autoscaler) *Object { return &a.Object }), autoscalers,
+		func(a *Autoscaler, fn func(*Position)) { objectPositions(&a.Object, fn) }),
+	withPositions(objectPart("not modelled", notModelled, func(o *Object) *Object { return o }), notModelled, objectPositions),
+	withPositions(objectPart("Argo template", argoTemplates, func(w *Workload) *Object { return &w.Object }), argoTemplates,
+		func(w *Workload, fn func(*Position)) { objectPositions(&w.Object, fn) }),
+	nodePart(withPositions(declaredPart("NodePool", nodePools, func(p *NodePool) (string, Position) {
 		return ObjectKey(p.Kind, "", p.Name), p.Location
+	}), nodePools, func(p *NodePool, fn func(*Position)) {
+		fn(&p.Location)
+		for j := range p.RequirementLocations {
+			fn(&p.RequirementLocations[j])
+		}
 	})),
 	nodePart(slicePart("EC2NodeClass", func(f *Fragment) *[]NodeClass { return &f.NodeClasses })),
-	nodePart(slicePart("node group", func(f *Fragment) *[]NodeGroupSpec { return &f.NodeGroups })),
-	nodePart(slicePart("Fargate profile", func(f *Fragment) *[]FargateProfile { return &f.FargateProfiles })),
-	slicePart("CNI setting", func(f *Fragment) *[]CNISetting { return &f.CNISettings }),
-	slicePart("unresolved", func(f *Fragment) *[]UnresolvedObject { return &f.Unresolved }),
-	slicePart("plan disagreement", func(f *Fragment) *[]PlanDisagreement { return &f.PlanDisagreements }),
-	slicePart("error", func(f *Fragment) *[]LoadError { return &f.Errors }),
+	nodePart(withPositions(slicePart("node group", nodeGroups), nodeGroups, func(g *NodeGroupSpec, fn func(*Position)) {
+		fn(&g.Location)
+		for j := range g.TypeLocations {
+			fn(&g.TypeLocations[j])
+		}
+	})),
+	nodePart(withPositions(slicePart("Fargate profile", fargate), fargate, at(func(p *FargateProfile) *Position { return &p.Location }))),
+	// A CNI setting read from the amazon-vpc-cni ConfigMap is that object: the walk and a
+	// Terraform resource that reads the same file with file() declare it once (ReadOnce). An
+	// addon or module argument is its own declaration, with no object identity.
+	intoInventory(withPositions(declaredPart("CNI setting", cniSettings, func(c *CNISetting) (string, Position) { return c.Object, c.Location }), cniSettings,
+		at(func(c *CNISetting) *Position { return &c.Location })), cniSettings, func(inv *Inventory) *[]CNISetting { return &inv.CNISettings }),
+	intoInventory(withPositions(slicePart("unresolved", unresolved), unresolved, at(func(u *UnresolvedObject) *Position { return &u.Location })),
+		unresolved, func(inv *Inventory) *[]UnresolvedObject { return &inv.UnresolvedObjects }),
+	intoInventory(withPositions(slicePart("plan disagreement", disagreements), disagreements, at(func(d *PlanDisagreement) *Position { return &d.Location })),
+		disagreements, func(inv *Inventory) *[]PlanDisagreement { return &inv.PlanDisagreements }),
+	withPositions(slicePart("error", loadErrors), loadErrors, at(func(e *LoadError) *Position { return &e.Position })),
 	// Files infrastructure code reads or renders travel with the objects they made.
 	slicePart("template", func(f *Fragment) *[]string { return &f.Templates }),
 	slicePart("read file", func(f *Fragment) *[]string { return &f.ReadFiles }),
 }
+
+// The fragment's slices, by kind, for the table above.
+func workloads(f *Fragment) *[]Workload             { return &f.Workloads }
+func sgps(f *Fragment) *[]SecurityGroupPolicy       { return &f.SecurityGroupPolicies }
+func accounts(f *Fragment) *[]ServiceAccount        { return &f.ServiceAccounts }
+func namespaces(f *Fragment) *[]Namespace           { return &f.Namespaces }
+func autoscalers(f *Fragment) *[]Autoscaler         { return &f.Autoscalers }
+func notModelled(f *Fragment) *[]Object             { return &f.NotModelled }
+func argoTemplates(f *Fragment) *[]Workload         { return &f.ArgoTemplates }
+func nodePools(f *Fragment) *[]NodePool             { return &f.NodePools }
+func nodeGroups(f *Fragment) *[]NodeGroupSpec       { return &f.NodeGroups }
+func fargate(f *Fragment) *[]FargateProfile         { return &f.FargateProfiles }
+func cniSettings(f *Fragment) *[]CNISetting         { return &f.CNISettings }
+func unresolved(f *Fragment) *[]UnresolvedObject    { return &f.Unresolved }
+func disagreements(f *Fragment) *[]PlanDisagreement { return &f.PlanDisagreements }
+func loadErrors(f *Fragment) *[]LoadError           { return &f.Errors }
 
 func nodePart(p part) part { p.node = true; return p }
 
@@ -294,13 +354,11 @@ func Merge(inv *Inventory, fragments []Fragment) (all Fragment) {
 	for _, f := range fragments {
 		all.Append(f)
 	}
-	inv.Workloads = append(inv.Workloads, all.Workloads...)
-	inv.SecurityGroupPolicies = append(inv.SecurityGroupPolicies, all.SecurityGroupPolicies...)
-	inv.ServiceAccounts = append(inv.ServiceAccounts, all.ServiceAccounts...)
-	inv.Namespaces = append(inv.Namespaces, all.Namespaces...)
-	inv.CNISettings = append(inv.CNISettings, all.CNISettings...)
-	inv.UnresolvedObjects = append(inv.UnresolvedObjects, all.Unresolved...)
-	inv.PlanDisagreements = append(inv.PlanDisagreements, all.PlanDisagreements...)
+	for _, p := range parts {
+		if p.merge != nil {
+			p.merge(inv, &all)
+		}
+	}
 	return all
 }
 

@@ -35,19 +35,52 @@ func (o *Object) Locate(paths []string) Position {
 // Objects indexes every Kubernetes object of the inventory by ID.
 func (inv *Inventory) Objects() map[string]*Object {
 	out := make(map[string]*Object, len(inv.Workloads)+len(inv.SecurityGroupPolicies)+len(inv.ServiceAccounts)+len(inv.Namespaces))
-	for i := range inv.Workloads {
-		out[inv.Workloads[i].ID] = &inv.Workloads[i].Object
-	}
-	for i := range inv.SecurityGroupPolicies {
-		out[inv.SecurityGroupPolicies[i].ID] = &inv.SecurityGroupPolicies[i].Object
-	}
-	for i := range inv.ServiceAccounts {
-		out[inv.ServiceAccounts[i].ID] = &inv.ServiceAccounts[i].Object
-	}
-	for i := range inv.Namespaces {
-		out[inv.Namespaces[i].ID] = &inv.Namespaces[i].Object
-	}
+	inv.EachObject(func(o *Object, _ string) { out[o.ID] = o })
 	return out
+}
+
+// objectKinds are the inventory's kinds of Kubernetes objects (the parts that merge into it
+// with an Object each), with what built each definition: Objects, Reconcile and the run's
+// unique IDs go through this list, no other.
+var objectKinds = []func(inv *Inventory, fn func(o *Object, builtBy string)){
+	func(inv *Inventory, fn func(*Object, string)) {
+		for i := range inv.Workloads {
+			fn(&inv.Workloads[i].Object, inv.Workloads[i].BuiltBy)
+		}
+	},
+	func(inv *Inventory, fn func(*Object, string)) {
+		for i := range inv.SecurityGroupPolicies {
+			fn(&inv.SecurityGroupPolicies[i].Object, "")
+		}
+	},
+	func(inv *Inventory, fn func(*Object, string)) {
+		for i := range inv.ServiceAccounts {
+			fn(&inv.ServiceAccounts[i].Object, "")
+		}
+	},
+	func(inv *Inventory, fn func(*Object, string)) {
+		for i := range inv.Namespaces {
+			fn(&inv.Namespaces[i].Object, "")
+		}
+	},
+}
+
+// EachObject calls fn with every Kubernetes object of the inventory, kind by kind, and what
+// built it (a kustomization, a chart), "" when it was read as written.
+func (inv *Inventory) EachObject(fn func(o *Object, builtBy string)) {
+	for _, kind := range objectKinds {
+		kind(inv, fn)
+	}
+}
+
+// EachKind calls fn once per kind of object with that kind's objects.
+func (inv *Inventory) EachKind(fn func(objects []*Object, builtBy []string)) {
+	for _, kind := range objectKinds {
+		var objects []*Object
+		var built []string
+		kind(inv, func(o *Object, b string) { objects, built = append(objects, o), append(built, b) })
+		fn(objects, built)
+	}
 }
 
 // Object is what every Kubernetes object in the inventory shares.
@@ -174,6 +207,9 @@ type UnresolvedObject struct {
 type CNISetting struct {
 	Source   string   `json:"source"`
 	Location Position `json:"location"`
+	// Object is the identity of the ConfigMap the setting comes from (ObjectKey), "" for an
+	// addon or module argument: the same ConfigMap read twice is one setting (ReadOnce).
+	Object string `json:"-"`
 	// EnablePodENI is ENABLE_POD_ENI when the setting states it; nil when it does not.
 	EnablePodENI *bool `json:"enablePodEni"`
 	// BranchENICooldownSeconds is branch-eni-cooldown when set.

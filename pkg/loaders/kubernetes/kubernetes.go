@@ -193,7 +193,7 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 	case g == "" && kind == "ConfigMap" && obj.Name == "amazon-vpc-cni" && obj.Namespace == "kube-system":
 		// The VPC resource controller reads branch-eni-cooldown (seconds) from here.
 		data := r.mapping(doc, "", "data")
-		setting := inventory.CNISetting{Source: "kubernetes:ConfigMap kube-system/amazon-vpc-cni", Location: r.locs[""]}
+		setting := inventory.CNISetting{Source: "kubernetes:ConfigMap kube-system/amazon-vpc-cni", Location: r.locs[""], Object: inventory.ObjectKey("ConfigMap", "kube-system", "amazon-vpc-cni")}
 		if s := r.str(data, "data", "branch-eni-cooldown"); s != nil {
 			if n, err := strconv.Atoi(strings.TrimSpace(*s)); err == nil {
 				setting.BranchENICooldownSeconds = &n
