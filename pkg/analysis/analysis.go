@@ -454,7 +454,7 @@ func ensureSlices(inv *inventory.Inventory) {
 			o.ID = fmt.Sprintf("%s#%d", o.ID, n)
 		}
 	}
-	inv.EachObject(func(o *inventory.Object, _ string) { unique(o) })
+	inv.EachKeyedObject(unique)
 	if inv.Workloads == nil {
 		inv.Workloads = []inventory.Workload{}
 	}

@@ -41,35 +41,48 @@ func (inv *Inventory) Objects() map[string]*Object {
 
 // objectKinds are the inventory's kinds of Kubernetes objects (the parts that merge into it
 // with an Object each), with what built each definition: Objects, Reconcile and the run's
-// unique IDs go through this list, no other.
-var objectKinds = []func(inv *Inventory, fn func(o *Object, builtBy string)){
-	func(inv *Inventory, fn func(*Object, string)) {
+// unique IDs go through this list, no other. keyedByID: the policies look the kind's objects up
+// by ID (a Namespace is looked up by name), so the run makes their IDs unique.
+var objectKinds = []struct {
+	keyedByID bool
+	each      func(inv *Inventory, fn func(o *Object, builtBy string))
+}{
+	{true, func(inv *Inventory, fn func(*Object, string)) {
 		for i := range inv.Workloads {
 			fn(&inv.Workloads[i].Object, inv.Workloads[i].BuiltBy)
 		}
-	},
-	func(inv *Inventory, fn func(*Object, string)) {
+	}},
+	{true, func(inv *Inventory, fn func(*Object, string)) {
 		for i := range inv.SecurityGroupPolicies {
 			fn(&inv.SecurityGroupPolicies[i].Object, "")
 		}
-	},
-	func(inv *Inventory, fn func(*Object, string)) {
+	}},
+	{true, func(inv *Inventory, fn func(*Object, string)) {
 		for i := range inv.ServiceAccounts {
 			fn(&inv.ServiceAccounts[i].Object, "")
 		}
-	},
-	func(inv *Inventory, fn func(*Object, string)) {
+	}},
+	{false, func(inv *Inventory, fn func(*Object, string)) {
 		for i := range inv.Namespaces {
 			fn(&inv.Namespaces[i].Object, "")
 		}
-	},
+	}},
 }
 
 // EachObject calls fn with every Kubernetes object of the inventory, kind by kind, and what
 // built it (a kustomization, a chart), "" when it was read as written.
 func (inv *Inventory) EachObject(fn func(o *Object, builtBy string)) {
 	for _, kind := range objectKinds {
-		kind(inv, fn)
+		kind.each(inv, fn)
+	}
+}
+
+// EachKeyedObject calls fn with every object of the kinds the policies look up by ID.
+func (inv *Inventory) EachKeyedObject(fn func(o *Object)) {
+	for _, kind := range objectKinds {
+		if kind.keyedByID {
+			kind.each(inv, func(o *Object, _ string) { fn(o) })
+		}
 	}
 }
 
@@ -78,7 +91,7 @@ func (inv *Inventory) EachKind(fn func(objects []*Object, builtBy []string)) {
 	for _, kind := range objectKinds {
 		var objects []*Object
 		var built []string
-		kind(inv, func(o *Object, b string) { objects, built = append(objects, o), append(built, b) })
+		kind.each(inv, func(o *Object, b string) { objects, built = append(objects, o), append(built, b) })
 		fn(objects, built)
 	}
 }
