@@ -48,3 +48,35 @@ func TestLookupTakesANullDefault(t *testing.T) {
 		})
 	}
 }
+
+// coalesce as Terraform evaluates it: the first argument that is neither null nor "", an
+// unknown one before it makes the result unknown, one after it does not.
+func TestCoalesceWithUnknowns(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []cty.Value
+		want    cty.Value
+		unknown bool
+	}{
+		{name: "null then known", args: []cty.Value{cty.NullVal(cty.String), cty.StringVal("a")}, want: cty.StringVal("a")},
+		{name: "empty string skipped", args: []cty.Value{cty.StringVal(""), cty.StringVal("b")}, want: cty.StringVal("b")},
+		{name: "known before unknown", args: []cty.Value{cty.StringVal("a"), cty.UnknownVal(cty.String)}, want: cty.StringVal("a")},
+		{name: "unknown first", args: []cty.Value{cty.UnknownVal(cty.String), cty.StringVal("a")}, unknown: true},
+		{name: "null then unknown", args: []cty.Value{cty.NullVal(cty.String), cty.UnknownVal(cty.String)}, unknown: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := coalesceFunc.Call(tc.args)
+			switch {
+			case err != nil:
+				t.Fatal(err)
+			case tc.unknown:
+				if got.IsKnown() {
+					t.Fatalf("got %#v, want unknown", got)
+				}
+			case !got.RawEquals(tc.want):
+				t.Fatalf("got %#v, want %#v", got, tc.want)
+			}
+		})
+	}
+}
