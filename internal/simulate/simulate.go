@@ -38,8 +38,10 @@ type Workload struct {
 	Schedule, Timezone string
 	// Start is when a Job (not a CronJob) is created; -1 lets the adversary choose.
 	Start int
-	// OnFailure is restartPolicy OnFailure: its pods fail only when disrupted or stopped,
-	// which the adversary's failures cover, so it plays as Never; the model reads it.
+	// OnFailure is restartPolicy OnFailure: a failed container restarts in its pod (the
+	// kubelet's back-off, 10 s doubling to 5 minutes), the restarts count against backoffLimit,
+	// and past it the Job fails and deletes the pod. A new pod comes only when one is
+	// disrupted: at most Model.Disruptions per run.
 	OnFailure bool
 }
 
@@ -53,6 +55,10 @@ func (w Workload) stop() int {
 type Model struct {
 	OnDelete bool
 	Window   int
+	// Disruptions is how many pods of one run may be disrupted (evicted, their node lost),
+	// each replaced by a new one: what restartPolicy OnFailure needs to make more pods. The
+	// controllers disrupt none on their own; --disruptions assumes some.
+	Disruptions int
 }
 
 // Adversary bounds the choices: pod run times, status lags and controller latencies up to
@@ -76,6 +82,16 @@ type Adversary struct {
 
 // maxPodsPerRun bounds a run's pods when Cut is set.
 const maxPodsPerRun = 2000
+
+// containerBackoff is the kubelet's delay before the n-th restart of a failed container:
+// 10 s doubling, at most 5 minutes.
+func containerBackoff(n int) int {
+	d := 10
+	for i := 1; i < n && d < 300; i++ {
+		d *= 2
+	}
+	return min(d, 300)
+}
 
 // Backoff is the Job controller's delay before re-creating pods after n consecutive failures
 // (pkg/controller/job/backoff_utils.go): 10 s doubling, capped. The cap here is the one the
@@ -240,7 +256,7 @@ func (s *sim) play() {
 // back-off measured from the container's finish time, the status reported up to MaxLag later.
 func (s *sim) playRun(start, _ int) *run {
 	r := &run{start: start, deletedAt: -1}
-	succeeded, failures, consecutive := 0, 0, 0
+	succeeded, failures, consecutive, disrupted := 0, 0, 0, 0
 	want := s.w.Completions
 	if want == 0 {
 		want = 1 // a work queue is done at its first success
@@ -273,6 +289,23 @@ func (s *sim) playRun(start, _ int) *run {
 		}
 		ended := finished + s.pick(s.a.MaxLag)
 		fail := s.rng.Float64() < s.a.FailShare
+		// restartPolicy OnFailure: a failed container restarts in its pod unless the pod is
+		// disrupted; past backoffLimit restarts the Job fails and deletes the running pod.
+		for restarts := 1; fail && s.w.OnFailure && !(s.w.Deadline >= 0 && ended >= start+s.w.Deadline); restarts++ {
+			if disrupted < s.m.Disruptions && s.rng.IntN(2) == 0 {
+				disrupted++
+				break // the pod fails; the Job controller replaces it as under Never
+			}
+			failures++
+			if failures > s.w.BackoffLimit {
+				p.ended, p.failed = ended+s.pick(s.w.stop()), true
+				r.finish, r.failed = p.ended, true
+				return r
+			}
+			finished = ended + containerBackoff(restarts) + s.pick(s.a.MaxRun)
+			ended = finished + s.pick(s.a.MaxLag)
+			fail = s.rng.Float64() < s.a.FailShare
+		}
 		if s.w.Deadline >= 0 && ended >= start+s.w.Deadline {
 			// The deadline fails the Job; its running pod is deleted and ends within its grace
 			// period. Before Kubernetes 1.31 the Job is finished at once and Forbid may start

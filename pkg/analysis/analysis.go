@@ -35,13 +35,15 @@ type Options struct {
 	// WorkingFolder is the working folder from the repository root, for the report's inputs.
 	WorkingFolder string
 	// sharedInputs, when set, converts a workload several clusters hold to its Rego form once.
-	sharedInputs     *rules.WorkloadInputs
-	Paths            []string
-	Stdin            io.Reader
-	NodeGroups       []inventory.NodeGroupSpec
-	Limits           map[string]limits.Override
-	ENIRelease       string
-	CooldownSeconds  int
+	sharedInputs    *rules.WorkloadInputs
+	Paths           []string
+	Stdin           io.Reader
+	NodeGroups      []inventory.NodeGroupSpec
+	Limits          map[string]limits.Override
+	ENIRelease      string
+	CooldownSeconds int
+	// Disruptions: pods of one run assumed disrupted and replaced (inventory.Settings).
+	Disruptions      int
 	DefaultNamespace string
 	FailOn           findings.Severity
 	Version          string
@@ -266,6 +268,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 			ENIRelease:       opts.ENIRelease,
 			CooldownSeconds:  opts.CooldownSeconds,
 			WindowSeconds:    opts.CooldownSeconds + inventory.DeleteQueueTickSeconds,
+			Disruptions:      opts.Disruptions,
 			DefaultNamespace: opts.DefaultNamespace,
 			Today:            today,
 			InlineIgnores:    inlineIgnores,
@@ -374,6 +377,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 			ENIRelease:      inv.Settings.ENIRelease,
 			CooldownSeconds: inv.Settings.CooldownSeconds,
 			WindowSeconds:   inv.Settings.WindowSeconds,
+			Disruptions:     inv.Settings.Disruptions,
 			Description:     ModelDescription(inv.Settings),
 		},
 		Inputs: findings.Inputs{
@@ -434,8 +438,24 @@ func evaluate(ctx context.Context, engine *rules.Engine, inv *inventory.Inventor
 	return engine.Evaluate(ctx, inv)
 }
 
-// ModelDescription is the one line every report prints about the release model.
+// ModelDescription is the one line every report prints about the release model, and the
+// assumption about disrupted pods beside it.
 func ModelDescription(s inventory.Settings) string {
+	return releaseDescription(s) + disruptionsDescription(s.Disruptions)
+}
+
+// disruptionsDescription says how restartPolicy OnFailure runs are counted.
+func disruptionsDescription(n int) string {
+	if n == 0 {
+		return "; OnFailure pods restart in place (no pod disruptions assumed, --disruptions)"
+	}
+	if n == 1 {
+		return "; OnFailure runs: 1 disrupted pod per run replaced (--disruptions)"
+	}
+	return fmt.Sprintf("; OnFailure runs: %d disrupted pods per run replaced (--disruptions)", n)
+}
+
+func releaseDescription(s inventory.Settings) string {
 	if s.ENIRelease == inventory.ReleaseOnDelete {
 		return "onDelete: a terminated SGP pod holds its branch ENI until the pod is deleted (VPC resource controller before v1.1.0, or failed ENI clean-up); the worst case"
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,6 +36,7 @@ type checkFlags struct {
 	nodeGroups     []string
 	eniRelease     string
 	cooldown       time.Duration
+	disruptions    int
 	namespace      string
 	format         string
 	failOn         string
@@ -122,6 +124,7 @@ func inputFlags(fl *pflag.FlagSet, f *checkFlags) {
 	fl.StringArrayVar(&f.nodeGroups, "node-group", nil, "a node group `NAME=TYPE[,TYPE...]`, with optional ;labels=…, ;taints=… and ;maxPods=N (repeatable; replaces the config's node groups)")
 	fl.StringVar(&f.eniRelease, "eni-release", "", "release model: onDelete (default, worst case) or onCompletion")
 	fl.DurationVar(&f.cooldown, "cooldown", 0, "branch-ENI cool-down for onCompletion (default 60s, minimum 30s)")
+	fl.IntVar(&f.disruptions, "disruptions", -1, "pods of one run assumed disrupted (evicted, node lost) and replaced: what makes a restartPolicy OnFailure run leave more pods (default 0)")
 	fl.StringVar(&f.namespace, "namespace", "", "namespace of manifests without metadata.namespace (default \"default\")")
 	fl.IntVar(&f.workers, "workers", 0, "files parsed at once (default: one per CPU)")
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "leave out files and folders matching this glob (vendor/**), after the config's exclude (repeatable)")
@@ -215,9 +218,15 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 	if f.cooldown != 0 {
 		cooldown = f.cooldown.String()
 	}
+	disruptions := ""
+	if f.disruptions >= 0 {
+		disruptions = strconv.Itoa(f.disruptions)
+	} else if f.disruptions != -1 {
+		return run, usageError{fmt.Errorf("--disruptions %d: want 0 or more pods per run", f.disruptions)}
+	}
 	eff, err := config.Resolve(config.Flags{
 		Config: f.config, Paths: args, NodeGroups: f.nodeGroups, ENIRelease: f.eniRelease,
-		Cooldown: cooldown, Namespace: f.namespace, FailOn: f.failOn, Baseline: f.baseline, Policies: f.policies,
+		Cooldown: cooldown, Disruptions: disruptions, Namespace: f.namespace, FailOn: f.failOn, Baseline: f.baseline, Policies: f.policies,
 		Exclude: f.exclude,
 	}, stdio.Getenv, wd)
 	if err != nil {
@@ -233,7 +242,7 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 	opts := analysis.Options{
 		Paths: eff.Paths, Stdin: stdio.In, Version: currentVersion(), Workers: f.workers,
 		NodeGroups: eff.NodeGroups, Limits: eff.Limits, ENIRelease: eff.ENIRelease,
-		CooldownSeconds: eff.CooldownSeconds, DefaultNamespace: eff.Namespace, FailOn: failOn,
+		CooldownSeconds: eff.CooldownSeconds, Disruptions: eff.Disruptions, DefaultNamespace: eff.Namespace, FailOn: failOn,
 		Exclude: excludeReports(eff.Exclude, append([]string{eff.Baseline, f.writeBaseline}, outputFiles(f.outputs)...)...), Today: stdio.Getenv("ENI_LINT_TODAY"),
 		InlineIgnores: inventory.InlineIgnores{Default: eff.AllowInlineIgnores, Rules: map[string]bool{}},
 		Rules:         map[string]analysis.RuleOverride{},

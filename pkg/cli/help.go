@@ -16,7 +16,7 @@ var flagGroups = []struct {
 	title string
 	flags []string
 }{
-	{"Common flags", []string{"node-group", "config", "eni-release", "cooldown", "fail-on", "format", "output"}},
+	{"Common flags", []string{"node-group", "config", "eni-release", "cooldown", "disruptions", "fail-on", "format", "output"}},
 	{"Inputs", []string{"manifests", "at", "exclude", "namespace", "policy", "baseline", "write-baseline", "changed-since"}},
 	{"Helm and Kustomize", []string{"helm-chart", "values", "set", "render-charts"}},
 	{"Terraform", []string{"var-file", "var", "each-var-file", "terraform-plan"}},

@@ -31,9 +31,11 @@ type File struct {
 	Limits     map[string]limits.Override `yaml:"limits"`
 	ENIRelease string                     `yaml:"eniRelease"`
 	Cooldown   string                     `yaml:"cooldown"`
-	Namespace  string                     `yaml:"namespace"`
-	FailOn     string                     `yaml:"failOn"`
-	Baseline   string                     `yaml:"baseline"`
+	// Disruptions: pods of one run disrupted and replaced (restartPolicy OnFailure), default 0.
+	Disruptions *int   `yaml:"disruptions"`
+	Namespace   string `yaml:"namespace"`
+	FailOn      string `yaml:"failOn"`
+	Baseline    string `yaml:"baseline"`
 	// EachVarFile is a glob of Terraform var files, one environment each (--each-var-file).
 	EachVarFile string   `yaml:"eachVarFile"`
 	Policies    []string `yaml:"policies"`

@@ -124,7 +124,7 @@ func TestSchemaCoversEveryKey(t *testing.T) {
 		}
 	}
 	sort.Strings(keys)
-	if len(keys) != 17 {
+	if len(keys) != 18 {
 		t.Errorf("config keys %v: update the schema and this count together", keys)
 	}
 }

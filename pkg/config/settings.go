@@ -20,10 +20,12 @@ type Flags struct {
 	NodeGroups []string
 	ENIRelease string
 	Cooldown   string
-	Namespace  string
-	FailOn     string
-	Baseline   string
-	Policies   []string
+	// Disruptions is pods disrupted per run (restartPolicy OnFailure), as a number.
+	Disruptions string
+	Namespace   string
+	FailOn      string
+	Baseline    string
+	Policies    []string
 	// Exclude are --exclude globs, added to the config's.
 	Exclude []string
 }
@@ -31,13 +33,15 @@ type Flags struct {
 // Effective is every setting of a run after precedence: flags, then ENI_LINT_* environment
 // variables, then the config file, then defaults. Sources says where each came from.
 type Effective struct {
-	ConfigFile         string
-	Paths              []string
-	Exclude            []string
-	NodeGroups         []inventory.NodeGroupSpec
-	Limits             map[string]limits.Override
-	ENIRelease         string
-	CooldownSeconds    int
+	ConfigFile      string
+	Paths           []string
+	Exclude         []string
+	NodeGroups      []inventory.NodeGroupSpec
+	Limits          map[string]limits.Override
+	ENIRelease      string
+	CooldownSeconds int
+	// Disruptions is how many pods of one run the verdict assumes are disrupted and replaced.
+	Disruptions        int
 	Namespace          string
 	FailOn             string
 	Baseline           string
@@ -57,14 +61,15 @@ type Effective struct {
 
 // Env lists the environment variables eni-lint reads, by setting.
 var Env = map[string]string{
-	"config":     "ENI_LINT_CONFIG",
-	"eniRelease": "ENI_LINT_ENI_RELEASE",
-	"cooldown":   "ENI_LINT_COOLDOWN",
-	"namespace":  "ENI_LINT_NAMESPACE",
-	"failOn":     "ENI_LINT_FAIL_ON",
-	"baseline":   "ENI_LINT_BASELINE",
-	"nodeGroups": "ENI_LINT_NODE_GROUPS", // space-separated --node-group values
-	"policies":   "ENI_LINT_POLICY",      // a path list, like PATH
+	"config":      "ENI_LINT_CONFIG",
+	"eniRelease":  "ENI_LINT_ENI_RELEASE",
+	"cooldown":    "ENI_LINT_COOLDOWN",
+	"disruptions": "ENI_LINT_DISRUPTIONS",
+	"namespace":   "ENI_LINT_NAMESPACE",
+	"failOn":      "ENI_LINT_FAIL_ON",
+	"baseline":    "ENI_LINT_BASELINE",
+	"nodeGroups":  "ENI_LINT_NODE_GROUPS", // space-separated --node-group values
+	"policies":    "ENI_LINT_POLICY",      // a path list, like PATH
 }
 
 // Resolve finds and reads the config file and applies precedence. cwd is where the run
@@ -74,7 +79,7 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 		ENIRelease: inventory.ReleaseOnDelete, CooldownSeconds: 60, Namespace: "default", FailOn: "error",
 		AllowInlineIgnores: true, Rules: map[string]RuleConfig{}, Sources: map[string]string{},
 	}
-	for _, k := range []string{"paths", "eniRelease", "cooldown", "namespace", "failOn", "allowInlineIgnores"} {
+	for _, k := range []string{"paths", "eniRelease", "cooldown", "disruptions", "namespace", "failOn", "allowInlineIgnores"} {
 		e.Sources[k] = "default"
 	}
 	pick := func(key, flag string) (string, string) {
@@ -239,6 +244,22 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 	if cooldownErr != nil {
 		return nil, cooldownErr
 	}
+	fileDisruptions := ""
+	if f != nil && f.Disruptions != nil {
+		fileDisruptions = strconv.Itoa(*f.Disruptions)
+	}
+	var disruptionsErr error
+	scalar("disruptions", fl.Disruptions, fileDisruptions, func(v string) {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			disruptionsErr = fmt.Errorf("disruptions %q (%s): want a whole number of pods per run, 0 or more", v, e.Sources["disruptions"])
+			return
+		}
+		e.Disruptions = n
+	})
+	if disruptionsErr != nil {
+		return nil, disruptionsErr
+	}
 	if e.ENIRelease != inventory.ReleaseOnDelete && e.ENIRelease != inventory.ReleaseOnCompletion {
 		return nil, fmt.Errorf("eniRelease %q (%s): want onDelete or onCompletion", e.ENIRelease, e.Sources["eniRelease"])
 	}
@@ -389,6 +410,7 @@ func (e *Effective) Show() [][3]string {
 		row("limits", or(limitsList)),
 		row("eniRelease", e.ENIRelease),
 		row("cooldown", fmt.Sprintf("%ds", e.CooldownSeconds)),
+		row("disruptions", fmt.Sprintf("%d pods per run", e.Disruptions)),
 		row("namespace", e.Namespace),
 		row("failOn", e.FailOn),
 		row("baseline", baseline),

@@ -278,7 +278,10 @@ type Model struct {
 	ENIRelease      string `json:"eniRelease"`
 	CooldownSeconds int    `json:"cooldownSeconds"`
 	WindowSeconds   int    `json:"windowSeconds"`
-	Description     string `json:"description"`
+	// Disruptions is the pods of one run assumed disrupted and replaced (restartPolicy
+	// OnFailure): 0 unless --disruptions says more.
+	Disruptions int    `json:"disruptions"`
+	Description string `json:"description"`
 }
 
 // Inputs summarise what was read.

@@ -268,6 +268,10 @@ type Settings struct {
 	InlineIgnores InlineIgnores `json:"inlineIgnores"`
 	// RuleIDs are the rules this run evaluates, built-in and custom.
 	RuleIDs []string `json:"ruleIds"`
+	// Disruptions is how many pods of one run the verdict assumes are disrupted (evicted, their
+	// node lost) and replaced: what makes a restartPolicy OnFailure run create more pods
+	// (--disruptions, default 0: the controllers disrupt none on their own).
+	Disruptions int `json:"disruptions"`
 	// FixTTLSeconds is the ttlSecondsAfterFinished ENI002's fix sets; absent means 600.
 	FixTTLSeconds int `json:"fixTtlSeconds,omitempty"`
 }

@@ -68,7 +68,7 @@ func Attach(fs []findings.Finding, inv *inventory.Inventory, b Budget) {
 		byID[inv.Workloads[i].ID] = &inv.Workloads[i]
 	}
 	s := &searcher{b: b, byID: byID, release: inv.Settings.ENIRelease, done: map[string]*search{},
-		m: simulate.Model{OnDelete: inv.Settings.ENIRelease != "onCompletion", Window: inv.Settings.WindowSeconds}}
+		m: simulate.Model{OnDelete: inv.Settings.ENIRelease != "onCompletion", Window: inv.Settings.WindowSeconds, Disruptions: inv.Settings.Disruptions}}
 	var plans []*plan
 	for i := range fs {
 		if fs[i].Rule != "ENI001" || fs[i].Details == nil {

@@ -288,7 +288,12 @@ t_paths(w) := [job_field(w, "completions"), job_field(w, "backoffLimit"), w.jobS
 	w.job.completions != null
 } else := [job_field(w, "parallelism"), job_field(w, "backoffLimit"), w.jobSpecPath]
 
-# T: the most terminated pods one run can have at once.
+# T: the most terminated pods one run can have at once. Under restartPolicy Never every failure
+# is a new pod (completions + backoffLimit). Under OnFailure a failing container restarts in its
+# pod, which stays: a run makes a new pod only when one is disrupted (evicted, its node lost),
+# which the controllers do not do on their own. The verdict counts what they do (docs/model.md
+# §5): settings.disruptions pods disrupted per run (--disruptions, default 0), each replaced,
+# at most backoffLimit of them.
 job_t(job) := 0 if {
 	job.suspend
 } else := 0 if {
@@ -299,9 +304,17 @@ job_t(job) := 0 if {
 	job.completionMode == "Indexed"
 	job.backoffLimitPerIndex != null
 	job.completions != null
-} else := job.completions + job.backoffLimit if {
+} else := job.completions + replacements(job) if {
 	job.completions != null
-} else := job.parallelism + job.backoffLimit
+} else := job.parallelism + replacements(job)
+
+# The pods a run creates to replace failed ones: every failure under Never; under OnFailure the
+# disrupted pods only.
+replacements(job) := min([disruptions, job.backoffLimit]) if {
+	job.restartPolicy == "OnFailure"
+} else := job.backoffLimit
+
+disruptions := object.get(settings, "disruptions", 0)
 
 # Pe: pods of one run that run at once (the Job controller never runs more than the
 # completions still missing).

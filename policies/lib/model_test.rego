@@ -476,14 +476,20 @@ test_long_grace_replace_is_counted if {
 	model.numbers[cj.id].held == 19 with input as inv
 }
 
-# OnFailure pods fail only when disrupted or stopped, and each replacement waits out the same
-# back-off: a single-pod Job chains like restartPolicy Never.
+# OnFailure pods restart in place: without disruptions a run leaves its one pod (T = 1, where
+# Never leaves completions + backoffLimit = 7). With --disruptions 6 each disrupted pod is
+# replaced after the same back-off: a single-pod Job then chains like restartPolicy Never.
 test_on_failure_chains if {
 	never := fx.job("never", {})
 	onfail := fx.job("onfail", {"restartPolicy": "OnFailure"})
 	inv := fx.on_completion(fx.inventory([never, onfail], [fx.sgp_all], []))
-	model.numbers[never.id].held == model.numbers[onfail.id].held with input as inv
-	model.numbers[onfail.id].held < 7 with input as inv
+	model.numbers[onfail.id].T == 1 with input as inv
+	model.numbers[onfail.id].held == 1 with input as inv
+	model.numbers[never.id].T == 7 with input as inv
+	disrupted := object.union(inv, {"settings": object.union(inv.settings, {"disruptions": 6})})
+	model.numbers[never.id].held == model.numbers[onfail.id].held with input as disrupted
+	model.numbers[onfail.id].held < 7 with input as disrupted
+	model.numbers[onfail.id].T == 7 with input as disrupted
 }
 
 # --- Runs in a window (§5a) ---
@@ -554,7 +560,9 @@ test_replace_caps_a_runs_pods_by_its_period if {
 	model.run_pods(zoned) == 7 with input as inv
 	model.run_pods(irregular) == 7 with input as inv
 	model.run_pods(hourly) == 7 with input as inv
-	model.run_pods(onfailure) == 7 with input as inv
+	model.run_pods(onfailure) == 1 with input as inv # restarts in place: one pod a run
+	disrupted := object.union(inv, {"settings": object.union(inv.settings, {"disruptions": 6})})
+	model.run_pods(onfailure) == 7 with input as disrupted
 }
 
 # A TTL deletes only Jobs the history kept, so it adds nothing to the count's S + F plus the

@@ -100,7 +100,7 @@ replace_lifetime(w) := w.cronJob.periodSeconds if {
 
 # How a run's pods are spaced: false when the back-off spaces nothing the model counts on,
 # otherwise its chains (segments) and the most pods in one (cap).
-chain_of(job) := {"segments": segments, "cap": job.backoffLimit + 1} if {
+chain_of(job) := {"segments": segments, "cap": replacements(job) + 1} if {
 	sequential_pods(job)
 	segments := chain_segments(job)
 } else := false

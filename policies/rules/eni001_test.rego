@@ -207,12 +207,15 @@ test_remedy_durations_are_round if {
 	}
 }
 
-# Every minute, Allow, OnFailure, no deadline (the shape of a workshop's cleanup CronJob): no
-# TTL, schedule or retry change alone fits, nor a TTL with a deadline; fewer retries with a TTL
-# and a deadline does, and is offered at rank 5 with all three changes.
+# Every minute, Allow, OnFailure, no deadline (the shape of a workshop's cleanup CronJob), with
+# --disruptions 6 (each retry a new pod, as Never): no TTL, schedule or retry change alone fits,
+# nor a TTL with a deadline; fewer retries with a TTL and a deadline does, and is offered at
+# rank 5 with all three changes. Without disruptions the CronJob leaves one pod a run and fits.
 test_backoff_with_ttl_and_deadline_when_nothing_smaller_fits if {
 	w := fx.cronjob("cleanup", {"schedule": "*/1 * * * *", "periodSeconds": 60, "concurrencyPolicy": "Allow"}, {"restartPolicy": "OnFailure"})
-	fs := eni001.finding with input as fx.inventory([w], [fx.sgp_all], m5large)
+	inv := fx.inventory([w], [fx.sgp_all], m5large)
+	count(eni001.finding) == 0 with input as inv
+	fs := eni001.finding with input as object.union(inv, {"settings": object.union(inv.settings, {"disruptions": 6})})
 	some f in fs
 	some fix in f.details.fixes
 	fix.rank == 5
