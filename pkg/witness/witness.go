@@ -205,6 +205,13 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 	horizon := minHorizon
 	for _, sw := range played {
 		horizon = max(horizon, 16*sw.Period)
+		if sw.CronJob && sw.Schedule != "" {
+			// A schedule that first fires late in the week (*/5 9-17 * * 1-5: Monday 09:00) is
+			// played from its first times on, not from a window that holds none of them.
+			if first := inventory.ScheduleTimes(sw.Schedule, sw.Timezone, maxHorizon, 1); len(first) == 1 {
+				horizon = max(horizon, first[0]+16*sw.Period)
+			}
+		}
 	}
 	horizon = min(horizon, maxHorizon)
 	for i := range played {
@@ -212,6 +219,11 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 			continue
 		}
 		played[i].Times = inventory.ScheduleTimes(played[i].Schedule, played[i].Timezone, horizon, maxRuns)
+		if played[i].Times == nil && played[i].Schedule != "" {
+			// Runs only at the schedule's real times: none fires in the window, so none is
+			// played (the simulator's slots drawn from the period are for schedule-less tests).
+			played[i].Times = []int{}
+		}
 	}
 	p.key = strings.Join(ids, "\x00")
 	if x, ok := s.done[p.key]; ok {

@@ -187,3 +187,27 @@ func TestRowOfManyCronJobs(t *testing.T) {
 		t.Errorf("reached %d, want 153 (150 played + the Deployment's 3)", w.Reached)
 	}
 }
+
+// A run starts only for a time its schedule fires: a business-hours schedule first fires on
+// Monday at 09:00, past the search's first window; its witness played runs "for Mon 00:31:11"
+// when the window held none of its times.
+func TestRunsAreForTheSchedulesTimes(t *testing.T) {
+	const schedule = "*/5 9-17 * * 1-5"
+	cj := cronJob("CronJob/a/hours@a.yaml:1", schedule, inventory.DeclaredJob{})
+	inv := &inventory.Inventory{Settings: inventory.Settings{ENIRelease: "onDelete", WindowSeconds: 90}, Workloads: []inventory.Workload{cj}}
+	fs := []findings.Finding{finding(41, map[string]any{"id": cj.ID, "held": float64(41)})}
+	Attach(fs, inv, DefaultBudget)
+	w := fs[0].Witness
+	if w == nil || w.Trajectory == nil || len(w.Trajectory.Runs) == 0 {
+		t.Fatalf("no trajectory: %+v", w)
+	}
+	fires := map[int]bool{}
+	for _, at := range inventory.ScheduleTimes(schedule, "", maxHorizon, 100000) {
+		fires[at] = true
+	}
+	for _, r := range w.Trajectory.Runs {
+		if !fires[r.Scheduled] {
+			t.Errorf("a run for %d s, a time %q never fires", r.Scheduled, schedule)
+		}
+	}
+}
