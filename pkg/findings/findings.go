@@ -583,6 +583,9 @@ type Witness struct {
 	Plays int `json:"plays"`
 	// NotSearched says why there is no trajectory: the run's budget was spent.
 	NotSearched string `json:"notSearched,omitempty"`
+	// Assumes lists what the trajectory takes for granted that the manifests do not say: a
+	// suspended CronJob resumed (or run by hand), as the bound counts it.
+	Assumes []string `json:"assumes,omitempty"`
 	// Running is the most played pods running (bound, not yet ended) at one second of the
 	// trajectory; RunningLimit is what kube-scheduler admits beside the running pods of the
 	// workloads not played (branch ENIs minus those): a trajectory above it is not one the node

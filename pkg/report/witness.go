@@ -22,6 +22,9 @@ func WitnessSummary(w *findings.Witness) string {
 	if w.OtherContributors > 0 {
 		notes = append(notes, count(w.OtherContributors, "contributor")+" not listed, neither played nor counted")
 	}
+	for _, a := range w.Assumes {
+		notes = append(notes, "assuming "+a)
+	}
 	// What the scheduler had to admit: terminated pods are what it no longer counts.
 	played := fmt.Sprintf(", with at most %s running at once where the node admits %d", count(w.Running, "pod"), w.RunningLimit)
 	if w.Running == 0 {

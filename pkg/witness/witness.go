@@ -184,6 +184,11 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 			notPlayedActive += c.active
 			continue
 		}
+		if iw.CronJob != nil && iw.CronJob.Suspend {
+			// The bound counts a suspended CronJob (it can be resumed, or run by hand): the
+			// trajectory plays it, and says so.
+			w.Assumes = append(w.Assumes, plainName(c.id)+" is resumed (it has spec.suspend: true, and starts no run until then)")
+		}
 		played = append(played, sw)
 		ids = append(ids, c.id)
 	}

@@ -2,6 +2,7 @@ package witness
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/eni-lint/eni-lint/pkg/findings"
@@ -209,5 +210,19 @@ func TestRunsAreForTheSchedulesTimes(t *testing.T) {
 		if !fires[r.Scheduled] {
 			t.Errorf("a run for %d s, a time %q never fires", r.Scheduled, schedule)
 		}
+	}
+}
+
+// A suspended CronJob counts (it can be resumed or run by hand): its witness plays it and says
+// that it assumes so.
+func TestSuspendedCronJobIsAssumedResumed(t *testing.T) {
+	cj := cronJob("CronJob/a/paused@a.yaml:1", "*/5 * * * *", inventory.DeclaredJob{})
+	cj.CronJob.Suspend = true
+	inv := &inventory.Inventory{Settings: inventory.Settings{ENIRelease: "onDelete", WindowSeconds: 90}, Workloads: []inventory.Workload{cj}}
+	fs := []findings.Finding{finding(41, map[string]any{"id": cj.ID, "held": float64(41)})}
+	Attach(fs, inv, DefaultBudget)
+	w := fs[0].Witness
+	if w == nil || len(w.Assumes) != 1 || !strings.Contains(w.Assumes[0], "CronJob a/paused is resumed") {
+		t.Fatalf("witness: %+v", w)
 	}
 }
