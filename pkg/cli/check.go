@@ -305,7 +305,7 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 			return run, usageError{err}
 		}
 		for _, w := range b.Warnings {
-			fmt.Fprintf(stdio.Err, "eni-lint: %s\n", w)
+			fmt.Fprintf(stdio.Err, "eni-lint: %s\n", report.TerminalSafe(report.OneLine(w), false))
 		}
 		opts.Baseline, opts.BaselineFile = &b, eff.Baseline
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/eni-lint/eni-lint/pkg/findings"
+	"github.com/eni-lint/eni-lint/pkg/report"
 	"github.com/eni-lint/eni-lint/pkg/rules"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -56,7 +57,8 @@ func Run(ctx context.Context, args []string, stdio IO) int {
 	case errors.As(err, &ee):
 		return ee.code
 	default:
-		fmt.Fprintf(stdio.Err, "eni-lint: %v\n", err)
+		// An error may name what the pull request named (a path, a chart, a value).
+		fmt.Fprintf(stdio.Err, "eni-lint: %s\n", report.TerminalSafe(report.OneLine(err.Error()), false))
 		return findings.ExitFailed
 	}
 }

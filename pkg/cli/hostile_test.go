@@ -262,7 +262,7 @@ var hostileCases = []hostileCase{
 	// proxy would refuse the module) nor in a Windows checkout.
 	// Names written to forge output: a finding line, a workflow command, a diff header, an
 	// escape sequence. Every human-readable output shows them on one line, escaped.
-	{name: "forged-lines-in-names", exit: 1, want: []string{`w\n::error file=x::pwned\nk8s/x.yaml:1:1  error  ENI001`, `\x1b[2J`},
+	{name: "forged-lines-in-names", exit: 1, want: []string{"w\\n:\u200b:error file=x:\u200b:pwned\\nk8s/x.yaml:1:1  error  ENI001", `\x1b[2J`},
 		setup: func(t *testing.T, repo, _ string) {
 			write(t, filepath.Join(repo, "job.yaml"), "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: \"w\\n::error file=x::pwned\\nk8s/x.yaml:1:1  error  ENI001\\e[2J\"\n  namespace: billing\n"+
 				"spec: {template: {metadata: {labels: {rds-access: \"true\"}}, spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}\n")

@@ -11,9 +11,29 @@ import (
 // controlChars are removed from Markdown and SARIF text: nothing in a report needs them.
 var controlChars = regexp.MustCompile(`[\x00-\x08\x0b-\x1f\x7f\x{80}-\x{9f}\x{202a}-\x{202e}\x{2066}-\x{2069}]`)
 
-// mdCode is text for inside a Markdown code span: no backtick can end it early.
+// mdCode is text for inside a Markdown code span: no backtick can end it early, and no "<"
+// opens HTML where the span is not one (inside an HTML element such as <summary>, Markdown
+// is not parsed, and "<!--" there hid the rest of a posted comment): "<" and ">" become "‹"
+// and "›".
 func mdCode(s string) string {
-	return strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(controlChars.ReplaceAllString(s, ""))
+	return strings.NewReplacer("`", "'", "\n", " ", "\r", " ", "<", "‹", ">", "›").Replace(controlChars.ReplaceAllString(s, ""))
+}
+
+// mermaidText keeps a chart label to letters, digits and plain punctuation: Mermaid renders
+// labels as HTML, and its grammar reads ":", "#", ";", quotes and backticks (which also end
+// the Markdown fence the chart is in). Anything else becomes a space.
+func mermaidText(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case unicode.IsLetter(r), unicode.IsDigit(r):
+			return r
+		case strings.ContainsRune(" .,/()=+-_", r):
+			return r
+		case r == ':':
+			return '.' // a clock reads as one: "Mon 09.00.00"
+		}
+		return ' '
+	}, OneLine(s))
 }
 
 // sgr matches the colour sequences the text reporter writes itself.
@@ -23,7 +43,9 @@ var sgr = regexp.MustCompile(`^\x1b\[[0-9;]*m`)
 // end up: control characters (escape sequences that move the cursor or rewrite the screen,
 // carriage returns that hide a line, bells) are shown as \xNN, and a line that would start
 // with "::" (a GitHub Actions workflow command, e.g. a file named "::error::x.yaml") or with
-// "##[" (the runner's legacy command prefix, "##[error]x") is broken by a zero-width space. Colour sequences of the reporter's own are kept when colour is on.
+// "##[" (the runner's legacy command prefix, "##[error]x") cannot start one: every "::" and
+// "##[" is broken by a zero-width space. Colour sequences of the reporter's own are kept when
+// colour is on.
 func TerminalSafe(s string, color bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -53,17 +75,13 @@ func TerminalSafe(s string, color bool) string {
 		b.WriteString(s[i : i+size])
 		i += size
 	}
-	lines := strings.Split(b.String(), "\n")
-	for i, l := range lines {
-		switch trimmed := strings.TrimLeft(l, " \t"); { // the runner trims spaces
-		case strings.HasPrefix(trimmed, "::"):
-			lines[i] = strings.Replace(l, "::", ":\u200b:", 1)
-		case strings.HasPrefix(trimmed, "##["):
-			lines[i] = strings.Replace(l, "##[", "#\u200b#[", 1)
-		}
-	}
-	return strings.Join(lines, "\n")
+	// Every "::" and "##[", not only at a line's start: a reporter may wrap a long message
+	// anywhere, and a log viewer or a step that re-prints the output may start a line there.
+	return workflowCommands.Replace(b.String())
 }
+
+// workflowCommands breaks GitHub Actions' command prefixes with a zero-width space.
+var workflowCommands = strings.NewReplacer("::", ":\u200b:", "##[", "#\u200b#[")
 
 // OneLine shows the line breaks of text that came from input (an object's name, a file name,
 // a value in a message) as \n and \r, so that it cannot start a line of its own in a

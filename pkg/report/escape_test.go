@@ -11,8 +11,10 @@ func TestTerminalSafe(t *testing.T) {
 		color    bool
 		want     string
 	}{
-		{"workflow command in a file name", "::error file=x::pwned.yaml  ENI002\n", false, ":\u200b:error file=x::pwned.yaml  ENI002\n"},
-		{"indented workflow command", "  ::add-mask::x\n", false, "  :\u200b:add-mask::x\n"},
+		{"workflow command in a file name", "::error file=x::pwned.yaml  ENI002\n", false, ":\u200b:error file=x:\u200b:pwned.yaml  ENI002\n"},
+		{"indented workflow command", "  ::add-mask::x\n", false, "  :\u200b:add-mask:\u200b:x\n"},
+		{"workflow command in the middle of a line a reporter may wrap", "name w ::add-mask::x", false, "name w :\u200b:add-mask:\u200b:x"},
+		{"legacy prefix in the middle of a line", "a ##[error]b", false, "a #\u200b#[error]b"},
 		{"legacy command prefix in a file name", "##[error]pwned.yaml  ENI002\n", false, "#\u200b#[error]pwned.yaml  ENI002\n"},
 		{"indented legacy command prefix", "ok\n\t##[set-output name=x]y", false, "ok\n\t#\u200b#[set-output name=x]y"},
 		{"escape sequence that clears the screen", "a\x1b[2Jb", false, `a\x1b[2Jb`},
@@ -86,6 +88,22 @@ func TestHostileNames(t *testing.T) {
 		}
 		if own := TerminalSafe(OneLine(name), false); strings.HasPrefix(own, "::") || strings.HasPrefix(own, "##[") {
 			t.Errorf("%q starts a workflow command: %q", name, own)
+		}
+	}
+}
+
+// Mermaid labels and code spans inside HTML: no character of a name can open HTML, end the
+// fence, or reach the chart's grammar or the screen.
+func TestChartLabelsAndSummaryCodeAreInert(t *testing.T) {
+	for _, name := range []string{"a```\n<!-- x", "<img src=x onerror=alert(1)>", "bell\x07esc\x1b[2J", "bidi\u202eevil", "q\"uote;hash#colon:"} {
+		got := mermaidText(name)
+		for _, bad := range []string{"`", "<", ">", "\n", "\x07", "\x1b", "\u202e", "\"", ";", "#"} {
+			if strings.Contains(got, bad) {
+				t.Errorf("mermaidText(%q) = %q holds %q", name, got, bad)
+			}
+		}
+		if c := mdCode(name); strings.ContainsAny(c, "<>`\n\x07\x1b\u202e") {
+			t.Errorf("mdCode(%q) = %q", name, c)
 		}
 	}
 }

@@ -247,3 +247,32 @@ func everyFormat(t *testing.T, r *findings.Report) map[string]string {
 	}
 	return out
 }
+
+// A pull request's names cannot open HTML, close the chart's fence or hide the rest of a posted
+// comment: a file named with "<!--" in a witness summary (inside <summary>, where Markdown is
+// not parsed), a node group named with a fence and HTML in the chart.
+func TestMarkdownHostileNames(t *testing.T) {
+	r := withRules()
+	r.Errors = nil
+	for i := range r.Findings {
+		if r.Findings[i].Rule == "ENI001" {
+			r.Findings[i].Location.File = "k8s/<!--x.yaml"
+			r.Findings[i].Witness = &findings.Witness{ENIRelease: "onDelete", Bound: 3, Reached: 3, BranchInterfaces: 1,
+				Trajectory: &findings.WitnessTrajectory{Runs: []findings.WitnessRun{{Workload: "CronJob/ns/<b>x</b>@a.yaml:1",
+					Pods: []findings.WitnessPod{{Created: 0, Ended: 1, HoldsAtPeak: true}}}}}}
+		}
+	}
+	for i := range r.InstanceTypes {
+		r.InstanceTypes[i].NodeGroup = "g```\n<img src=x>\x1b[2J"
+	}
+	r.Count()
+	got := string(render(t, Markdown{Chart: true}, r))
+	for _, bad := range []string{"<!--", "<b>", "<img", "\x1b", "g```"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("markdown holds %q:\n%s", bad, got)
+		}
+	}
+	if !strings.Contains(got, "<details><summary>ENI001 at k8s/&lt;\\!--x.yaml") {
+		t.Errorf("the witness summary does not name the file escaped:\n%s", got)
+	}
+}

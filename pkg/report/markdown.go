@@ -50,6 +50,14 @@ func (m Markdown) link(p inventory.Position) string {
 	return fmt.Sprintf("[%s](%s%s#L%d)", mdEscape(text), m.LinkBase, u.EscapedPath(), p.Line)
 }
 
+// plainLocation is "file:line:column" (or the file alone), for where a link cannot go.
+func plainLocation(p inventory.Position) string {
+	if !p.Known() {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%s", p.File, place(p))
+}
+
 // Headline is the one-line verdict used as the Markdown title and in PR comments.
 func Headline(r *findings.Report) string {
 	s := r.Summary
@@ -156,7 +164,8 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 				continue
 			}
 			charted[f.Witness.Trajectory] = f
-			fmt.Fprintf(&b, "<details><summary>%s at %s: %s</summary>\n\n", f.Rule, m.link(f.Location), mdEscape(WitnessSummary(f.Witness)))
+			// Inside <summary> Markdown is not parsed: the location is escaped text, no code span.
+			fmt.Fprintf(&b, "<details><summary>%s at %s: %s</summary>\n\n", f.Rule, mdEscape(plainLocation(rooted(m.Root, f.Location))), mdEscape(WitnessSummary(f.Witness)))
 			b.WriteString(witnessGantt(f.Witness) + "\n")
 			for _, l := range witnessTimeline(f.Witness, 12) {
 				fmt.Fprintf(&b, "- %s\n", mdEscape(l))
@@ -263,7 +272,7 @@ func (m Markdown) chart(b *strings.Builder, r *findings.Report) {
 		if !row.Known || !row.Trunking {
 			continue
 		}
-		labels = append(labels, fmt.Sprintf("%q", row.NodeGroup+" "+row.TypeLabel()))
+		labels = append(labels, `"`+mermaidText(row.NodeGroup+" "+row.TypeLabel())+`"`)
 		demand = append(demand, fmt.Sprint(row.Demand))
 		capacity = append(capacity, fmt.Sprint(row.BranchInterfaces))
 	}

@@ -102,16 +102,5 @@ func witnessGantt(w *findings.Witness) string {
 	return b.String()
 }
 
-// ganttText keeps a label to what Mermaid's gantt grammar reads as text: no colons, hashes,
-// semicolons or line breaks.
-func ganttText(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case ':':
-			return '.'
-		case '#', ';', '\n', '\r', '`':
-			return ' '
-		}
-		return r
-	}, OneLine(s))
-}
+// ganttText keeps a label to what Mermaid's gantt grammar reads as text (mermaidText).
+func ganttText(s string) string { return mermaidText(s) }
