@@ -59,7 +59,7 @@ func joinPlans(fsys *confine.FS, frags []inventory.Fragment, opts Options) []inv
 		if first, ok := replaced[canonical(root)]; ok {
 			// Two plans of one root would each stand for it: which is applied is not ours to
 			// guess.
-			*plan = inventory.Fragment{File: plan.File, Errors: []inventory.LoadError{{Position: inventory.Position{File: plan.File},
+			*plan = inventory.Fragment{File: plan.File, Errors: []inventory.LoadError{{Position: inventory.Position{File: plan.File, Line: 1, Column: 1},
 				Message: fmt.Sprintf("a second Terraform plan of the root module %s (the first is %s): not read; name each root's plan once, with --terraform-plan FILE:ROOT for a plan kept elsewhere", filepath.ToSlash(root), first)}}}
 			continue
 		}

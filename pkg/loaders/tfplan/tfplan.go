@@ -40,7 +40,9 @@ const Source = "terraform plan"
 // Sniff reports whether data has the shape `terraform show -json` writes, a plan or a state:
 // a JSON object whose top level has format_version and terraform_version as strings. It scans
 // the top level without decoding the values it skips (a plan whose keys were sorted by jq has
-// terraform_version last), and stops at a key no plan has (apiVersion: a manifest).
+// terraform_version last), to its end: a key no plan has (apiVersion: a manifest), wherever it
+// is, makes it no plan, so that a manifest written with those two keys first is still read as
+// a manifest (it was taken for an empty state, and its CronJob was not checked).
 func Sniff(data []byte) bool {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
@@ -48,7 +50,7 @@ func Sniff(data []byte) bool {
 	}
 	i++
 	var format, version bool
-	for !(format && version) {
+	for {
 		i = skipSpace(data, i)
 		if i >= len(data) || data[i] != '"' {
 			return false
@@ -154,7 +156,7 @@ func Load(file string, data []byte, opts kubernetes.Options) (frag inventory.Fra
 	// error for this file.
 	defer func() {
 		if r := recover(); r != nil {
-			frag = inventory.Fragment{File: file, Errors: []inventory.LoadError{{Position: inventory.Position{File: file},
+			frag = inventory.Fragment{File: file, Errors: []inventory.LoadError{{Position: inventory.Position{File: file, Line: 1, Column: 1},
 				Message: fmt.Sprintf("cannot read this Terraform plan: %v", r)}}}
 		}
 	}()
@@ -738,7 +740,9 @@ func position(file string, lines []int, offset int) inventory.Position {
 	return inventory.Position{File: file, Line: line, Column: offset - lines[line-1] + 1}
 }
 
-// jsonErrorAt locates a JSON error: a syntax error's offset, else the file.
+// jsonErrorAt locates a JSON error: a syntax error's offset; a format version the reader
+// refuses, at the top level's format_version; else the file's first line (a lone surrogate
+// escape, which the decoder reports without an offset).
 func jsonErrorAt(file string, data []byte, err error) inventory.Position {
 	var offset int64 = -1
 	switch e := err.(type) {
@@ -747,8 +751,11 @@ func jsonErrorAt(file string, data []byte, err error) inventory.Position {
 	case *json.UnmarshalTypeError:
 		offset = e.Offset
 	}
+	if offset < 0 && strings.Contains(err.Error(), "version") {
+		offset = int64(bytes.Index(data, []byte(`"format_version"`)))
+	}
 	if offset < 0 || offset > int64(len(data)) {
-		return inventory.Position{File: file}
+		return inventory.Position{File: file, Line: 1, Column: 1}
 	}
 	return position(file, lineStarts(data), int(offset))
 }

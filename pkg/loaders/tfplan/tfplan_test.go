@@ -204,6 +204,9 @@ func TestSniff(t *testing.T) {
 		{`{"format_version":"1.2","terraform_version":"1.5.7"}`, true},
 		{` {"planned_values":{},"terraform_version":"1.5.7","format_version":"1.2"}`, true},
 		{`{"apiVersion":"v1","kind":"ConfigMap","format_version":"1","terraform_version":"1"}`, false},
+		// A manifest whose first keys are a plan's: the rest of the top level decides.
+		{`{"format_version":"1.0","terraform_version":"1.6.0","apiVersion":"batch/v1","kind":"CronJob","spec":{}}`, false},
+		{`{"format_version":"1.0","terraform_version":"1.6.0","Resources":{}}`, false},
 		{`{"format_version":1.2,"terraform_version":"1.5.7"}`, false},
 		{`{"format_version":"1.2"}`, false},
 		{"format_version: '1.2'\nterraform_version: 1.5.7\n", false},
@@ -233,13 +236,14 @@ func TestHostilePlans(t *testing.T) {
 		{"resources of the wrong type", wrongTypes, "cannot read this Terraform plan", ""},
 		{"a format version this reader does not know", future, "cannot read this Terraform plan", ""},
 		{"after_unknown of an odd shape", unknownOdd, "", "x=m5.large"},
+		{"a lone surrogate escape", `{"format_version":"1.2","terraform_version":"1.5.7","planned_values":{"root_module":{"resources":[{"address":"\ud800"}]}}}`, "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := Load("plan.json", []byte(c.data), opts)
 			var errs []string
 			for _, e := range f.Errors {
-				if e.Position.File != "plan.json" {
-					t.Errorf("error not located in the file: %+v", e)
+				if e.Position.File != "plan.json" || e.Position.Line < 1 {
+					t.Errorf("error not located at a line of the file: %+v", e)
 				}
 				errs = append(errs, e.Message)
 			}
