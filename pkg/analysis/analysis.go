@@ -74,6 +74,10 @@ type Options struct {
 	// Baseline, when set, marks the findings it records as suppressed.
 	Baseline     *suppress.Baseline
 	BaselineFile string
+	// BaselineError, when set, is why the baseline named could not be read: the run goes on
+	// without its suppressions and reports it as an input that could not be read (exit 2),
+	// with every finding (an unreadable baseline costs its suppressions, not the report).
+	BaselineError *inventory.LoadError
 	// EvalTimeout bounds the policy evaluation (custom policies included); 0 means none.
 	EvalTimeout time.Duration
 	// MaxFileSize is the size budget of one input file (0: confine.DefaultMaxFileSize).
@@ -213,6 +217,9 @@ func Check(ctx context.Context, source rules.Source, opts Options) (*findings.Re
 		if report.Baseline.Stale == nil {
 			report.Baseline.Stale = []findings.BaselineEntry{}
 		}
+	}
+	if opts.BaselineError != nil {
+		report.Errors = append(report.Errors, *opts.BaselineError)
 	}
 	if opts.ChangedFiles != nil {
 		report.Findings = suppress.ChangedOnly(report.Findings, opts.ChangedFiles)

@@ -300,14 +300,18 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 		opts.CooldownSeconds = inventory.MinCooldownSeconds
 	}
 	if eff.Baseline != "" && f.writeBaseline == "" {
-		b, err := suppress.ReadBaseline(eff.Baseline)
+		b, err := suppress.ReadBaseline(eff.Baseline, maxFileSize)
 		if err != nil {
-			return run, usageError{err}
+			// The report goes on without the baseline's suppressions, and names the file as
+			// an input that could not be read: one bad input costs only itself.
+			opts.BaselineError = &inventory.LoadError{Position: inventory.Position{File: eff.Baseline, Line: 1, Column: 1},
+				Message: err.Error() + "; its suppressions are not applied"}
+		} else {
+			for _, w := range b.Warnings {
+				fmt.Fprintf(stdio.Err, "eni-lint: %s\n", report.TerminalSafe(report.OneLine(w), false))
+			}
+			opts.Baseline, opts.BaselineFile = &b, eff.Baseline
 		}
-		for _, w := range b.Warnings {
-			fmt.Fprintf(stdio.Err, "eni-lint: %s\n", report.TerminalSafe(report.OneLine(w), false))
-		}
-		opts.Baseline, opts.BaselineFile = &b, eff.Baseline
 	}
 	if glob := firstNonEmpty(f.eachVarFile, eff.EachVarFile); glob != "" {
 		envFiles, err := filepath.Glob(glob)

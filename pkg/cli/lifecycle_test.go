@@ -83,8 +83,15 @@ func TestBaselineWriteThenRead(t *testing.T) {
 		!strings.Contains(stdout, "ENI002 old.yaml CronJob billing/db-report") {
 		t.Errorf("stale entries not listed:\n%s", stdout)
 	}
-	if code, _, stderr := run(t, "", nil, "check", ".", "--baseline", "missing.json"); code != 2 || !strings.Contains(stderr, "baseline") {
-		t.Errorf("missing baseline: exit %d %s", code, stderr)
+	// A baseline that cannot be read (missing, over the file budget) costs its suppressions,
+	// not the report: exit 2 with every finding and a located error naming the file.
+	for _, tc := range []struct{ name, file, budget string }{{"missing", "missing.json", "10MiB"}, {"over the budget", "baseline.json", "400"}} {
+		code, stdout, _ := run(t, "", nil, "check", ".", "--node-group", "default=m5.large", "--baseline", tc.file, "--max-file-size", tc.budget, "--format", "json")
+		r := jsonReport(t, stdout)
+		errs, _ := r["errors"].([]any)
+		if code != 2 || len(errs) != 1 || !strings.Contains(fmt.Sprint(errs[0]), tc.file) || len(openRules(r)) == 0 {
+			t.Errorf("%s baseline: exit %d, errors %v, open findings %v", tc.name, code, errs, openRules(r))
+		}
 	}
 }
 

@@ -147,9 +147,9 @@ func (b Baseline) Write(path string) error {
 // ReadBaseline loads a baseline file.
 // It is read through pkg/confine: inside the working folder when it is below it (a link out
 // is refused), a regular file within the size budget (not /dev/zero or a pipe).
-func ReadBaseline(path string) (Baseline, error) {
+func ReadBaseline(path string, maxFileSize int64) (Baseline, error) {
 	var b Baseline
-	data, err := confine.ReadFileAt(path, 0)
+	data, err := confine.ReadFileAt(path, maxFileSize)
 	if err != nil {
 		return b, fmt.Errorf("baseline: %s: %s", path, confine.Reason(err))
 	}

@@ -108,7 +108,7 @@ func TestBaselineCountsAndStaleEntries(t *testing.T) {
 	if err := b.Write(path); err != nil {
 		t.Fatal(err)
 	}
-	read, err := ReadBaseline(path)
+	read, err := ReadBaseline(path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestReadBaselineErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ReadBaseline(tt.path)
+			_, err := ReadBaseline(tt.path, 0)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to mention %q", err, tt.want)
 			}
