@@ -6,6 +6,7 @@
 package helm
 
 import (
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -36,9 +37,15 @@ func SourceOf(doc *yaml.Node) string {
 type template struct {
 	path  string
 	lines []string
+	// offset is the line index of lines[0] in the file: a document of the template is a view
+	// of its lines, not a copy padded to the file's length (which made a stream of many
+	// documents of one template quadratic).
+	offset int
 	// docs are the template's documents (split at --- lines): where each starts and ends, and
-	// the kind its `kind:` line names, so that each rendered object is found in its own.
-	docs []templateDoc
+	// the kind its `kind:` line names, so that each rendered object is found in its own;
+	// byKind the same by kind, in order.
+	docs   []templateDoc
+	byKind map[string][]templateDoc
 }
 
 type templateDoc struct {
@@ -58,6 +65,10 @@ func (t *template) split() {
 			}
 		}
 		t.docs = append(t.docs, templateDoc{from: start, to: end, kind: kind})
+		if t.byKind == nil {
+			t.byKind = map[string][]templateDoc{}
+		}
+		t.byKind[kind] = append(t.byKind[kind], t.docs[len(t.docs)-1])
 	}
 	for i, line := range t.lines {
 		if strings.HasPrefix(line, "---") {
@@ -72,17 +83,12 @@ func (t *template) split() {
 // template when there is no such document (a kind the template computes, a document
 // rendered more than once from a range loop).
 func (t *template) doc(kind string, n int) *template {
-	var same []templateDoc
-	for _, d := range t.docs {
-		if d.kind == kind {
-			same = append(same, d)
-		}
-	}
+	same := t.byKind[kind]
 	if len(t.docs) < 2 || n >= len(same) {
 		return t
 	}
 	d := same[n]
-	return &template{path: t.path, lines: append(make([]string, d.from), t.lines[d.from:d.to]...)}
+	return &template{path: t.path, lines: t.lines[d.from:d.to], offset: d.from}
 }
 
 // Locator finds fields of rendered objects in their template files. roots are the folders the
@@ -150,6 +156,9 @@ func (l *Locator) index() {
 }
 
 func (l *Locator) template(source string) *template {
+	// One key per file, however the comment spells it (./a/x.yaml, a//x.yaml, a/../a/x.yaml):
+	// the cache was keyed by the spelling, and a stream of spellings filled memory.
+	source = path.Clean(filepath.ToSlash(source))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if t, ok := l.cache[source]; ok {
@@ -184,9 +193,15 @@ func (l *Locator) template(source string) *template {
 			}
 		}
 	}
-	l.cache[source] = t
+	if len(l.cache) < maxCachedTemplates {
+		l.cache[source] = t
+	}
 	return t
 }
+
+// maxCachedTemplates bounds the locator's cache: a stream can name any number of templates
+// that do not exist; past this many, a source is looked up again each time.
+const maxCachedTemplates = 4096
 
 // Relocate points every position of the fragment's objects at the template file: fields at the
 // line of their key, found by walking the path's keys in order with growing indentation. The
@@ -236,7 +251,7 @@ func (t *template) locate(path, source string) inventory.Position {
 			break
 		}
 	}
-	pos := inventory.Position{File: t.path, Line: start + 1, Column: 1}
+	pos := inventory.Position{File: t.path, Line: t.offset + start + 1, Column: 1}
 	if path == "" {
 		return pos
 	}
@@ -259,7 +274,7 @@ func (t *template) locate(path, source string) inventory.Position {
 				break // left the enclosing mapping
 			}
 			if strings.HasPrefix(trimmed, key+":") && ind > indent {
-				pos = inventory.Position{File: t.path, Line: n + 1, Column: ind + 1}
+				pos = inventory.Position{File: t.path, Line: t.offset + n + 1, Column: ind + 1}
 				indent, from, found = ind, n+1, true
 				break
 			}

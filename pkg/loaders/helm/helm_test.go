@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,4 +106,44 @@ func FuzzParseSet(f *testing.F) {
 			t.Fatal("over the budget and accepted")
 		}
 	})
+}
+
+// One template is one cache entry however a `# Source:` comment spells its path, and a
+// document of a template is located at its own lines without copying the file: a rendered
+// stream that spelled one path many ways filled memory, and one of many documents of one
+// template was quadratic.
+func TestLocatorKeysByFileAndViewsDocuments(t *testing.T) {
+	dir := t.TempDir()
+	var tpl strings.Builder
+	for i := 0; i < 3; i++ {
+		fmt.Fprintf(&tpl, "---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j%d\nspec:\n  backoffLimit: 1\n", i)
+	}
+	p := filepath.Join(dir, "chart", "templates", "jobs.yaml")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(tpl.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys, err := confine.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fsys.Close()
+	l := NewLocator(fsys, dir)
+	first := l.template("chart/templates/jobs.yaml")
+	for _, spelling := range []string{"./chart/templates/jobs.yaml", "chart//templates/jobs.yaml", "chart/x/../templates/jobs.yaml", "chart/./templates/./jobs.yaml"} {
+		if got := l.template(spelling); got != first {
+			t.Errorf("%q is another template", spelling)
+		}
+	}
+	if len(l.cache) != 1 {
+		t.Errorf("%d cache entries for one file", len(l.cache))
+	}
+	// The third Job is the document after the --- of line 15: kind at 17, backoffLimit at 21.
+	doc := first.doc("Job", 2)
+	if got := doc.locate("spec.backoffLimit", "x"); got.Line != 21 || len(doc.lines) != 7 { // six lines and the file's last, empty one
+		t.Errorf("third document: backoffLimit at %d, %d lines", got.Line, len(doc.lines))
+	}
+	if got := doc.locate("", "x"); got.Line != 17 {
+		t.Errorf("third document's kind: line at %d", got.Line)
+	}
 }
