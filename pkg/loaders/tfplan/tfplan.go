@@ -240,8 +240,11 @@ type reader struct {
 	// Launch templates and configurations, by id, by name and by module, for the node
 	// groups that name them.
 	templates map[string][]resource
-	// config is the plan's configuration: which arguments the code writes.
-	config *tfjson.ConfigModule
+	// config is the plan's configuration: which arguments the code writes; configResources
+	// indexes each module's resources by address once (scanning them for each node group was
+	// quadratic: a plan of 25,000 node groups took minutes).
+	config          *tfjson.ConfigModule
+	configResources map[*tfjson.ConfigModule]map[string]*tfjson.ConfigResource
 }
 
 // written says whether the code writes an argument of the resource at address, from the
@@ -259,11 +262,24 @@ func (r *reader) written(address, argument string) (written, known bool) {
 	if m == nil || len(parts) != 2 {
 		return false, false
 	}
-	for _, c := range m.Resources {
-		if c != nil && c.Address == parts[0]+"."+parts[1] {
-			_, written := c.Expressions[argument]
-			return written, true
+	byAddress, ok := r.configResources[m]
+	if !ok {
+		byAddress = map[string]*tfjson.ConfigResource{}
+		for _, c := range m.Resources {
+			if c != nil {
+				if _, seen := byAddress[c.Address]; !seen {
+					byAddress[c.Address] = c // the first, as the scan found it
+				}
+			}
 		}
+		if r.configResources == nil {
+			r.configResources = map[*tfjson.ConfigModule]map[string]*tfjson.ConfigResource{}
+		}
+		r.configResources[m] = byAddress
+	}
+	if c := byAddress[parts[0]+"."+parts[1]]; c != nil {
+		_, written := c.Expressions[argument]
+		return written, true
 	}
 	return false, false
 }

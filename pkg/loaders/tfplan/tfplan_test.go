@@ -317,3 +317,22 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkManyNodeGroups: a plan of many node groups, each with its configuration (issue #47:
+// 25,000 of them took minutes while each looked its configuration up in a list).
+func BenchmarkManyNodeGroups(b *testing.B) {
+	const n = 5000
+	var res, conf []string
+	for i := 0; i < n; i++ {
+		res = append(res, fmt.Sprintf(`{"address":"aws_eks_node_group.g%d","mode":"managed","type":"aws_eks_node_group","name":"g%d","values":{"node_group_name":"g%d","instance_types":["m5.large"]}}`, i, i, i))
+		conf = append(conf, fmt.Sprintf(`{"address":"aws_eks_node_group.g%d","mode":"managed","type":"aws_eks_node_group","name":"g%d","expressions":{"instance_types":{"constant_value":["m5.large"]}}}`, i, i))
+	}
+	data := []byte(`{"format_version":"1.2","terraform_version":"1.5.7","planned_values":{"root_module":{"resources":[` + strings.Join(res, ",") +
+		`]}},"configuration":{"root_module":{"resources":[` + strings.Join(conf, ",") + `]}}}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if f := Load("plan.json", data, kubernetes.Options{}); len(f.NodeGroups) != n {
+			b.Fatalf("%d node groups", len(f.NodeGroups))
+		}
+	}
+}
