@@ -130,9 +130,17 @@ type Limits struct {
 	// MaxDocuments is how many documents one stream may hold (--max-documents).
 	MaxDocuments int
 	// MaxAliasNodes is how many nodes one stream may reach through aliases and merge keys,
-	// counted as if every alias were copied out.
+	// counted as if every alias were copied out; a scalar counts one node per
+	// aliasBytesPerNode bytes of its text, so that an alias of a long string counts what its
+	// expansion writes, not one node.
 	MaxAliasNodes int64
 }
+
+// aliasBytesPerNode is what a scalar's text weighs against MaxAliasNodes: a million nodes are
+// then at most 64 MB of expanded text. A CloudFormation !Join over an alias of a long string,
+// and a Terraform yamldecode() of a chain of them, counted one node per alias and ran out of
+// memory.
+const aliasBytesPerNode = 64
 
 // Default budgets: far above what real manifests, charts' output or CloudFormation templates
 // hold, far below what exhausts memory.
@@ -258,7 +266,7 @@ func (c *checker) visit(n *yaml.Node) int64 {
 		s := c.size[target]
 		c.aliased = capped(c.aliased, s, c.budget)
 		if c.aliased > c.budget {
-			c.fail(n, "aliases and merge keys expand this file to more than %d nodes (an alias bomb)", c.limit)
+			c.fail(n, "aliases and merge keys expand this file to more than %d nodes, or %d MB of text (an alias bomb)", c.limit, c.limit*aliasBytesPerNode>>20)
 			return 0
 		}
 		return s
@@ -267,7 +275,7 @@ func (c *checker) visit(n *yaml.Node) int64 {
 		return c.size[n]
 	}
 	c.state[n] = 1
-	total := int64(1)
+	total := 1 + int64(len(n.Value))/aliasBytesPerNode
 	if n.Kind == yaml.MappingNode {
 		keys := map[string]*yaml.Node{}
 		for i := 0; i+1 < len(n.Content); i += 2 {

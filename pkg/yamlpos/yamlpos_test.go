@@ -161,6 +161,10 @@ func TestBudgets(t *testing.T) {
 		{"duplicate key", "kind: Job\nspec: {a: 1}\nspec: {b: 2}\n", 0, 3, "duplicate key \"spec\" (first at line 2)"},
 		{"a bad document does not hide the next", "a: 1\na: 2\n---\nb: 1\n", 1, 2, "duplicate key"},
 		{"aliases within the budget", "a: &a [1, 2]\nb: [*a, *a]\n", 1, 0, ""},
+		// One node, a long text: what the expansion writes counts (100 kB x 100 aliases is 10 MB,
+		// 160,000 against a budget of 100,000 nodes of 64 bytes).
+		{"scalar alias bomb", "s: &s " + strings.Repeat("x", 100000) + "\nl: [" + strings.TrimSuffix(strings.Repeat("*s, ", 100), ", ") + "]\n", 0, 2, "alias bomb"},
+		{"a long scalar aliased a few times", "s: &s " + strings.Repeat("x", 100000) + "\nl: [*s, *s]\n", 1, 0, ""},
 		{"too many documents", strings.Repeat("a: 1\n---\n", 12), 10, 20, "more than 10 documents"},
 	}
 	for _, tc := range tests {
