@@ -188,6 +188,11 @@ func (t *template) parameter(name string, def *yaml.Node) (any, string) {
 	return t.value(def)
 }
 
+// maxValueBytes bounds a value an intrinsic builds (Fn::Sub, Fn::Join): CloudFormation itself
+// accepts templates of at most 1 MB, and a template whose Sub repeats a long parameter
+// hundreds of times asked for 738 MB.
+const maxValueBytes = 1 << 20
+
 func (t *template) call(fn string, arg *yaml.Node) (any, string) {
 	switch fn {
 	case "Ref":
@@ -208,11 +213,20 @@ func (t *template) call(fn string, arg *yaml.Node) (any, string) {
 			text = arg.Content[0].Value
 		}
 		var why string
+		size := len(text)
 		out := subVar.ReplaceAllStringFunc(text, func(m string) string {
+			if size > maxValueBytes {
+				return "" // over the budget: the value is refused below, not built
+			}
 			name := m[2 : len(m)-1]
 			if def, ok := t.params[name]; ok && def != nil {
 				if v, w := t.parameter(name, def); w == "" {
-					return fmt.Sprint(v)
+					s := fmt.Sprint(v)
+					if size += len(s); size > maxValueBytes {
+						why = fmt.Sprintf("Fn::Sub expands to more than %d bytes (a budget: a CloudFormation template is at most 1 MB)", maxValueBytes)
+						return ""
+					}
+					return s
 				}
 			}
 			why = fmt.Sprintf("${%s} in Fn::Sub is only known when the stack is deployed", name)
@@ -239,8 +253,13 @@ func (t *template) call(fn string, arg *yaml.Node) (any, string) {
 			}
 			list, _ := parts.([]any)
 			var ss []string
+			size := 0
 			for _, p := range list {
-				ss = append(ss, fmt.Sprint(p))
+				s := fmt.Sprint(p)
+				if size += len(s) + len(arg.Content[0].Value); size > maxValueBytes {
+					return nil, fmt.Sprintf("Fn::Join expands to more than %d bytes (a budget: a CloudFormation template is at most 1 MB)", maxValueBytes)
+				}
+				ss = append(ss, s)
 			}
 			return strings.Join(ss, arg.Content[0].Value), ""
 		}

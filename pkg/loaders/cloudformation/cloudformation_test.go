@@ -132,3 +132,18 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// A Sub or Join that would build more than a template can hold is refused with a reason, not
+// built: a Sub repeating a long parameter hundreds of times asked for 738 MB.
+func TestIntrinsicsWithinTheValueBudget(t *testing.T) {
+	long := strings.Repeat("x", 100000)
+	src := "Parameters:\n  P: {Type: String, Default: " + long + "}\nResources:\n" +
+		"  Subbed:\n    Type: AWS::EKS::Nodegroup\n    Properties:\n      InstanceTypes: [!Sub \"" + strings.Repeat("${P}", 700) + "\"]\n" +
+		"  Joined:\n    Type: AWS::EKS::Nodegroup\n    Properties:\n      InstanceTypes: [!Join [\"\", [" + strings.TrimSuffix(strings.Repeat("!Ref P, ", 700), ", ") + "]]]\n"
+	got := load(t, src)
+	for _, name := range []string{"Subbed", "Joined"} {
+		if g := strings.Join(got[name], ","); !strings.Contains(g, "expands to more than 1048576 bytes") {
+			t.Errorf("%s: %.200s", name, g)
+		}
+	}
+}

@@ -276,14 +276,24 @@ func (t *template) symbolic(n *yaml.Node) string {
 		if arg.Kind != yaml.ScalarNode {
 			return ""
 		}
-		return "sub:" + subVar.ReplaceAllStringFunc(arg.Value, func(m string) string {
-			if def, ok := t.params[m[2:len(m)-1]]; ok && def != nil {
+		size, over := len(arg.Value), false
+		key := subVar.ReplaceAllStringFunc(arg.Value, func(m string) string {
+			if def, ok := t.params[m[2:len(m)-1]]; ok && def != nil && !over {
 				if v, w := t.parameter(m[2:len(m)-1], def); w == "" {
-					return fmt.Sprint(v)
+					s := fmt.Sprint(v)
+					if size += len(s); size > maxValueBytes {
+						over = true // within the budget of the values Fn::Sub builds, or no key
+						return ""
+					}
+					return s
 				}
 			}
 			return m
 		})
+		if over {
+			return ""
+		}
+		return "sub:" + key
 	}
 	return ""
 }
