@@ -225,12 +225,34 @@ var yamlDecoders = map[string]bool{
 	"yamldecode": false, "provider::kubernetes::manifest_decode": false, "provider::kubernetes::manifest_decode_multi": true,
 }
 
-func yamlDecodeFunc(lim yamlpos.Limits, multi bool, failed func(why string)) function.Function {
+// decodeBudget is what every yamldecode of one root module may decode together, in bytes of
+// YAML read and of the value built: each call has the stream's budgets (documents, aliases),
+// and a `for` expression over thousands of calls spent one each. Past it a call's value is
+// unknown with the reason.
+type decodeBudget struct{ left int64 }
+
+// MaxDecodedBytes is a root module's decodeBudget.
+const MaxDecodedBytes = 64 << 20
+
+func (b *decodeBudget) spend(n int) bool {
+	if b == nil {
+		return true
+	}
+	b.left -= int64(n)
+	return b.left >= 0
+}
+
+func yamlDecodeFunc(lim yamlpos.Limits, multi bool, failed func(why string), shared *decodeBudget) function.Function {
 	return function.New(&function.Spec{
 		Params: []function.Parameter{{Name: "src", Type: cty.String}},
 		Type:   function.StaticReturnType(cty.DynamicPseudoType),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			v, why := decodeYAML(args[0].AsString(), lim, multi)
+			src := args[0].AsString()
+			if !shared.spend(len(src)) {
+				failed(fmt.Sprintf("the module's yamldecode calls read more than %d MiB together (a budget)", MaxDecodedBytes>>20))
+				return cty.DynamicVal, nil
+			}
+			v, why := decodeYAML(src, lim, multi, shared)
 			if why != "" {
 				failed(why)
 				return cty.DynamicVal, nil
@@ -240,7 +262,7 @@ func yamlDecodeFunc(lim yamlpos.Limits, multi bool, failed func(why string)) fun
 	})
 }
 
-func decodeYAML(src string, lim yamlpos.Limits, multi bool) (cty.Value, string) {
+func decodeYAML(src string, lim yamlpos.Limits, multi bool, budget *decodeBudget) (cty.Value, string) {
 	docs, err := yamlpos.DocumentsWithin([]byte(src), lim)
 	if err != nil {
 		return cty.DynamicVal, "the YAML cannot be read: " + err.Error()
@@ -265,6 +287,9 @@ func decodeYAML(src string, lim yamlpos.Limits, multi bool) (cty.Value, string) 
 	text, err := json.Marshal(out)
 	if err != nil {
 		return cty.DynamicVal, "the YAML has a value JSON cannot hold: " + err.Error()
+	}
+	if !budget.spend(len(text)) {
+		return cty.DynamicVal, fmt.Sprintf("the module's yamldecode calls built more than %d MiB together (a budget)", MaxDecodedBytes>>20)
 	}
 	v, err := jsonDecodeFunc.Call([]cty.Value{cty.StringVal(string(text))})
 	if err != nil {

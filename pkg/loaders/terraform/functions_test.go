@@ -1,9 +1,12 @@
 package terraform
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 )
 
 // lookup as Terraform evaluates it (lang/funcs/collection.go): the default may be null, and is
@@ -78,5 +81,22 @@ func TestCoalesceWithUnknowns(t *testing.T) {
 				t.Fatalf("got %#v, want %#v", got, tc.want)
 			}
 		})
+	}
+}
+
+// yamldecode calls of one root module share one budget: each call had its own, and a for
+// expression over thousands of them could decode without end.
+func TestYAMLDecodeCallsShareABudget(t *testing.T) {
+	budget := &decodeBudget{left: 1300} // a call spends about 300 bytes read and 300 built
+	why := ""
+	f := yamlDecodeFunc(yamlpos.DefaultLimits, false, func(w string) { why = w }, budget)
+	src := cty.StringVal("a: " + strings.Repeat("x", 300) + "\n")
+	for i := 0; i < 2; i++ {
+		if v, err := f.Call([]cty.Value{src}); err != nil || !v.IsKnown() {
+			t.Fatalf("call %d within the budget: %v %v (%s)", i, v, err, why)
+		}
+	}
+	if v, _ := f.Call([]cty.Value{src}); v.IsKnown() || !strings.Contains(why, "together (a budget)") {
+		t.Errorf("the third call past the shared budget: %v, %q", v, why)
 	}
 }

@@ -275,8 +275,9 @@ func (l *loader) loadRoot(dir string, opts Options) (frag inventory.Fragment) {
 	rl.funcs["file"] = bounded("file", rl.fileFunc())
 	rl.funcs["fileset"] = bounded("fileset", rl.filesetFunc())
 	rl.undecoded = map[string]string{}
+	decoded := &decodeBudget{left: MaxDecodedBytes} // one for the root's every call
 	for name, multi := range yamlDecoders {
-		rl.funcs[name] = bounded(name, yamlDecodeFunc(opts.Kubernetes.YAML, multi, func(why string) { rl.undecoded[name] = why }))
+		rl.funcs[name] = bounded(name, yamlDecodeFunc(opts.Kubernetes.YAML, multi, func(why string) { rl.undecoded[name] = why }, decoded))
 	}
 	rl.initModules = rl.readInitModules(dir)
 	frag = inventory.Fragment{File: filepath.Join(dir, "*.tf")}

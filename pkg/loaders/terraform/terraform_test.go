@@ -1718,7 +1718,7 @@ func FuzzYAMLDecode(f *testing.F) {
 		}
 		for _, multi := range []bool{false, true} {
 			var why string
-			v, err := yamlDecodeFunc(lim, multi, func(w string) { why = w }).Call([]cty.Value{cty.StringVal(src)})
+			v, err := yamlDecodeFunc(lim, multi, func(w string) { why = w }, nil).Call([]cty.Value{cty.StringVal(src)})
 			if err != nil || (why == "") != v.IsWhollyKnown() {
 				t.Fatalf("value %#v, error %v, reason %q: unknown exactly when a reason is given", v, err, why)
 			}
