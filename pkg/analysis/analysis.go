@@ -222,7 +222,7 @@ func Check(ctx context.Context, source rules.Source, opts Options) (*findings.Re
 		report.Errors = append(report.Errors, *opts.BaselineError)
 	}
 	if opts.ChangedFiles != nil {
-		report.Findings = suppress.ChangedOnly(report.Findings, opts.ChangedFiles)
+		report.Findings = suppress.ChangedOnly(report.Findings, opts.ChangedFiles, verdictInputs(report, policyFiles(frags)))
 	}
 	if report.Findings == nil {
 		report.Findings = []findings.Finding{}
@@ -468,6 +468,44 @@ func releaseDescription(s inventory.Settings) string {
 	}
 	return fmt.Sprintf("onCompletion: a terminated SGP pod holds its branch ENI for %ds after it ends (cool-down %ds + %ds delete-queue tick; VPC resource controller v1.1.0 and later)",
 		s.WindowSeconds, s.CooldownSeconds, inventory.DeleteQueueTickSeconds)
+}
+
+// policyFiles is where each SecurityGroupPolicy is defined, by namespace/name.
+func policyFiles(frags []inventory.Fragment) map[string][]string {
+	out := map[string][]string{}
+	for _, f := range frags {
+		for _, p := range f.SecurityGroupPolicies {
+			key := p.Namespace + "/" + p.Name
+			out[key] = append(out[key], p.Locations[""].File)
+		}
+	}
+	return out
+}
+
+// verdictInputs names, per workload ID, the files besides its own that its verdict reads: the
+// SecurityGroupPolicies that select it (by name, in its namespace) and the node groups its
+// pods may land on.
+func verdictInputs(report *findings.Report, policies map[string][]string) func(id string) []string {
+	groupFiles := map[string][]string{}
+	for _, g := range report.NodeGroups {
+		if g.Location.File != "" {
+			groupFiles[g.Name] = append(groupFiles[g.Name], g.Location.File)
+		}
+	}
+	inputs := map[string][]string{}
+	for _, w := range report.Workloads {
+		var files []string
+		for _, sgp := range w.SelectedBy {
+			files = append(files, policies[w.Namespace+"/"+sgp]...)
+		}
+		for _, g := range w.NodeGroups {
+			files = append(files, groupFiles[g]...)
+		}
+		if len(files) > 0 {
+			inputs[w.ID] = append(inputs[w.ID], files...)
+		}
+	}
+	return func(id string) []string { return inputs[id] }
 }
 
 // ensureSlices replaces nil slices and maps with empty ones, so the policies never see null

@@ -528,7 +528,8 @@ func changedFiles(ctx context.Context, ref string) (map[string]bool, error) {
 	// -z: git writes each name as it is, NUL-terminated; without it a name with a tab, a
 	// quote or a non-ASCII character comes quoted and escaped, and never matched a file.
 	for _, args := range [][]string{
-		{"diff", "-z", "--name-only", "--relative", "--end-of-options", ref, "--"},
+		// -M: a renamed and edited file is listed by its new name whatever diff.renames says.
+		{"diff", "-z", "-M", "--name-only", "--relative", "--end-of-options", ref, "--"},
 		{"ls-files", "-z", "--others", "--exclude-standard"},
 	} {
 		cmd := exec.CommandContext(ctx, "git", args...)

@@ -145,6 +145,31 @@ func TestChangedSince(t *testing.T) {
 	if got != "ENI001 jobs/report.yaml,ENI002 jobs/report.yaml" {
 		t.Errorf("after touching the CronJob: %s", got)
 	}
+	// Editing only the SecurityGroupPolicy changes the verdict of workloads it selects: their
+	// findings are kept though their files did not change.
+	git("add", ".")
+	git("commit", "-qm", "touch")
+	sgp, _ := os.ReadFile(filepath.Join("policies", "sgp.yaml"))
+	if err := os.WriteFile(filepath.Join("policies", "sgp.yaml"), append(sgp, []byte("# edited\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, _ = run(t, "", nil, "check", ".", "--node-group", "default=m5.large", "--changed-since", "HEAD", "--format", "json")
+	got = strings.Join(openRules(jsonReport(t, stdout)), ",")
+	if !strings.Contains(got, "ENI002 jobs/new.yaml") || !strings.Contains(got, "ENI002 jobs/report.yaml") || !strings.Contains(got, "ENI001 jobs/report.yaml") {
+		t.Errorf("after editing the policy only: %s", got)
+	}
+	// A renamed and edited file keeps its findings, under its new name.
+	git("add", ".")
+	git("commit", "-qm", "policy")
+	git("mv", filepath.Join("jobs", "new.yaml"), filepath.Join("jobs", "renamed.yaml"))
+	renamed, _ := os.ReadFile(filepath.Join("jobs", "renamed.yaml"))
+	if err := os.WriteFile(filepath.Join("jobs", "renamed.yaml"), append(renamed, []byte("# and edited\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, _ = run(t, "", nil, "check", ".", "--node-group", "default=m5.large", "--changed-since", "HEAD", "--format", "json")
+	if got = strings.Join(openRules(jsonReport(t, stdout)), ","); !strings.Contains(got, "ENI002 jobs/renamed.yaml") {
+		t.Errorf("after a rename and an edit: %s", got)
+	}
 	if code, _, stderr := run(t, "", nil, "check", ".", "--changed-since", "no-such-ref"); code != 2 || !strings.Contains(stderr, "--changed-since: no such revision no-such-ref") || strings.Contains(stderr, "exit status") {
 		t.Errorf("bad ref: exit %d %s", code, stderr)
 	}

@@ -123,14 +123,45 @@ func contains(list []string, s string) bool {
 // ChangedOnly keeps the findings that a change can have caused: those located in a changed
 // file, and those whose contributing objects (ENI001's contributors, a node group's file) are
 // in one. Verdicts are cross-file, so everything was loaded; only the report is narrowed.
-func ChangedOnly(fs []findings.Finding, changed map[string]bool) []findings.Finding {
+//
+// inputsOf, when set, names more files a finding's verdict reads for one object ID (a
+// workload): the SecurityGroupPolicies that select it and the node groups it may land on. A
+// pull request that adds a policy, or edits a node group, changes the verdict of workloads it
+// does not touch, and their findings are kept. A finding about a workload uses its own; ENI001
+// those of every contributor it lists.
+func ChangedOnly(fs []findings.Finding, changed map[string]bool, inputsOf func(id string) []string) []findings.Finding {
 	var out []findings.Finding
 	for _, f := range fs {
-		if related(f, changed) {
+		if related(f, changed) || inputsChanged(f, changed, inputsOf) {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+func inputsChanged(f findings.Finding, changed map[string]bool, inputsOf func(string) []string) bool {
+	if inputsOf == nil {
+		return false
+	}
+	ids := []string{f.ObjectID}
+	for _, key := range []string{"contributors", "unlistedContributors"} {
+		list, _ := f.Details[key].([]any)
+		for _, c := range list {
+			if m, ok := c.(map[string]any); ok {
+				if id, ok := m["id"].(string); ok {
+					ids = append(ids, id)
+				}
+			}
+		}
+	}
+	for _, id := range ids {
+		for _, file := range inputsOf(id) {
+			if changed[filepath.ToSlash(filepath.Clean(file))] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func related(f findings.Finding, changed map[string]bool) bool {

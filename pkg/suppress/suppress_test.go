@@ -231,13 +231,30 @@ func TestChangedOnly(t *testing.T) {
 	nodeGroupMoved := findings.Finding{Rule: "ENI003", Location: inventory.Position{File: "x.yaml", Line: 1, Column: 1},
 		Details: map[string]any{"nodeGroupLocation": inventory.Position{File: "infra/main.tf", Line: 2}}}
 	got := ChangedOnly([]findings.Finding{inChanged, contributed, unrelated, nodeGroupMoved},
-		map[string]bool{"deploy/a.yaml": true})
+		map[string]bool{"deploy/a.yaml": true}, nil)
 	if len(got) != 2 || got[0].Rule != "ENI002" || got[1].Rule != "ENI001" {
 		t.Fatalf("kept %+v, want the finding in the changed file and the one it contributed to", got)
 	}
-	got = ChangedOnly([]findings.Finding{nodeGroupMoved}, map[string]bool{"infra/main.tf": true})
+	got = ChangedOnly([]findings.Finding{nodeGroupMoved}, map[string]bool{"infra/main.tf": true}, nil)
 	if len(got) != 1 {
 		t.Fatalf("a finding whose node group file changed was dropped")
+	}
+	// A pull request that adds a SecurityGroupPolicy changes the verdict of workloads it does
+	// not touch: a finding about one it selects is kept, and so is the ENI001 it contributes to.
+	unchanged := jobFinding("ENI002", "deploy/b.yaml", "ns", "b")
+	unchanged.ObjectID = "Job/ns/b@deploy/b.yaml:1"
+	row := findings.Finding{Rule: "ENI001", Location: inventory.Position{File: "infra/main.tf", Line: 1},
+		Details: map[string]any{"contributors": []any{map[string]any{"id": "Job/ns/b@deploy/b.yaml:1"}}}}
+	inputs := func(id string) []string {
+		if id == "Job/ns/b@deploy/b.yaml:1" {
+			return []string{"policies/new-sgp.yaml", "infra/groups.tf"}
+		}
+		return nil
+	}
+	for _, file := range []string{"policies/new-sgp.yaml", "infra/groups.tf"} {
+		if got := ChangedOnly([]findings.Finding{unchanged, row, unrelated}, map[string]bool{file: true}, inputs); len(got) != 2 {
+			t.Errorf("%s changed: kept %d findings, want the selected workload's two", file, len(got))
+		}
 	}
 }
 
