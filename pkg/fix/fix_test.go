@@ -274,3 +274,17 @@ resource "kubernetes_manifest" "merged" {
 		t.Errorf("merge(): %+v", p)
 	}
 }
+
+// A patch's file name stays within what a file system writes, and unique, for the longest
+// names Kubernetes allows (253 characters).
+func TestPatchNameFits(t *testing.T) {
+	long := strings.Repeat("a", 253)
+	other := strings.Repeat("a", 252) + "b"
+	a, b := patchName("CronJob", long), patchName("CronJob", other)
+	if len(a) > 255 || len(b) > 255 || a == b {
+		t.Errorf("patch names %d and %d bytes, equal %v", len(a), len(b), a == b)
+	}
+	if got := patchName("CronJob", "report"); got != "eni-lint-fix-cronjob-report.yaml" {
+		t.Errorf("short name: %s", got)
+	}
+}

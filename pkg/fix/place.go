@@ -1,6 +1,8 @@
 package fix
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -260,7 +262,7 @@ func placeKustomize(ws *Workspace, w inventory.Workload, fields []Field) Placeme
 		}
 	}
 	dir := filepath.Dir(kustomization)
-	name := "eni-lint-fix-" + safeName(w.Kind) + "-" + safeName(w.Name) + ".yaml"
+	name := patchName(w.Kind, w.Name)
 	patchPath := filepath.Join(dir, name)
 	ops := map[string]int{}
 	if old, err := ws.Read(patchPath); err == nil {
@@ -285,6 +287,21 @@ func placeKustomize(ws *Workspace, w inventory.Workload, fields []Field) Placeme
 	}
 	return Placement{Files: files}
 }
+
+// patchName is the file of fix's patch for one object, within the 255 bytes a file name may
+// have: a Kubernetes name may have 253, and a longer file name could not be written (fix then
+// said there was nothing to change). A long name is cut, and a hash of it keeps it unique.
+func patchName(kind, name string) string {
+	base := "eni-lint-fix-" + safeName(kind) + "-" + safeName(name)
+	if len(base) > maxPatchBase {
+		sum := sha256.Sum256([]byte(kind + "/" + name))
+		base = base[:maxPatchBase-9] + "-" + hex.EncodeToString(sum[:4])
+	}
+	return base + ".yaml"
+}
+
+// maxPatchBase leaves room for ".yaml" and any suffix a file system adds, well under 255.
+const maxPatchBase = 200
 
 var unsafeName = regexp.MustCompile(`[^a-z0-9.-]+`)
 
