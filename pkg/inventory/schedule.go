@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -25,6 +26,13 @@ const (
 var gapScanStart = time.Date(2024, time.January, 1, 0, 0, 0, 0, time.UTC)
 
 var gapCache sync.Map // schedule+zone -> gapResult; many CronJobs share a schedule
+
+// gapCached counts gapCache's entries: at most maxCachedSchedules are kept. A schedule's
+// facts hold its times in the week (10,080 for every minute), and a pull request can write any
+// number of spellings of one; past the bound a schedule is worked out again each time.
+var gapCached atomic.Int64
+
+const maxCachedSchedules = 4096
 
 type gapResult struct {
 	seconds int
@@ -57,7 +65,11 @@ func scheduleFacts(schedule, timeZone string) gapResult {
 	if r.err == nil {
 		r.spans = runSpans(schedule, timeZone)
 	}
-	gapCache.Store(key, r)
+	if gapCached.Load() < maxCachedSchedules {
+		if _, loaded := gapCache.LoadOrStore(key, r); !loaded {
+			gapCached.Add(1)
+		}
+	}
 	return r
 }
 
