@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 )
@@ -33,21 +34,7 @@ func TestLookupTakesANullDefault(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := lookupFunc.Call(tc.args)
-			switch {
-			case tc.wantErr:
-				if err == nil {
-					t.Fatalf("got %#v, want an error", got)
-				}
-			case err != nil:
-				t.Fatal(err)
-			case tc.unknown:
-				if got.IsKnown() {
-					t.Fatalf("got %#v, want unknown", got)
-				}
-			case !got.RawEquals(tc.want):
-				t.Fatalf("got %#v, want %#v", got, tc.want)
-			}
+			checkCall(t, lookupFunc, tc.args, tc.want, tc.unknown, tc.wantErr)
 		})
 	}
 }
@@ -69,17 +56,7 @@ func TestCoalesceWithUnknowns(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := coalesceFunc.Call(tc.args)
-			switch {
-			case err != nil:
-				t.Fatal(err)
-			case tc.unknown:
-				if got.IsKnown() {
-					t.Fatalf("got %#v, want unknown", got)
-				}
-			case !got.RawEquals(tc.want):
-				t.Fatalf("got %#v, want %#v", got, tc.want)
-			}
+			checkCall(t, coalesceFunc, tc.args, tc.want, tc.unknown, false)
 		})
 	}
 }
@@ -98,5 +75,25 @@ func TestYAMLDecodeCallsShareABudget(t *testing.T) {
 	}
 	if v, _ := f.Call([]cty.Value{src}); v.IsKnown() || !strings.Contains(why, "together (a budget)") {
 		t.Errorf("the third call past the shared budget: %v, %q", v, why)
+	}
+}
+
+// checkCall calls a function and checks its result: an error, an unknown value, or want.
+func checkCall(t *testing.T, f function.Function, args []cty.Value, want cty.Value, unknown, wantErr bool) {
+	t.Helper()
+	got, err := f.Call(args)
+	switch {
+	case wantErr:
+		if err == nil {
+			t.Fatalf("got %#v, want an error", got)
+		}
+	case err != nil:
+		t.Fatal(err)
+	case unknown:
+		if got.IsKnown() {
+			t.Fatalf("got %#v, want unknown", got)
+		}
+	case !got.RawEquals(want):
+		t.Fatalf("got %#v, want %#v", got, want)
 	}
 }
