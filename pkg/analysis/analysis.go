@@ -40,7 +40,7 @@ type Options struct {
 	Stdin           io.Reader
 	NodeGroups      []inventory.NodeGroupSpec
 	Limits          map[string]limits.Override
-	ENIRelease      string
+	ENIRelease      inventory.Release
 	CooldownSeconds int
 	// Disruptions: pods of one run assumed disrupted and replaced (inventory.Settings).
 	Disruptions      int
@@ -128,7 +128,7 @@ type Ignore struct {
 // The engine may still be compiling (rules.Start): it is waited for once the files are read;
 // discovery (Options.Discover) needs none.
 func Check(ctx context.Context, source rules.Source, opts Options) (*findings.Report, error) {
-	if opts.ENIRelease != inventory.ReleaseOnDelete && opts.ENIRelease != inventory.ReleaseOnCompletion {
+	if !opts.ENIRelease.Valid() {
 		return nil, fmt.Errorf("eniRelease %q is not onDelete or onCompletion", opts.ENIRelease)
 	}
 	if opts.CooldownSeconds < inventory.MinCooldownSeconds {
@@ -463,7 +463,7 @@ func disruptionsDescription(n int) string {
 }
 
 func releaseDescription(s inventory.Settings) string {
-	if s.ENIRelease == inventory.ReleaseOnDelete {
+	if s.ENIRelease.OnDelete() {
 		return "onDelete: a terminated SGP pod holds its branch ENI until the pod is deleted (VPC resource controller before v1.1.0, or failed ENI clean-up); the worst case"
 	}
 	return fmt.Sprintf("onCompletion: a terminated SGP pod holds its branch ENI for %ds after it ends (cool-down %ds + %ds delete-queue tick; VPC resource controller v1.1.0 and later)",

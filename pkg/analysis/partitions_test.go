@@ -45,7 +45,7 @@ func TestPartitionsGiveTheSameReport(t *testing.T) {
 		groups = append(groups, inventory.NodeGroupSpec{Name: fmt.Sprintf("g%d", i), InstanceTypes: []string{"m5.large", "c5.xlarge"}})
 	}
 	// onDelete, the default, runs every rule on this tree; -tags slow compares onCompletion too.
-	releases := []string{inventory.ReleaseOnDelete}
+	releases := []inventory.Release{inventory.ReleaseOnDelete}
 	if testtool.Slow {
 		releases = append(releases, inventory.ReleaseOnCompletion)
 	}

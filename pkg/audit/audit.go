@@ -32,7 +32,7 @@ const (
 type Settings struct {
 	// ENIRelease is onDelete (a finished pod holds its ENI until deleted) or onCompletion (until
 	// the cool-down after it ends).
-	ENIRelease string
+	ENIRelease inventory.Release
 	Cooldown   time.Duration
 	// At is when the snapshot was taken; zero takes the newest time stamp in it (a lower
 	// bound, which under onCompletion counts more pods as holding: the worst case).
@@ -62,9 +62,9 @@ type Report struct {
 
 // Model says how the audit counted.
 type Model struct {
-	ENIRelease      string    `json:"eniRelease"`
-	CooldownSeconds int       `json:"cooldownSeconds"`
-	At              time.Time `json:"at"`
+	ENIRelease      inventory.Release `json:"eniRelease"`
+	CooldownSeconds int               `json:"cooldownSeconds"`
+	At              time.Time         `json:"at"`
 	// AtSource is "--at" or "newest time stamp in the snapshot".
 	AtSource string `json:"atSource"`
 }
@@ -306,7 +306,7 @@ func stateOf(p snapshot.Pod, s Settings, at time.Time) (podState, int) {
 // onDelete (the pod object exists), and under onCompletion while it ended less than the
 // cool-down ago; when its end is not in the snapshot, it is counted as holding.
 func holds(p snapshot.Pod, s Settings, at time.Time) bool {
-	if s.ENIRelease != "onCompletion" {
+	if s.ENIRelease.OnDelete() {
 		return true
 	}
 	if p.Finished.IsZero() || at.IsZero() {
@@ -376,7 +376,7 @@ func (r *Report) ExitCode() int {
 }
 
 // advise names the rule and the change that releases an owner's ENIs.
-func advise(snap *snapshot.Snapshot, o *OwnerReport, release string) {
+func advise(snap *snapshot.Snapshot, o *OwnerReport, release inventory.Release) {
 	switch o.Kind {
 	case "CronJob":
 		cj, ok := snap.CronJobs[snapshot.Key(o.Namespace, o.Name)]
@@ -387,7 +387,7 @@ func advise(snap *snapshot.Snapshot, o *OwnerReport, release string) {
 		o.TTL, o.SuccessfulHistoryLimit, o.FailedHistoryLimit = cj.TTL, cj.SuccessfulHistoryLimit, cj.FailedHistoryLimit
 		kept := valueOr(cj.SuccessfulHistoryLimit, defaultSuccessfulHistory) + valueOr(cj.FailedHistoryLimit, defaultFailedHistory)
 		switch {
-		case release == "onCompletion":
+		case !release.OnDelete():
 			o.Rule, o.Fix = "ENI001", "fewer pods per run (a lower backoffLimit or fewer completions): under onCompletion each ends holding its ENI for the cool-down"
 		case cj.TTL == nil:
 			o.Rule, o.Fix = "ENI002", fmt.Sprintf("set spec.jobTemplate.spec.ttlSecondsAfterFinished, or keep fewer finished Jobs (successfulJobsHistoryLimit + failedJobsHistoryLimit = %d now)", kept)
@@ -402,7 +402,7 @@ func advise(snap *snapshot.Snapshot, o *OwnerReport, release string) {
 		}
 		o.TTL = j.TTL
 		switch {
-		case release == "onCompletion":
+		case !release.OnDelete():
 			o.Rule, o.Fix = "ENI001", "fewer pods per run (a lower backoffLimit or fewer completions)"
 		case j.TTL == nil:
 			o.Rule, o.Fix = "ENI002", "set spec.ttlSecondsAfterFinished: without it the Job and its finished pods stay until deleted by hand"

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"testing"
 	"time"
 
@@ -82,7 +83,7 @@ func TestAdvise(t *testing.T) {
 		{"Job", "gone", "onDelete", "ENI001", "the Job is not in the snapshot: add jobs to the kubectl command to see its TTL"},
 	} {
 		o := &OwnerReport{Kind: tc.kind, Namespace: "ns", Name: tc.name}
-		advise(snap, o, tc.release)
+		advise(snap, o, inventory.Release(tc.release))
 		if o.Rule != tc.rule || o.Fix != tc.fix {
 			t.Errorf("%s %s %s: %s %q", tc.kind, tc.name, tc.release, o.Rule, o.Fix)
 		}

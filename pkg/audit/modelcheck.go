@@ -15,9 +15,9 @@ import (
 // workloads and instance types. The static figure is a bound: an observation above it means
 // the model missed something, and is reported as a bug to fix in eni-lint.
 type ModelCheck struct {
-	ENIRelease string          `json:"eniRelease"`
-	Nodes      []NodeBound     `json:"nodes"`
-	Workloads  []WorkloadBound `json:"workloads"`
+	ENIRelease inventory.Release `json:"eniRelease"`
+	Nodes      []NodeBound       `json:"nodes"`
+	Workloads  []WorkloadBound   `json:"workloads"`
 	// AboveBound describes each observation above its bound.
 	AboveBound []string `json:"aboveBound"`
 	// NotInManifests are owners holding ENIs in the snapshot that the manifests do not define.

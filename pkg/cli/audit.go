@@ -48,10 +48,9 @@ func newAudit(stdio IO) *cobra.Command {
 			if len(snapshots) == 0 {
 				return usageError{fmt.Errorf("audit needs at least one snapshot (%s)", SnapshotCommand)}
 			}
-			switch release {
-			case "onDelete", "onCompletion":
-			default:
-				return usageError{fmt.Errorf("--eni-release %q: want onDelete or onCompletion", release)}
+			model, err := inventory.ParseRelease(release)
+			if err != nil {
+				return usageError{fmt.Errorf("--eni-release %v", err)}
 			}
 			switch failOn {
 			case audit.Waiting, audit.Exhausted, "at-risk", "none":
@@ -98,7 +97,7 @@ func newAudit(stdio IO) *cobra.Command {
 			if err := readSnapshots(ctx, timeout, snap, snapshots, stdio.In, lim, maxSize); err != nil {
 				return err
 			}
-			settings := audit.Settings{ENIRelease: release, Cooldown: cooldown, At: when, Table: table, FailOn: failOn}
+			settings := audit.Settings{ENIRelease: model, Cooldown: cooldown, At: when, Table: table, FailOn: failOn}
 			rep := audit.Audit(snap, settings, currentVersion())
 			if len(manifests) > 0 {
 				eng, err := engine(cmd.Context(), nil)
@@ -107,7 +106,7 @@ func newAudit(stdio IO) *cobra.Command {
 				}
 				static, err := analysis.Check(cmd.Context(), eng, analysis.Options{
 					Paths: manifests, Stdin: stdio.In, Version: currentVersion(), NodeGroups: audit.NodeGroups(snap),
-					ENIRelease: release, CooldownSeconds: int(cooldown / time.Second), DefaultNamespace: "default",
+					ENIRelease: model, CooldownSeconds: int(cooldown / time.Second), DefaultNamespace: "default",
 					FailOn: findings.Error,
 				})
 				if err != nil {
@@ -140,7 +139,7 @@ func newAudit(stdio IO) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&release, "eni-release", "onDelete", "release model: onDelete (a finished pod holds its ENI until deleted) or onCompletion (for the cool-down after it ends)")
+	fl.StringVar(&release, "eni-release", string(inventory.ReleaseOnDelete), "release model: onDelete (a finished pod holds its ENI until deleted) or onCompletion (for the cool-down after it ends)")
 	fl.DurationVar(&cooldown, "cooldown", 60*time.Second, "branch-ENI cool-down for onCompletion (minimum 30s)")
 	fl.StringVar(&at, "at", "", "when the snapshot was taken (RFC 3339); default: the newest time stamp in it")
 	fl.StringVar(&format, "format", "text", fmt.Sprintf("format of standard output %v", report.AuditFormats))

@@ -38,7 +38,7 @@ type Effective struct {
 	Exclude         []string
 	NodeGroups      []inventory.NodeGroupSpec
 	Limits          map[string]limits.Override
-	ENIRelease      string
+	ENIRelease      inventory.Release
 	CooldownSeconds int
 	// Disruptions is how many pods of one run the verdict assumes are disrupted and replaced.
 	Disruptions        int
@@ -223,7 +223,7 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 	if outside != nil {
 		return nil, outside
 	}
-	scalar("eniRelease", fl.ENIRelease, fileRelease, func(v string) { e.ENIRelease = v })
+	scalar("eniRelease", fl.ENIRelease, fileRelease, func(v string) { e.ENIRelease = inventory.Release(v) })
 	scalar("namespace", fl.Namespace, fileNamespace, func(v string) { e.Namespace = v })
 	scalar("failOn", fl.FailOn, fileFailOn, func(v string) { e.FailOn = v })
 	scalar("baseline", fl.Baseline, fileBaseline, func(v string) { e.Baseline = v })
@@ -260,7 +260,7 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 	if disruptionsErr != nil {
 		return nil, disruptionsErr
 	}
-	if e.ENIRelease != inventory.ReleaseOnDelete && e.ENIRelease != inventory.ReleaseOnCompletion {
+	if !e.ENIRelease.Valid() {
 		return nil, fmt.Errorf("eniRelease %q (%s): want onDelete or onCompletion", e.ENIRelease, e.Sources["eniRelease"])
 	}
 	if _, err := findingsSeverity(e.FailOn); err != nil && e.FailOn != "none" {
@@ -408,7 +408,7 @@ func (e *Effective) Show() [][3]string {
 		row("exclude", or(e.Exclude)),
 		row("nodeGroups", or(ngs)),
 		row("limits", or(limitsList)),
-		row("eniRelease", e.ENIRelease),
+		row("eniRelease", string(e.ENIRelease)),
 		row("cooldown", fmt.Sprintf("%ds", e.CooldownSeconds)),
 		row("disruptions", fmt.Sprintf("%d pods per run", e.Disruptions)),
 		row("namespace", e.Namespace),

@@ -275,9 +275,9 @@ type WorkloadNumbers struct {
 
 // Model says which release model a report used.
 type Model struct {
-	ENIRelease      string `json:"eniRelease"`
-	CooldownSeconds int    `json:"cooldownSeconds"`
-	WindowSeconds   int    `json:"windowSeconds"`
+	ENIRelease      inventory.Release `json:"eniRelease"`
+	CooldownSeconds int               `json:"cooldownSeconds"`
+	WindowSeconds   int               `json:"windowSeconds"`
 	// Disruptions is the pods of one run assumed disrupted and replaced (restartPolicy
 	// OnFailure): 0 unless --disruptions says more.
 	Disruptions int    `json:"disruptions"`
@@ -560,7 +560,7 @@ func (f Finding) Fixes() []string {
 // demand an ENI001 reports, or the most a bounded search found (docs/model.md §5a). Times are
 // seconds from Start, the reference instant the CronJobs' schedule times are counted from.
 type Witness struct {
-	ENIRelease string `json:"eniRelease"`
+	ENIRelease inventory.Release `json:"eniRelease"`
 	// Bound is the demand the finding reports; Reached what the trajectory holds at At, plus
 	// what the workloads it does not play are counted for (NotPlayed).
 	Bound            int               `json:"bound"`

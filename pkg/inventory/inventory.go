@@ -6,6 +6,8 @@
 // documented in docs/input.md), and nothing in it knows about rules or reports.
 package inventory
 
+import "fmt"
+
 // Position is a place in a file. Line and Column start at 1; a position from the command line
 // has File set to a description of the flag and Line 0.
 type Position struct {
@@ -240,14 +242,34 @@ type ConfigIgnore struct {
 	Text     string   `json:"text"`
 }
 
-// Release models: when a terminated SGP pod gives its branch ENI back.
+// Release is a release model: when a terminated SGP pod gives its branch ENI back. It is the
+// one place that names them; every other file asks it (OnDelete) instead of comparing text.
+type Release string
+
+// Release models.
 const (
 	// ReleaseOnDelete: only when the pod object is deleted (VPC resource controller before
 	// v1.1.0, and nodes whose ENI clean-up fails). The default worst case.
-	ReleaseOnDelete = "onDelete"
+	ReleaseOnDelete Release = "onDelete"
 	// ReleaseOnCompletion: a cool-down after the pod terminates (controller v1.1.0 and later).
-	ReleaseOnCompletion = "onCompletion"
+	ReleaseOnCompletion Release = "onCompletion"
 )
+
+// ParseRelease reads a release model as flags, config and audit write it.
+func ParseRelease(s string) (Release, error) {
+	switch r := Release(s); r {
+	case ReleaseOnDelete, ReleaseOnCompletion:
+		return r, nil
+	}
+	return "", fmt.Errorf("%q: want %s or %s", s, ReleaseOnDelete, ReleaseOnCompletion)
+}
+
+// OnDelete reports whether a terminated pod holds its ENI until it is deleted; any model but
+// onCompletion is the worst case.
+func (r Release) OnDelete() bool { return r != ReleaseOnCompletion }
+
+// Valid reports whether r is one of the release models.
+func (r Release) Valid() bool { return r == ReleaseOnDelete || r == ReleaseOnCompletion }
 
 // DeleteQueueTickSeconds is how often the controller processes its ENI delete queue; an ENI
 // is held for up to cool-down plus one tick after its pod terminates.
@@ -258,10 +280,10 @@ const MinCooldownSeconds = 30
 
 // Settings are the model parameters of one run.
 type Settings struct {
-	ENIRelease       string `json:"eniRelease"`
-	CooldownSeconds  int    `json:"cooldownSeconds"`
-	WindowSeconds    int    `json:"windowSeconds"`
-	DefaultNamespace string `json:"defaultNamespace"`
+	ENIRelease       Release `json:"eniRelease"`
+	CooldownSeconds  int     `json:"cooldownSeconds"`
+	WindowSeconds    int     `json:"windowSeconds"`
+	DefaultNamespace string  `json:"defaultNamespace"`
 	// Today is the run's date (YYYY-MM-DD), for ignore expiry; policies have no clock.
 	Today string `json:"today"`
 	// InlineIgnores says whether annotations may suppress findings: Default, and per rule.

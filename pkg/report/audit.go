@@ -36,7 +36,7 @@ func auditModel(r *audit.Report) string {
 	if !m.At.IsZero() {
 		at = m.At.UTC().Format("2006-01-02T15:04:05Z") + " (" + m.AtSource + ")"
 	}
-	if m.ENIRelease == "onCompletion" {
+	if !m.ENIRelease.OnDelete() {
 		return fmt.Sprintf("onCompletion: a finished pod holds its ENI for %ds after it ends; snapshot time %s", m.CooldownSeconds, at)
 	}
 	return fmt.Sprintf("onDelete: a finished pod holds its ENI until it is deleted; snapshot time %s", at)
@@ -80,7 +80,7 @@ func auditText(r *audit.Report, t Text) string {
 		sched, enis := nodeViews(n)
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", OneLine(n.Name), OneLine(dash(n.InstanceType)), sched, enis, n.HeldByFinished, n.Released, n.Waiting, t.auditVerdict(n.Verdict))
 	}
-	if r.Model.ENIRelease == "onCompletion" {
+	if !r.Model.ENIRelease.OnDelete() {
 		fmt.Fprintf(&b, "  Released: finished pods that ended %ds or more before the snapshot time, whose ENIs the controller has freed.\n", r.Model.CooldownSeconds)
 	}
 	tw.Flush()
@@ -125,7 +125,7 @@ func auditText(r *audit.Report, t Text) string {
 }
 
 func auditModelCheckText(b *strings.Builder, mc *audit.ModelCheck, t Text) {
-	fmt.Fprintf(b, "\n%s\n", t.paint(ansiBold, "Observed against the static worst case ("+mc.ENIRelease+")"))
+	fmt.Fprintf(b, "\n%s\n", t.paint(ansiBold, "Observed against the static worst case ("+string(mc.ENIRelease)+")"))
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  WHAT\tOBSERVED\tSTATIC BOUND\t")
 	for _, n := range mc.Nodes {

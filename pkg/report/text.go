@@ -65,7 +65,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Release model:"), r.Model.Description)
 	for _, c := range r.CNISettings {
-		if c.BranchENICooldownSeconds != nil && *c.BranchENICooldownSeconds != r.Model.CooldownSeconds && r.Model.ENIRelease == "onCompletion" {
+		if c.BranchENICooldownSeconds != nil && *c.BranchENICooldownSeconds != r.Model.CooldownSeconds && !r.Model.ENIRelease.OnDelete() {
 			fmt.Fprintf(&b, "%s %s sets branch-eni-cooldown to %ds; this run used %ds (--cooldown).\n", t.paint(ansiBold, "Note:"), c.Source, *c.BranchENICooldownSeconds, r.Model.CooldownSeconds)
 		}
 	}

@@ -68,7 +68,7 @@ func Attach(fs []findings.Finding, inv *inventory.Inventory, b Budget) {
 		byID[inv.Workloads[i].ID] = &inv.Workloads[i]
 	}
 	s := &searcher{b: b, byID: byID, release: inv.Settings.ENIRelease, done: map[string]*search{},
-		m: simulate.Model{OnDelete: inv.Settings.ENIRelease != "onCompletion", Window: inv.Settings.WindowSeconds, Disruptions: inv.Settings.Disruptions}}
+		m: simulate.Model{OnDelete: inv.Settings.ENIRelease.OnDelete(), Window: inv.Settings.WindowSeconds, Disruptions: inv.Settings.Disruptions}}
 	var plans []*plan
 	for i := range fs {
 		if fs[i].Rule != "ENI001" || fs[i].Details == nil {
@@ -126,7 +126,7 @@ type searcher struct {
 	b        Budget
 	byID     map[string]*inventory.Workload
 	m        simulate.Model
-	release  string
+	release  inventory.Release
 	searches int
 	podPlays int
 	// done holds the searches planned, by their played contributors; order is the order they
