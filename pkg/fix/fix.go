@@ -66,9 +66,6 @@ func FixesOf(f findings.Finding) []Fix {
 				fx.Levers = append(fx.Levers, s)
 			}
 		}
-		if len(fx.Levers) == 0 && fx.Lever != "" {
-			fx.Levers = []string{fx.Lever}
-		}
 		sets, _ := m["set"].([]any)
 		for _, s := range sets {
 			sm, _ := s.(map[string]any)

@@ -65,7 +65,7 @@ const maxGanttPods = 60
 func witnessGantt(w *findings.Witness) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "```mermaid\ngantt\n  title %s\n  dateFormat X\n  axisFormat %%H:%%M:%%S\n",
-		ganttText(fmt.Sprintf("%d branch ENIs held where %d exist (%s)", w.Reached, w.BranchInterfaces, w.ENIRelease)))
+		mermaidText(fmt.Sprintf("%d branch ENIs held where %d exist (%s)", w.Reached, w.BranchInterfaces, w.ENIRelease)))
 	pods := 0
 	var runs []findings.WitnessRun
 	if w.Trajectory != nil {
@@ -95,12 +95,10 @@ func witnessGantt(w *findings.Witness) string {
 		if i := strings.IndexByte(name, '@'); i >= 0 {
 			name = name[:i]
 		}
-		fmt.Fprintf(&b, "  section %s\n", ganttText(fmt.Sprintf("%s run for %s", name, witness.Clock(r.Scheduled))))
+		fmt.Fprintf(&b, "  section %s\n", mermaidText(fmt.Sprintf("%s run for %s", name, witness.Clock(r.Scheduled))))
 		b.WriteString(strings.Join(bars, "\n") + "\n")
 	}
-	fmt.Fprintf(&b, "  section peak\n  %s :crit, %d, %d\n```\n", ganttText(fmt.Sprintf("%d held", w.Reached)), w.At, w.At+1)
+	fmt.Fprintf(&b, "  section peak\n  %s :crit, %d, %d\n```\n", mermaidText(fmt.Sprintf("%d held", w.Reached)), w.At, w.At+1)
 	return b.String()
 }
 
-// ganttText keeps a label to what Mermaid's gantt grammar reads as text (mermaidText).
-func ganttText(s string) string { return mermaidText(s) }

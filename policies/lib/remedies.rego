@@ -96,11 +96,25 @@ history_limits(w, changes) := {
 # them is at most its branch interfaces.
 clears(ctx, changes) if {
 	v := changed_view(ctx.w, changes)
-	n := model.numbers_of(v)
+	clears_with(ctx, v, model.numbers_of(v))
+}
+
+clears_value(ctx, v, n) := true if {
+	clears_with(ctx, v, n)
+} else := false
+
+clears_with(ctx, v, n) if {
 	n.bounded
 	every row in ctx.rows {
 		row_after(row, ctx.c, ctx.w, v, n).demand <= row.branchInterfaces
 	}
+}
+
+# What a change does, from one evaluation of the model: whether it clears the node group, the
+# binding row's demand with it, and whether the changed numbers are bounded.
+outcome(ctx, changes) := {"clears": clears_value(ctx, v, n), "demand": row_after(ctx.row, ctx.c, ctx.w, v, n).demand, "bounded": n.bounded} if {
+	v := changed_view(ctx.w, changes)
+	n := model.numbers_of(v)
 }
 
 # The binding row's demand with a change, for the numbers a remedy shows.
@@ -267,7 +281,8 @@ workload_remedies(row, rows) := [r |
 ]
 
 remedies_of(ctx) := array.concat(array.concat(early, history_remedies(ctx)), backoff_remedies(ctx, count(early) > 0)) if {
-	early := array.concat(array.concat(ttl_remedies_or_pairs(ctx), scaled_job_remedies(ctx)), schedule_remedies(ctx))
+	schedule := schedule_remedies(ctx)
+	early := array.concat(array.concat(ttl_remedies_or_pairs(ctx, schedule), scaled_job_remedies(ctx)), schedule)
 }
 
 # What a remedy says and sets: its changes as fields of the workload's manifest, the rank that
@@ -433,14 +448,15 @@ deadline_values_of(w) := below(deadline_values, w.job.activeDeadlineSeconds)
 
 # The TTL remedies of a CronJob: a TTL alone when one fits, else a TTL with one more change,
 # else with two (Forbid and a deadline).
-ttl_remedies_or_pairs(ctx) := alone if {
+# schedule is the CronJob's schedule_remedies, searched once by remedies_of.
+ttl_remedies_or_pairs(ctx, schedule) := alone if {
 	alone := ttl_remedies(ctx)
 	count(alone) > 0
 } else := [] if {
 	# A CronJob with a TTL that fits with one change of its schedule or deadline gets that
 	# change alone, not one that also shortens its TTL.
 	ctx.w.job.ttlSecondsAfterFinished != null
-	count(schedule_remedies(ctx)) > 0
+	count(schedule) > 0
 } else := pairs if {
 	ttl_lever(ctx.w)
 	pairs := ttl_pair_remedies(ctx)

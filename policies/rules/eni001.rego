@@ -99,12 +99,13 @@ ttl_checks(row, rows, shown, fixes) := [check |
 	w.job.ttlSecondsAfterFinished == null
 	not model.argo(w)
 	ctx := {"row": row, "rows": rows, "c": c, "w": w}
-	not remedies.clears(ctx, {"ttl": remedies.fix_ttl})
+	after := remedies.outcome(ctx, {"ttl": remedies.fix_ttl})
+	not after.clears
 	check := {
 		"workload": w.id,
 		"ttl": remedies.fix_ttl,
-		"demandAfter": remedies.demand_after(ctx, {"ttl": remedies.fix_ttl}),
-		"atLeast": model.numbers_of(remedies.changed_view(w, {"ttl": remedies.fix_ttl})).bounded == false,
+		"demandAfter": after.demand,
+		"atLeast": after.bounded == false,
 		"remedy": first_or_empty([fix.change | some fix in fixes; fix.workload == w.id; "ttl" in fix.levers]),
 	}
 ]
