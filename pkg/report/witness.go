@@ -101,4 +101,3 @@ func witnessGantt(w *findings.Witness) string {
 	fmt.Fprintf(&b, "  section peak\n  %s :crit, %d, %d\n```\n", mermaidText(fmt.Sprintf("%d held", w.Reached)), w.At, w.At+1)
 	return b.String()
 }
-

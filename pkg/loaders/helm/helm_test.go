@@ -30,17 +30,7 @@ spec:
           image: x
 {{- end }}
 `
-	p := filepath.Join(dir, "chart", "templates", "job.yaml")
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(tpl), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	fsys, err := confine.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fsys.Close()
-	l := NewLocator(fsys, dir)
+	l := locatorWith(t, dir, "chart/templates/job.yaml", tpl)
 	tm := l.template("chart/templates/job.yaml")
 	for path, want := range map[string]int{
 		"":                                 3, // the kind: line
@@ -118,17 +108,7 @@ func TestLocatorKeysByFileAndViewsDocuments(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		fmt.Fprintf(&tpl, "---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j%d\nspec:\n  backoffLimit: 1\n", i)
 	}
-	p := filepath.Join(dir, "chart", "templates", "jobs.yaml")
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(tpl.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	fsys, err := confine.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fsys.Close()
-	l := NewLocator(fsys, dir)
+	l := locatorWith(t, dir, "chart/templates/jobs.yaml", tpl.String())
 	first := l.template("chart/templates/jobs.yaml")
 	for _, spelling := range []string{"./chart/templates/jobs.yaml", "chart//templates/jobs.yaml", "chart/x/../templates/jobs.yaml", "chart/./templates/./jobs.yaml"} {
 		if got := l.template(spelling); got != first {
@@ -146,4 +126,22 @@ func TestLocatorKeysByFileAndViewsDocuments(t *testing.T) {
 	if got := doc.locate("", "x"); got.Line != 17 {
 		t.Errorf("third document's kind: line at %d", got.Line)
 	}
+}
+
+// locatorWith writes one template under dir and returns a locator rooted there.
+func locatorWith(t *testing.T, dir, rel, text string) *Locator {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys, err := confine.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fsys.Close() })
+	return NewLocator(fsys, dir)
 }
