@@ -124,7 +124,7 @@ func inputFlags(fl *pflag.FlagSet, f *checkFlags) {
 	fl.StringArrayVar(&f.nodeGroups, "node-group", nil, "a node group `NAME=TYPE[,TYPE...]`, with optional ;labels=…, ;taints=… and ;maxPods=N (repeatable; replaces the config's node groups)")
 	fl.StringVar(&f.eniRelease, "eni-release", "", "release model: onDelete (default, worst case) or onCompletion")
 	fl.DurationVar(&f.cooldown, "cooldown", 0, "branch-ENI cool-down for onCompletion (default 60s, minimum 30s)")
-	fl.IntVar(&f.disruptions, "disruptions", -1, "pods of one run assumed disrupted (evicted, node lost) and replaced: what makes a restartPolicy OnFailure run leave more pods (default 0)")
+	fl.IntVar(&f.disruptions, "disruptions", 0, "pods of one run assumed disrupted (evicted, node lost) and replaced: what makes a restartPolicy OnFailure run leave more pods")
 	fl.StringVar(&f.namespace, "namespace", "", "namespace of manifests without metadata.namespace (default \"default\")")
 	fl.IntVar(&f.workers, "workers", 0, "files parsed at once (default: one per CPU)")
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "leave out files and folders matching this glob (vendor/**), after the config's exclude (repeatable)")
@@ -218,11 +218,9 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 	if f.cooldown != 0 {
 		cooldown = f.cooldown.String()
 	}
-	disruptions := ""
-	if f.disruptions >= 0 {
-		disruptions = strconv.Itoa(f.disruptions)
-	} else if f.disruptions != -1 {
-		return run, usageError{fmt.Errorf("--disruptions %d: want 0 or more pods per run", f.disruptions)}
+	disruptions := "" // not given: the config's, or 0
+	if cmd.Flags().Changed("disruptions") {
+		disruptions = strconv.Itoa(f.disruptions) // config.Resolve refuses a negative one
 	}
 	eff, err := config.Resolve(config.Flags{
 		Config: f.config, Paths: args, NodeGroups: f.nodeGroups, ENIRelease: f.eniRelease,

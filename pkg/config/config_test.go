@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/eni-lint/eni-lint/pkg/inventory"
@@ -170,4 +171,32 @@ func FuzzParseNodeGroupFlag(f *testing.F) {
 			t.Fatalf("accepted %q without name or types", s)
 		}
 	})
+}
+
+// disruptions comes from the flag, the environment or the file, in that order, and a value
+// that is no whole number of pods, 0 or more, is refused naming where it came from.
+func TestDisruptions(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".eni-lint.yaml"), []byte("disruptions: 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	noEnv := func(string) string { return "" }
+	for _, tc := range []struct {
+		flag, want string
+		n          int
+	}{
+		{"", "", 2}, {"3", "", 3}, {"-1", `disruptions "-1" (flag)`, 0}, {"x", `disruptions "x" (flag)`, 0},
+	} {
+		e, err := Resolve(Flags{Disruptions: tc.flag}, noEnv, dir)
+		switch {
+		case tc.want != "":
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("flag %q: error %v, want %q", tc.flag, err, tc.want)
+			}
+		case err != nil:
+			t.Errorf("flag %q: %v", tc.flag, err)
+		case e.Disruptions != tc.n:
+			t.Errorf("flag %q: %d disruptions, want %d", tc.flag, e.Disruptions, tc.n)
+		}
+	}
 }

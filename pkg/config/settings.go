@@ -248,17 +248,15 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 	if f != nil && f.Disruptions != nil {
 		fileDisruptions = strconv.Itoa(*f.Disruptions)
 	}
-	var disruptionsErr error
-	scalar("disruptions", fl.Disruptions, fileDisruptions, func(v string) {
-		n, err := strconv.Atoi(v)
+	disruptions := ""
+	scalar("disruptions", fl.Disruptions, fileDisruptions, func(v string) { disruptions = v })
+	if disruptions != "" {
+		// Parsed once its source is recorded, so that the error names it.
+		n, err := strconv.Atoi(disruptions)
 		if err != nil || n < 0 {
-			disruptionsErr = fmt.Errorf("disruptions %q (%s): want a whole number of pods per run, 0 or more", v, e.Sources["disruptions"])
-			return
+			return nil, fmt.Errorf("disruptions %q (%s): want a whole number of pods per run, 0 or more", disruptions, e.Sources["disruptions"])
 		}
 		e.Disruptions = n
-	})
-	if disruptionsErr != nil {
-		return nil, disruptionsErr
 	}
 	if !e.ENIRelease.Valid() {
 		return nil, fmt.Errorf("eniRelease %q (%s): want onDelete or onCompletion", e.ENIRelease, e.Sources["eniRelease"])
