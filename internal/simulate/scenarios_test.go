@@ -39,8 +39,8 @@ func TestTightnessOnScenarios(t *testing.T) {
 		frag := kubernetes.Load(file, data, kubernetes.Options{DefaultNamespace: "default"})
 		for _, iw := range frag.Workloads {
 			w, why := FromInventory(iw)
-			if why != "" {
-				continue
+			if why != "" || w.CronJob && w.Policy == "Allow" && w.Deadline < 0 {
+				continue // not played, or its figure is a lower bound (ENI005)
 			}
 			key := fmt.Sprintf("%+v", w)
 			if seen[key] {

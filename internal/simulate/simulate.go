@@ -1,4 +1,5 @@
-// Package simulate is the test oracle of the time-aware model (docs/model.md §5a): it plays
+// Package simulate is the test oracle of the time-aware model (docs/model.md §5a), and the
+// engine of the witnesses pkg/witness attaches to findings: it plays
 // the Job, CronJob and TTL controllers, the pod-failure back-off and the two ENI release
 // models on a timeline in whole seconds, with an adversary that picks pod run times,
 // outcomes, status lags and controller latencies, and reports the most pods of one workload
@@ -7,15 +8,18 @@
 package simulate
 
 import (
+	"math"
 	"sort"
 )
 
 // Workload is a Job or CronJob after Kubernetes defaults, in the terms of the model.
 type Workload struct {
 	CronJob bool
-	// Completions is 0 for a work-queue Job (completions unset); Parallelism is 1 in the
-	// shapes the simulator plays (one pod at a time).
+	// Completions is 0 for a work-queue Job (completions unset). Parallelism is how many pods
+	// a run may have running at once (0 or 1: one at a time, a chain); an Indexed Job without
+	// per-index back-off is played as NonIndexed, its pods counted the same.
 	Completions  int
+	Parallelism  int
 	BackoffLimit int
 	// TTL is ttlSecondsAfterFinished, -1 when unset.
 	TTL int
@@ -31,8 +35,9 @@ type Workload struct {
 	// Times, when set, are the schedule's times within Horizon instead of random gaps of at
 	// least Period.
 	Times []int
-	// Grace is the pod template's terminationGracePeriodSeconds (0 means the default, 30): how
-	// long a pod deleted while it runs (a deadline, a replacement) may take to stop.
+	// Grace is the pod template's terminationGracePeriodSeconds: how long a pod deleted while
+	// it runs (a deadline, a replacement) may take to stop. A legal play keeps to it (0 stops
+	// at once); the soundness adversary stops within max(30, Grace), the model's stop.
 	Grace int
 	// Schedule and Timezone are the CronJob's, for a witness to play its real times.
 	Schedule, Timezone string
@@ -46,9 +51,24 @@ type Workload struct {
 }
 
 // stop is how long a deleted running pod may take to end: its grace period, and at least the
-// 30 s the status may take to be seen.
+// 30 s the status may take to be seen (the model's stop, docs/model.md §5a).
 func (w Workload) stop() int {
 	return max(30, w.Grace)
+}
+
+// stop is how long a deleted running pod of w may take to end in this adversary's play: for a
+// legal trajectory exactly its grace period (0 is 0: the pod is killed at once), otherwise the
+// model's stop.
+func (a Adversary) stop(w Workload) int {
+	if a.Legal {
+		return w.Grace
+	}
+	return w.stop()
+}
+
+// parallel is whether a run of w may have more than one pod running at once.
+func (w Workload) parallel() bool {
+	return w.Parallelism > 1 && w.Completions != 1
 }
 
 // Model is the release model and its window W (cool-down plus one delete-queue tick).
@@ -78,6 +98,27 @@ type Adversary struct {
 	// maxPodsPerRun: what is played up to there is a real trajectory's beginning, and a
 	// manifest's backoffLimit of millions cannot make a search create millions of pods.
 	Cut bool
+	// Legal plays only what the controllers of today's Kubernetes do, to the second, for a
+	// witness: every pod runs at least a second; a controller acts on a pod's end no earlier
+	// than the second after its container finished; the pod-failure back-off is capped at 10
+	// minutes (MaxJobPodFailureBackOff); a pod deleted while it runs ends within its own grace
+	// period (0 is 0) and its ENI is freed from then on (it is deleted); a Job is finished only
+	// once its pods have stopped (1.31 and later). Without it the adversary is stronger than
+	// any cluster (shorter back-off cap, a 30 s floor on stopping, pods kept past their
+	// deletion), for the soundness tests.
+	Legal bool
+	// MaxPending is how long a created pod may wait Pending before it is bound to the node
+	// (and its ENI attached): kube-scheduler binds a pod needing a branch ENI only while the
+	// running pods leave one free, so a legal witness with many pods at one schedule time
+	// has them wait their turn.
+	MaxPending int
+	// Pending is how long every pod waits at least: a witness staggers workloads whose pods
+	// come at the same second by it, so that the node binds them in turn.
+	Pending int
+	// FailFirst, when positive, decides outcomes instead of FailShare: each run's first
+	// FailFirst pods (container attempts, for OnFailure) fail and the rest succeed, the
+	// trajectory that makes C + B pods of a parallel run.
+	FailFirst int
 }
 
 // maxPodsPerRun bounds a run's pods when Cut is set.
@@ -97,14 +138,30 @@ func containerBackoff(n int) int {
 // (pkg/controller/job/backoff_utils.go): 10 s doubling, capped. The cap here is the one the
 // model assumes (6 minutes); a longer cap only spaces pods further.
 func Backoff(n int) int {
+	return backoffCapped(n, 360)
+}
+
+// MaxPodFailureBackoff is the cap of today's Job controller (MaxJobPodFailureBackOff, 10
+// minutes), which a legal trajectory keeps to.
+const MaxPodFailureBackoff = 600
+
+func backoffCapped(n, limit int) int {
 	d := 10
 	for i := 1; i < n; i++ {
 		d *= 2
-		if d >= 360 {
-			return 360
+		if d >= limit {
+			return limit
 		}
 	}
-	return d
+	return min(d, limit)
+}
+
+// backoff is the pod-failure back-off the adversary plays.
+func (a Adversary) backoff(n int) int {
+	if a.Legal {
+		return backoffCapped(n, MaxPodFailureBackoff)
+	}
+	return Backoff(n)
 }
 
 type run struct {
@@ -118,9 +175,15 @@ type run struct {
 
 type pod struct {
 	created, ended int // ended: the pod is terminal (or gone); -1 while running
-	release        int // the second after which the ENI is free; -1 while held
-	failed         bool
-	deleted        int // when the pod is deleted, -1 while it exists
+	// bound is when kube-scheduler bound it to the node, its ENI held from then on: created,
+	// or later for a pod that waited Pending; -1 for one deleted before it was bound.
+	bound int
+	// finished is when its (last) container finished, before the kubelet reported it at ended
+	// (the status lag); for a pod stopped by a deletion, ended.
+	finished int
+	release  int // the second after which the ENI is free; -1 while held
+	failed   bool
+	deleted  int // when the pod is deleted, -1 while it exists
 }
 
 // Source is where the adversary's choices come from: a *rand.Rand, or a tape a search can
@@ -211,6 +274,7 @@ func (s *sim) play() {
 	s.slots = slots
 	lastScheduled := -1 // index of the last slot a run was created for
 	now := 0
+slots:
 	for {
 		// The most recent unmet slot at or before now.
 		idx := sort.SearchInts(slots, now+1) - 1
@@ -233,6 +297,12 @@ func (s *sim) play() {
 			case active != nil && s.w.Policy == "Forbid":
 				// Skipped; the slot stays unmet and starts when the active run finishes.
 				now = active.finish
+				if s.a.Cut && (now > s.a.Horizon || now > slots[len(slots)-1]) {
+					// Past the times listed (the trajectory's end, or the most runs played):
+					// a later time may have come, so the catch-up run's time could not be
+					// told; the trajectory ends here.
+					break slots
+				}
 				continue
 			case active != nil && s.w.Policy == "Replace":
 				s.replace(active, now)
@@ -254,9 +324,13 @@ func (s *sim) play() {
 
 // playRun plays one Job from start: pods one at a time, each failure delaying the next by the
 // back-off measured from the container's finish time, the status reported up to MaxLag later.
+// A run whose pods may run in parallel is playParallel's.
 func (s *sim) playRun(start, _ int) *run {
+	if s.w.parallel() {
+		return s.playParallel(start)
+	}
 	r := &run{start: start, deletedAt: -1}
-	succeeded, failures, consecutive, disrupted := 0, 0, 0, 0
+	succeeded, failures, consecutive, disrupted, attempts := 0, 0, 0, 0, 0
 	want := s.w.Completions
 	if want == 0 {
 		want = 1 // a work queue is done at its first success
@@ -276,19 +350,19 @@ func (s *sim) playRun(start, _ int) *run {
 			r.finish, r.failed = max(start+s.w.Deadline, r.pods[len(r.pods)-1].ended), true
 			return r
 		}
-		p := s.newPod(pod{created: next, release: -1, deleted: -1})
+		p := s.newPod(pod{created: next, bound: next + s.a.Pending + s.pick(s.a.MaxPending), release: -1, deleted: -1})
 		r.pods = append(r.pods, p)
-		finished := next + s.pick(s.a.MaxRun)
+		finished := p.bound + s.runTime()
 		if s.a.MaxRun > 0 && len(s.slots) > 0 && s.rng.IntN(6) == 0 {
 			// The run's pod ends just before a later schedule time: what Forbid's catch-up and
 			// the history clean-up need to line up, and a random run time rarely hits.
 			first, last := sort.SearchInts(s.slots, next+1), sort.SearchInts(s.slots, next+s.a.MaxRun+1)
 			if first < last {
-				finished = max(next, s.slots[first+s.rng.IntN(last-first)]-s.pick(s.m.Window))
+				finished = max(p.bound+s.minRun(), s.slots[first+s.rng.IntN(last-first)]-s.pick(s.m.Window))
 			}
 		}
 		ended := finished + s.pick(s.a.MaxLag)
-		fail := s.rng.Float64() < s.a.FailShare
+		fail := s.fails(&attempts)
 		// restartPolicy OnFailure: a failed container restarts in its pod unless the pod is
 		// disrupted; past backoffLimit restarts the Job fails and deletes the running pod.
 		for restarts := 1; fail && s.w.OnFailure && !(s.w.Deadline >= 0 && ended >= start+s.w.Deadline); restarts++ {
@@ -298,27 +372,35 @@ func (s *sim) playRun(start, _ int) *run {
 			}
 			failures++
 			if failures > s.w.BackoffLimit {
-				p.ended, p.failed = ended+s.pick(s.w.stop()), true
+				p.finished = finished
+				p.ended, p.failed = ended+s.pick(s.a.stop(s.w)), true
+				s.deletedRunning(p)
 				r.finish, r.failed = p.ended, true
 				return r
 			}
-			finished = ended + containerBackoff(restarts) + s.pick(s.a.MaxRun)
+			finished = ended + containerBackoff(restarts) + s.runTime()
 			ended = finished + s.pick(s.a.MaxLag)
-			fail = s.rng.Float64() < s.a.FailShare
+			fail = s.fails(&attempts)
 		}
 		if s.w.Deadline >= 0 && ended >= start+s.w.Deadline {
 			// The deadline fails the Job; its running pod is deleted and ends within its grace
 			// period. Before Kubernetes 1.31 the Job is finished at once and Forbid may start
 			// the next run while the pod still stops; since, only once the pod has ended.
-			p.ended = start + s.w.Deadline + s.pick(s.w.stop())
+			p.ended = start + s.w.Deadline + s.pick(s.a.stop(s.w))
+			if p.bound >= start+s.w.Deadline {
+				// Still Pending at the deadline: deleted before it was bound.
+				p.bound, p.ended = -1, start+s.w.Deadline
+			}
+			p.finished = p.ended
 			p.failed = true
+			s.deletedRunning(p)
 			r.finish, r.failed = p.ended, true
-			if s.a.Release == "" && s.rng.IntN(2) == 0 || s.a.Release == "1.30" {
+			if !s.a.Legal && (s.a.Release == "" && s.rng.IntN(2) == 0 || s.a.Release == "1.30") {
 				r.finish = min(p.ended, start+s.w.Deadline+s.pick(30))
 			}
 			return r
 		}
-		p.ended = ended
+		p.ended, p.finished = ended, finished
 		p.failed = fail
 		if fail {
 			failures++
@@ -327,7 +409,7 @@ func (s *sim) playRun(start, _ int) *run {
 				r.finish, r.failed = ended, true
 				return r
 			}
-			next = max(ended, finished+Backoff(consecutive)) + s.pick(s.a.MaxLatency)
+			next = max(s.reacts(finished, ended), finished+s.a.backoff(consecutive)) + s.pick(s.a.MaxLatency)
 			continue
 		}
 		succeeded++
@@ -336,8 +418,233 @@ func (s *sim) playRun(start, _ int) *run {
 			r.finish = ended
 			return r
 		}
-		next = ended + s.pick(s.a.MaxLatency)
+		next = s.reacts(finished, ended) + s.pick(s.a.MaxLatency)
 	}
+}
+
+// minRun is the shortest a pod runs: a second in a legal trajectory, none otherwise.
+func (s *sim) minRun() int {
+	if s.a.Legal {
+		return 1
+	}
+	return 0
+}
+
+// runTime is how long a container attempt runs.
+func (s *sim) runTime() int {
+	return max(s.minRun(), s.pick(s.a.MaxRun))
+}
+
+// reacts is the earliest second the Job controller acts on a pod whose container finished at
+// finished and whose end it saw at ended: in a legal trajectory never within the second the
+// container finished.
+func (s *sim) reacts(finished, ended int) int {
+	if s.a.Legal {
+		return max(ended, finished+1)
+	}
+	return ended
+}
+
+// fails draws the outcome of a run's next container attempt (n counts them).
+func (s *sim) fails(n *int) bool {
+	*n++
+	if s.a.FailFirst > 0 {
+		return *n <= s.a.FailFirst
+	}
+	return s.rng.Float64() < s.a.FailShare
+}
+
+// deletedRunning records that the Job controller deleted p while it ran (a deadline, the
+// back-off limit passed): in a legal trajectory the pod is gone once it has stopped, and its
+// ENI is freed from then on; the stronger adversary keeps it with its Job.
+func (s *sim) deletedRunning(p *pod) {
+	if s.a.Legal {
+		p.deleted = p.ended
+		s.free(p, p.ended)
+	}
+}
+
+// live is a pod of a parallel run that has not ended: its current container attempt's
+// finish, the second its end is seen, and whether that end is a failure; restart when the
+// end is a container restart in place (OnFailure) rather than the pod's.
+type live struct {
+	p               *pod
+	finished, ended int
+	fail, restart   bool
+	restarts        int
+}
+
+// playParallel plays one Job whose pods may run at once (parallelism P > 1, completions C ≠ 1),
+// as the Job controller of pkg/controller/job runs it: it keeps min(P, C − succeeded) pods
+// active (P for a work queue until the first success, none after), creates new ones only once
+// the back-off since the last failure has passed, fails the Job when failed pods pass
+// backoffLimit (for OnFailure, when the containers' restarts reach it) and deletes the
+// active pods then, and at activeDeadlineSeconds.
+func (s *sim) playParallel(start int) *run {
+	r := &run{start: start, deletedAt: -1}
+	succeeded, failures, restarts, disrupted, attempts := 0, 0, 0, 0, 0
+	// The back-off counts the failed pods whose containers finished after the last success's
+	// finished (newBackoffRecord): in parallel, a success seen later can have finished earlier.
+	lastFailure, lastSuccess := start, -1
+	var failedAt []int
+	consecutive := func() int {
+		n := 0
+		for _, f := range failedAt {
+			if f > lastSuccess {
+				n++
+			}
+		}
+		return n
+	}
+	var active []*live
+	deadline := -1
+	if s.w.Deadline >= 0 {
+		deadline = start + s.w.Deadline
+	}
+	wanted := func() int {
+		switch {
+		case s.w.Completions > 0:
+			return min(s.w.Parallelism, s.w.Completions-succeeded)
+		case succeeded > 0:
+			return 0 // a work queue creates no pod once one has succeeded
+		}
+		return s.w.Parallelism
+	}
+	// attempt draws a container attempt of l from second t.
+	attempt := func(l *live, t int) {
+		l.finished = max(t, l.p.bound) + s.runTime()
+		l.ended = l.finished + s.pick(s.a.MaxLag)
+		l.fail = s.fails(&attempts)
+		l.restart = false
+		if l.fail && s.w.OnFailure {
+			if disrupted < s.m.Disruptions && s.rng.IntN(2) == 0 {
+				disrupted++ // the pod fails; the controller replaces it
+			} else {
+				l.restart = true
+			}
+		}
+	}
+	// stopAll deletes the active pods at t: each ends within its grace period, no later than
+	// it would have; the Job is finished once they have (1.31), or at once (before).
+	stopAll := func(t int) {
+		r.finish, r.failed = t, true
+		for _, l := range active {
+			l.p.ended = min(max(l.ended, t), t+s.pick(s.a.stop(s.w)))
+			if l.p.bound >= t {
+				l.p.bound, l.p.ended = -1, t // still Pending: deleted before it was bound
+			}
+			l.p.finished = min(l.finished, l.p.ended)
+			l.p.failed = true
+			s.deletedRunning(l.p)
+			r.finish = max(r.finish, l.p.ended)
+		}
+		if !s.a.Legal && (s.a.Release == "" && s.rng.IntN(2) == 0 || s.a.Release == "1.30") {
+			r.finish = t
+		}
+		active = nil
+	}
+	r.pods = make([]*pod, 0, min(64, s.w.Parallelism+max(0, s.w.BackoffLimit)+max(1, s.w.Completions)))
+	createAt := start
+	for {
+		next := math.MaxInt
+		if len(active) < wanted() {
+			next = createAt
+			if n := consecutive(); n > 0 {
+				next = max(next, lastFailure+s.a.backoff(n))
+			}
+		}
+		for _, l := range active {
+			next = min(next, l.ended)
+		}
+		if deadline >= 0 && next >= deadline {
+			if len(active) == 0 && len(r.pods) > 0 && next == math.MaxInt {
+				break // the run ended before its deadline
+			}
+			if next > deadline || !s.endsAt(active, next) {
+				stopAll(deadline)
+				return r
+			}
+		}
+		if next == math.MaxInt {
+			break
+		}
+		if s.endsAt(active, next) {
+			// The controller sees the pods that ended at next.
+			kept := active[:0]
+			latest := next
+			for _, l := range active {
+				if l.ended != next {
+					kept = append(kept, l)
+					continue
+				}
+				latest = max(latest, s.reacts(l.finished, l.ended))
+				switch {
+				case l.restart:
+					restarts++
+					l.restarts++
+					attempt(l, l.ended+containerBackoff(l.restarts))
+					kept = append(kept, l)
+				case l.fail:
+					l.p.ended, l.p.finished, l.p.failed = l.ended, l.finished, true
+					failures++
+					failedAt = append(failedAt, l.finished)
+					lastFailure = max(lastFailure, l.finished)
+				default:
+					l.p.ended, l.p.finished = l.ended, l.finished
+					succeeded++
+					lastSuccess = max(lastSuccess, l.finished)
+				}
+			}
+			active = kept
+			if failures > s.w.BackoffLimit || s.w.OnFailure && (restarts >= max(1, s.w.BackoffLimit)) {
+				stopAll(next)
+				return r
+			}
+			if s.w.Completions > 0 && succeeded >= s.w.Completions || s.w.Completions == 0 && succeeded > 0 && len(active) == 0 {
+				r.finish = next
+				return r
+			}
+			createAt = latest + s.pick(s.a.MaxLatency)
+			continue
+		}
+		if s.a.Cut && len(r.pods) > 0 && (next > s.a.Horizon || len(r.pods) >= maxPodsPerRun) {
+			// Not played further: the run is still in flight when the trajectory ends. Its
+			// pods still running at its deadline are stopped there.
+			for _, l := range active {
+				if deadline >= 0 && l.ended > deadline {
+					stopAll(deadline)
+					return r
+				}
+			}
+			r.finish = next
+			for _, l := range active {
+				l.p.ended, l.p.finished = l.ended, l.finished
+				r.finish = max(r.finish, l.ended)
+			}
+			return r
+		}
+		for n := wanted() - len(active); n > 0; n-- {
+			l := &live{p: s.newPod(pod{created: next, bound: next + s.a.Pending + s.pick(s.a.MaxPending), release: -1, deleted: -1})}
+			attempt(l, next)
+			r.pods = append(r.pods, l.p)
+			active = append(active, l)
+		}
+	}
+	r.finish = start
+	for _, p := range r.pods {
+		r.finish = max(r.finish, p.ended)
+	}
+	return r
+}
+
+// endsAt is whether one of the active pods' ends is seen at t.
+func (s *sim) endsAt(active []*live, t int) bool {
+	for _, l := range active {
+		if l.ended == t {
+			return true
+		}
+	}
+	return false
 }
 
 // replace deletes the active run at a new start (Replace): its pods go, the running one within
@@ -346,19 +653,29 @@ func (s *sim) replace(r *run, now int) {
 	r.deletedAt, r.deletedBy = now, "replaced"
 	kept := r.pods[:0]
 	for _, p := range r.pods {
-		if p.created <= now {
+		// The Job is deleted at now: a legal trajectory keeps only the pods made before.
+		if p.created < now || p.created == now && !s.a.Legal {
 			kept = append(kept, p)
 		}
 	}
 	r.pods = kept
 	for _, p := range r.pods {
+		if p.bound > now || p.bound == now && s.a.Legal {
+			p.bound, p.ended, p.finished = -1, now, now // deleted while Pending
+		}
 		if p.ended > now {
 			// A deletion only shortens a pod: one already stopping (past a deadline) or about
 			// to end keeps its earlier end.
-			p.ended = min(p.ended, now+s.pick(s.w.stop()))
+			p.ended = min(p.ended, now+s.pick(s.a.stop(s.w)))
+			p.finished = min(p.finished, p.ended)
 		}
 		p.deleted = max(now, p.ended)
-		s.free(p, max(now, min(p.ended, now+s.w.stop())))
+		if s.a.Legal {
+			// The pod is gone once it has stopped.
+			s.free(p, p.deleted)
+		} else {
+			s.free(p, max(now, min(p.ended, now+s.w.stop())))
+		}
 	}
 	r.finish = now
 }
@@ -450,7 +767,9 @@ func Overlap(a, b Workload, m Model, adv Adversary, rng Source) bool {
 		s.play()
 		for _, r := range s.runs {
 			for _, p := range r.pods {
-				holds[i] = append(holds[i], [2]int{p.created, p.release})
+				if p.bound >= 0 {
+					holds[i] = append(holds[i], [2]int{p.bound, p.release})
+				}
 			}
 		}
 	}
@@ -464,13 +783,15 @@ func Overlap(a, b Workload, m Model, adv Adversary, rng Source) bool {
 	return false
 }
 
-// peak is the most hold intervals [created, release] (closed) that share a second.
+// peak is the most hold intervals [bound, release] (closed) that share a second.
 func (s *sim) peak() int {
 	type ev struct{ t, d int }
 	var evs []ev
 	for _, r := range s.runs {
 		for _, p := range r.pods {
-			evs = append(evs, ev{p.created, 1}, ev{p.release + 1, -1})
+			if p.bound >= 0 {
+				evs = append(evs, ev{p.bound, 1}, ev{p.release + 1, -1})
+			}
 		}
 	}
 	sort.Slice(evs, func(i, j int) bool {

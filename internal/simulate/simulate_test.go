@@ -85,7 +85,7 @@ func view(w Workload) map[string]any {
 	v := map[string]any{
 		"kind": "Job",
 		"job": map[string]any{
-			"parallelism": 1, "completions": completions, "backoffLimit": w.BackoffLimit,
+			"parallelism": max(1, w.Parallelism), "completions": completions, "backoffLimit": w.BackoffLimit,
 			"backoffLimitPerIndex": nil, "completionMode": "NonIndexed", "suspend": false,
 			"ttlSecondsAfterFinished": optional(w.TTL), "activeDeadlineSeconds": optional(w.Deadline),
 			"manualSelector": false, "managedBy": "kubernetes.io/job-controller",
@@ -159,7 +159,8 @@ func mustValue(t testing.TB, v any) ast.Value {
 }
 
 // randomWorkload draws a Job or CronJob the simulator plays: one pod at a time, completions 1
-// (a chain), a work queue, or 2-3 completions (counted without the back-off).
+// (a chain), a work queue, or 2-3 completions (counted without the back-off), a quarter of
+// them with pods in parallel.
 func randomWorkload(rng *rand.Rand) Workload {
 	w := Workload{
 		CronJob:      rng.IntN(4) != 0,
@@ -178,6 +179,10 @@ func randomWorkload(rng *rand.Rand) Workload {
 	// Mostly the default grace period; sometimes one longer than the period or the deadline.
 	w.Grace = []int{0, 0, 0, 0, 10, 90, 120, 600, 3600}[rng.IntN(9)]
 	w.OnFailure = rng.IntN(4) == 0
+	if rng.IntN(4) == 0 {
+		// Pods in parallel (counted without the back-off: every run's T at once).
+		w.Parallelism = []int{2, 3, 5}[rng.IntN(3)]
+	}
 	if w.CronJob && rng.IntN(3) == 0 {
 		// A regular schedule: every gap is Period (no runSpans in the model's input).
 		w.Times = everyPeriod(w.Period, 12*max(w.Period, 300))
@@ -419,7 +424,9 @@ func neverAboveOverDays(t *testing.T, rng *rand.Rand, ws []Workload, m Model, li
 	for n := range trajectories {
 		a := randomAdversary(rng, ws[0])
 		if n < 2 {
-			a = hostile(0, []string{"1.30", "1.31"}[n])
+			// Stronger than a witness's hostile start: pods that end within the second they
+			// start, the 6-minute back-off cap, either release.
+			a = Adversary{FailShare: 1, Release: []string{"1.30", "1.31"}[n]}
 		}
 		a.StartLatency, a.Horizon = 0, 3*86400
 		if got := PeakAll(ws, m, a, rng); got > limit {

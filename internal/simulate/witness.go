@@ -20,7 +20,12 @@ type Trajectory struct {
 	// Running is the most pods running (bound and not yet ended) at one second anywhere in the
 	// trajectory: what kube-scheduler had to admit on the node.
 	Running int
-	Runs    []RunRecord
+	// RunningAtPeak is how many of them run at the peak's second.
+	RunningAtPeak int
+	Runs          []RunRecord
+	// AllRuns is every run played, for a replay that checks the trajectory against the
+	// controllers' rules (history limits and Forbid depend on the runs not holding too).
+	AllRuns []RunRecord
 	// Plays is the search's budget, for the report (Search leaves it to its caller).
 	Plays int
 }
@@ -44,12 +49,18 @@ type RunRecord struct {
 // never), and the last second its branch ENI is held (Released; -1: beyond the trajectory).
 type PodRecord struct {
 	Created, Ended, Deleted, Released int
-	Failed                            bool
+	// Bound is when the pod was bound to the node (after Created when it waited Pending), -1
+	// when it was deleted before.
+	Bound int
+	// Finished is when its container finished; Ended − Finished is how late the kubelet
+	// reported it (the status lag the trajectory assumes).
+	Finished int
+	Failed   bool
 }
 
 // HoldsAt is whether the pod holds its ENI at second t.
 func (p PodRecord) HoldsAt(t int) bool {
-	return p.Created <= t && (p.Released < 0 || t <= p.Released)
+	return p.Bound >= 0 && p.Bound <= t && (p.Released < 0 || t <= p.Released)
 }
 
 // tape is a Source a search can replay and mutate: each choice reads the next value, and a
@@ -92,25 +103,39 @@ type choice struct {
 }
 
 // adversaries are the bounds a witness search draws from: pods that end at once or run long,
-// status lags and controller latencies from none to a minute, mostly failing pods. Runs start
-// at their schedule times (StartLatency 0), as the model assumes.
-func adversary(rng *rand.Rand, w Workload, horizon int, release string) Adversary {
+// status lags and controller latencies from none to a minute, mostly failing pods (or, for
+// pods in parallel, the back-off limit's failures first and successes after). Runs start at
+// their schedule times (StartLatency 0), as the model assumes. Every trajectory is legal
+// (Adversary.Legal) on today's controllers (Kubernetes 1.31 and later).
+func adversary(rng *rand.Rand, w Workload, horizon int) Adversary {
 	period := max(w.Period, 60)
-	return Adversary{
-		MaxRun:     []int{0, 0, 5, 30, 120, 2 * period, 2 * w.stop()}[rng.IntN(7)],
-		MaxLag:     []int{0, 0, 10, 60}[rng.IntN(4)],
-		MaxLatency: []int{0, 0, 5, 60}[rng.IntN(4)],
+	a := Adversary{
+		MaxRun:     []int{0, 0, 5, 30, 120, 2 * period, 2 * max(w.Grace, 30)}[rng.IntN(7)],
+		MaxLag:     []int{0, 0, 0, 10, 60}[rng.IntN(5)],
+		MaxLatency: []int{0, 0, 0, 5, 60}[rng.IntN(5)],
 		Horizon:    horizon,
 		FailShare:  []float64{0.8, 0.95, 1, 1}[rng.IntN(4)],
 		Cut:        true,
-		Release:    release,
+		Release:    "1.31",
+		Legal:      true,
+		MaxPending: []int{0, 0, 0, 5, 30, 120}[rng.IntN(6)],
 	}
+	if w.parallel() && rng.IntN(2) == 0 {
+		a.FailFirst = max(0, w.BackoffLimit)
+	}
+	return a
 }
 
-// hostile is the adversary whose pods fail as soon as they start, with no status lag and no
-// controller latency: runs make their pods as fast as the back-off allows.
-func hostile(horizon int, release string) Adversary {
-	return Adversary{Horizon: horizon, FailShare: 1, Cut: true, Release: release}
+// hostile is the adversary whose pods fail as soon as they start (run a second), with no
+// status lag and no controller latency: runs make their pods as fast as the back-off allows.
+// With failFirst, a run's first pods fail up to its back-off limit and the others succeed:
+// the most pods a run whose pods run in parallel makes (C + B).
+func hostile(horizon int, failFirst bool, w Workload) Adversary {
+	a := Adversary{Horizon: horizon, FailShare: 1, Cut: true, Release: "1.31", Legal: true}
+	if failFirst {
+		a.FailFirst = max(0, w.BackoffLimit)
+	}
+	return a
 }
 
 // Search plays the workloads together on one node, up to plays trajectories, and returns the
@@ -124,7 +149,7 @@ func hostile(horizon int, release string) Adversary {
 // changes a few choices of one workload at a time and keeps what holds at least as much. A step replays only the workload it changes: the
 // others' pods stay as they were. Deterministic for a seed. Workloads' CronJob schedule times
 // are theirs (Times).
-func Search(ws []Workload, m Model, horizon, plays, target, limit int, seed uint64) Trajectory {
+func Search(ws []Workload, m Model, horizon, plays, target int, limit Limit, seed uint64) Trajectory {
 	if len(ws) == 0 || plays <= 0 {
 		return Trajectory{}
 	}
@@ -150,7 +175,38 @@ func Search(ws []Workload, m Model, horizon, plays, target, limit int, seed uint
 			break
 		}
 	}
-	return best.trajectory()
+	return shrink(ws, m, best, limit).trajectory()
+}
+
+// shrink lowers the lags the trajectory assumes where it needs none: for each workload in turn,
+// no Pending wait, then no status lag, then no controller latency, each kept when the
+// trajectory still holds as much within the node's limit. A choice draws the same values
+// whatever its bound (Adversary.Legal), so the rest of the trajectory stays as it was.
+func shrink(ws []Workload, m Model, s *state, limit Limit) *state {
+	lower := []func(*Adversary) bool{
+		func(a *Adversary) bool {
+			ok := a.Pending > 0 || a.MaxPending > 0
+			a.Pending, a.MaxPending = 0, 0
+			return ok
+		},
+		func(a *Adversary) bool { ok := a.MaxLag > 0; a.MaxLag = 0; return ok },
+		func(a *Adversary) bool { ok := a.MaxLatency > 0; a.MaxLatency = 0; return ok },
+	}
+	for i, w := range ws {
+		for _, f := range lower {
+			c := s.choices[i]
+			if !c.adv.Legal || !f(&c.adv) {
+				continue
+			}
+			next := &state{choices: append([]choice(nil), s.choices...), plays: append([]played(nil), s.plays...)}
+			next.choices[i], next.plays[i] = c, playOne(w, m, c)
+			next.sum(limit)
+			if !s.better(next) {
+				s = next
+			}
+		}
+	}
+	return s
 }
 
 // Sample plays one random trajectory of the workloads together, for a caller to tell how many
@@ -159,18 +215,29 @@ func Sample(ws []Workload, m Model, horizon int, seed uint64) Trajectory {
 	if len(ws) == 0 {
 		return Trajectory{}
 	}
-	return climb(ws, m, horizon, 1, 0, -1, rand.New(rand.NewPCG(seed, uint64(len(ws))))).trajectory()
+	return climb(ws, m, horizon, 1, 0, NoLimit, rand.New(rand.NewPCG(seed, uint64(len(ws))))).trajectory()
 }
 
-// hostileStart is the better of the two releases' trajectories in which every pod fails as it
-// starts, with no status lag or controller latency.
-func hostileStart(ws []Workload, m Model, horizon, limit int, seed uint64) *state {
+// hostileStart is the best of four trajectories in which pods end a second after they are
+// bound, with no status lag or controller latency: every pod failing, or each run's first B
+// failing and the rest succeeding; all bound as they are created, or (for a node that runs
+// fewer pods than come at once) the i-th workload's pods waiting Pending i / limit seconds,
+// so that the node binds at most limit of those that come at the same second at a time.
+func hostileStart(ws []Workload, m Model, horizon int, limit Limit, seed uint64) *state {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	var best *state
-	for _, release := range []string{"1.30", "1.31"} {
+	for variant := range 4 {
+		failFirst, staggered := variant%2 == 1, variant >= 2
+		if staggered && (limit.Running < 0 || len(ws) <= limit.AtPeak) {
+			continue
+		}
 		s := &state{choices: make([]choice, len(ws)), plays: make([]played, len(ws))}
 		for i, w := range ws {
-			s.choices[i] = choice{adv: hostile(horizon, release), tape: &tape{fresh: rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))}}
+			adv := hostile(horizon, failFirst, w)
+			if staggered {
+				adv.Pending = i / max(1, limit.AtPeak)
+			}
+			s.choices[i] = choice{adv: adv, tape: &tape{fresh: rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))}}
 			s.plays[i] = playOne(w, m, s.choices[i])
 		}
 		s.sum(limit)
@@ -183,7 +250,7 @@ func hostileStart(ws []Workload, m Model, horizon, limit int, seed uint64) *stat
 
 func (s *state) trajectory() Trajectory {
 	t := record(s.peak, s.owned())
-	t.Running = s.running
+	t.Running, t.RunningAtPeak = s.running, s.runningAtPeak
 	return t
 }
 
@@ -199,7 +266,7 @@ const (
 type played struct {
 	runs    []*run
 	profile []event
-	// busy is the same for the pods running: from created to ended (a pod that ends within
+	// busy is the same for the pods running: from bound to ended (a pod that ends within
 	// the second it starts takes no place the scheduler counts at a second boundary).
 	busy []event
 }
@@ -209,13 +276,59 @@ type event struct{ t, d int }
 // state is a joint trajectory: every workload's, the sum of their profiles, and its peak; the
 // sum of their running pods, its most at one second, and how far that is above the limit.
 type state struct {
-	choices   []choice
-	plays     []played
-	total     []event
-	peak      jointPeak
-	busy      []event
-	running   int
-	overLimit int
+	choices       []choice
+	plays         []played
+	total         []event
+	peak          jointPeak
+	busy          []event
+	running       int
+	runningAtPeak int
+	overLimit     int
+}
+
+// Limit is what kube-scheduler admits on the node: at most Running played pods running at one
+// second, and AtPeak at the peak's second, where the running pods of the workloads not played
+// (replicas) take their places; negative Running: no limit.
+type Limit struct{ Running, AtPeak int }
+
+// NoLimit lets any number of pods run at once.
+var NoLimit = Limit{-1, -1}
+
+// RunningLimit is a node that admits n running pods throughout.
+func RunningLimit(n int) Limit { return Limit{n, n} }
+
+// peakSecond is, of the seconds at which the held profile total is at its peak, the one with
+// the fewest pods running (busy), and how many run then: terminated pods go on holding, and
+// the scheduler has room for the replicas not played only where few played pods run.
+func peakSecond(total, busy []event, p jointPeak) (at, running int) {
+	at, running = p.At, math.MaxInt
+	held, run := 0, 0
+	i, j := 0, 0
+	for i < len(total) || j < len(busy) {
+		t := math.MaxInt
+		if i < len(total) {
+			t = total[i].t
+		}
+		if j < len(busy) {
+			t = min(t, busy[j].t)
+		}
+		for ; i < len(total) && total[i].t == t; i++ {
+			held += total[i].d
+		}
+		for ; j < len(busy) && busy[j].t == t; j++ {
+			run += busy[j].d
+		}
+		if held == p.Peak && run < running {
+			at, running = t, run
+			if run == 0 {
+				break
+			}
+		}
+	}
+	if running == math.MaxInt {
+		running = 0
+	}
+	return at, running
 }
 
 // better orders trajectories for a search: fewer running pods above the node's limit first
@@ -238,7 +351,7 @@ func (s *state) reaches(target int) bool {
 }
 
 // sum sets the state's totals from its workloads' profiles.
-func (s *state) sum(limit int) {
+func (s *state) sum(limit Limit) {
 	s.total, s.busy = nil, nil
 	for _, p := range s.plays {
 		s.total, _ = combine(s.total, nil, p.profile)
@@ -247,13 +360,15 @@ func (s *state) sum(limit int) {
 	var most jointPeak
 	s.total, s.peak = combine(s.total, nil, nil)
 	s.busy, most = combine(s.busy, nil, nil)
-	s.setRunning(most.Peak, limit)
+	var atPeak int
+	s.peak.At, atPeak = peakSecond(s.total, s.busy, s.peak)
+	s.setRunning(most.Peak, atPeak, limit)
 }
 
-func (s *state) setRunning(running, limit int) {
-	s.running = running
-	if limit >= 0 {
-		s.overLimit = max(0, running-limit)
+func (s *state) setRunning(running, atPeak int, limit Limit) {
+	s.running, s.runningAtPeak = running, atPeak
+	if limit.Running >= 0 {
+		s.overLimit = max(0, running-limit.Running) + max(0, atPeak-limit.AtPeak)
 	}
 }
 
@@ -268,12 +383,9 @@ func (s *state) owned() []ownedRun {
 }
 
 // climb is one hill climb.
-func climb(ws []Workload, m Model, horizon, plays, target, limit int, rng *rand.Rand) *state {
-	// A witness is one cluster's trajectory: one Kubernetes release for every run of every
-	// workload; each climb plays one of the two.
-	release := []string{"1.30", "1.31"}[rng.IntN(2)]
+func climb(ws []Workload, m Model, horizon, plays, target int, limit Limit, rng *rand.Rand) *state {
 	fresh := func(w Workload) choice {
-		return choice{adv: adversary(rng, w, horizon, release), tape: &tape{fresh: rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))}}
+		return choice{adv: adversary(rng, w, horizon), tape: &tape{fresh: rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))}}
 	}
 	cur := &state{choices: make([]choice, len(ws)), plays: make([]played, len(ws))}
 	for i, w := range ws {
@@ -299,7 +411,7 @@ func climb(ws []Workload, m Model, horizon, plays, target, limit int, rng *rand.
 		} else {
 			c = choice{adv: c.adv, tape: c.tape.mutated(rng)}
 			if rng.IntN(8) == 0 {
-				c.adv = adversary(rng, ws[i], horizon, release)
+				c.adv = adversary(rng, ws[i], horizon)
 			}
 		}
 		next := &state{choices: append([]choice(nil), cur.choices...), plays: append([]played(nil), cur.plays...)}
@@ -309,7 +421,9 @@ func climb(ws []Workload, m Model, horizon, plays, target, limit int, rng *rand.
 		next.total, next.peak = combineInto(total, cur.total, cur.plays[i].profile, next.plays[i].profile)
 		var most jointPeak
 		next.busy, most = combineInto(busy, cur.busy, cur.plays[i].busy, next.plays[i].busy)
-		next.setRunning(most.Peak, limit)
+		var atPeak int
+		next.peak.At, atPeak = peakSecond(next.total, next.busy, next.peak)
+		next.setRunning(most.Peak, atPeak, limit)
 		prev := cur
 		if next.sameOrBetter(best) {
 			if next.better(best) || n >= explore {
@@ -378,10 +492,13 @@ func playOne(w Workload, m Model, c choice) played {
 	busyStarts, busyEnds := events[2*pods:2*pods:3*pods], events[3*pods:3*pods]
 	for _, r := range s.runs {
 		for _, p := range r.pods {
-			starts = append(starts, event{p.created, 1})
+			if p.bound < 0 {
+				continue // deleted while Pending: it never held an ENI
+			}
+			starts = append(starts, event{p.bound, 1})
 			ends = append(ends, event{p.release + 1, -1})
-			if p.ended > p.created {
-				busyStarts = append(busyStarts, event{p.created, 1})
+			if p.ended > p.bound {
+				busyStarts = append(busyStarts, event{p.bound, 1})
 				busyEnds = append(busyEnds, event{p.ended, -1})
 			}
 		}
@@ -460,7 +577,7 @@ func record(p jointPeak, runs []ownedRun) Trajectory {
 			Failed: o.r.failed, Deleted: o.r.deletedAt, DeletedBy: o.r.deletedBy}
 		holds := false
 		for _, p := range o.r.pods {
-			pr := PodRecord{Created: p.created, Ended: p.ended, Deleted: p.deleted, Released: p.release, Failed: p.failed}
+			pr := PodRecord{Created: p.created, Bound: p.bound, Ended: p.ended, Finished: min(p.finished, p.ended), Deleted: p.deleted, Released: p.release, Failed: p.failed}
 			if p.release >= never {
 				pr.Released = -1
 			}
@@ -470,6 +587,7 @@ func record(p jointPeak, runs []ownedRun) Trajectory {
 		if holds {
 			t.Runs = append(t.Runs, rr)
 		}
+		t.AllRuns = append(t.AllRuns, rr)
 	}
 	sort.SliceStable(t.Runs, func(i, j int) bool { return t.Runs[i].Start < t.Runs[j].Start })
 	return t

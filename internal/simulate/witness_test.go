@@ -60,7 +60,7 @@ func TestWitnessSearch(t *testing.T) {
 			for _, w := range tc.ws {
 				bound += b.held(t, w, tc.m)
 			}
-			got := Search(tc.ws, tc.m, horizon, tc.plays, 0, -1, 1)
+			got := Search(tc.ws, tc.m, horizon, tc.plays, 0, NoLimit, 1)
 			held := 0
 			for _, r := range got.Runs {
 				for _, p := range r.Pods {
@@ -107,7 +107,7 @@ func TestTightnessDistribution(t *testing.T) {
 				w.Times = everyPeriod(w.Period, horizon)
 			}
 			bound := b.held(t, w, m)
-			got := Search([]Workload{w}, m, horizon, 20000, bound, -1, uint64(i))
+			got := Search([]Workload{w}, m, horizon, 20000, bound, NoLimit, uint64(i))
 			if got.Peak > bound {
 				above++
 				t.Errorf("%+v under %+v: witness %d above the bound %d", w, m, got.Peak, bound)
@@ -153,8 +153,8 @@ func TestSearchKeepsToTheRunningLimit(t *testing.T) {
 	w := Workload{CronJob: true, Completions: 1, BackoffLimit: 6, TTL: -1, Deadline: 900, Period: 60, Policy: "Allow",
 		SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1, Times: everyPeriod(60, 3600)}
 	m := Model{Window: 90}
-	free := Search([]Workload{w}, m, 3600, testtool.Size(1000, 3000), 0, -1, 7)
-	limited := Search([]Workload{w}, m, 3600, testtool.Size(1000, 3000), 0, 2, 7)
+	free := Search([]Workload{w}, m, 3600, testtool.Size(1000, 3000), 0, NoLimit, 7)
+	limited := Search([]Workload{w}, m, 3600, testtool.Size(1000, 3000), 0, RunningLimit(2), 7)
 	if free.Running <= 2 {
 		t.Fatalf("the unlimited search runs %d pods at once at most: the case does not need the limit", free.Running)
 	}

@@ -587,11 +587,14 @@ type Witness struct {
 	// suspended CronJob resumed (or run by hand), as the bound counts it.
 	Assumes []string `json:"assumes,omitempty"`
 	// Running is the most played pods running (bound, not yet ended) at one second of the
-	// trajectory; RunningLimit is what kube-scheduler admits beside the running pods of the
-	// workloads not played (branch ENIs minus those): a trajectory above it is not one the node
-	// allows, and is not reported as reached.
-	Running      int `json:"running"`
-	RunningLimit int `json:"runningLimit"`
+	// trajectory, RunningAtPeak at the peak's second; RunningLimit is what kube-scheduler
+	// admits at the peak beside the running pods of the workloads not played (branch ENIs minus
+	// those), which the trajectory takes to start at the peak (Assumes): before it the node
+	// admits BranchInterfaces. A trajectory above either is not one the node allows, and is
+	// not reported as reached.
+	Running       int `json:"running"`
+	RunningAtPeak int `json:"runningAtPeak"`
+	RunningLimit  int `json:"runningLimit"`
 }
 
 // WitnessTrajectory is what a witness's search played: the runs holding at the peak and the
@@ -662,8 +665,15 @@ type WitnessRun struct {
 
 // WitnessPod is one pod of a run.
 type WitnessPod struct {
-	Created     int  `json:"created"`
-	Ended       int  `json:"ended"`
+	Created int `json:"created"`
+	// Bound is when kube-scheduler bound it to the node and its ENI was attached: after
+	// Created when it waited Pending for the node's running pods to leave a branch ENI free;
+	// nil when it was deleted before.
+	Bound *int `json:"bound"`
+	Ended int  `json:"ended"`
+	// StatusLag is how many seconds after its container finished the kubelet reported the pod
+	// ended: the lag the trajectory assumes (0 for most pods).
+	StatusLag   int  `json:"statusLag,omitempty"`
 	Failed      bool `json:"failed"`
 	Deleted     *int `json:"deleted"`
 	Released    *int `json:"released"`

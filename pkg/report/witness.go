@@ -27,6 +27,9 @@ func WitnessSummary(w *findings.Witness) string {
 	}
 	// What the scheduler had to admit: terminated pods are what it no longer counts.
 	played := fmt.Sprintf(", with at most %s running at once where the node admits %d", count(w.Running, "pod"), w.RunningLimit)
+	if w.RunningLimit < w.BranchInterfaces {
+		played = fmt.Sprintf(", with at most %s running at once where the node admits %d, and %d at the peak where it admits %d beside the running pods not played", count(w.Running, "pod"), w.BranchInterfaces, w.RunningAtPeak, w.RunningLimit)
+	}
 	if w.Running == 0 {
 		played = fmt.Sprintf(", every pod ending within the second it starts (the node admits %d running)", w.RunningLimit)
 	}
@@ -86,7 +89,11 @@ func witnessGantt(w *findings.Witness) string {
 			if p.Failed {
 				state = "failed"
 			}
-			bars = append(bars, fmt.Sprintf("  pod %d %s :%d, %d", i+1, state, p.Created, max(end, p.Created+1)))
+			from := p.Created
+			if p.Bound != nil {
+				from = *p.Bound
+			}
+			bars = append(bars, fmt.Sprintf("  pod %d %s :%d, %d", i+1, state, from, max(end, from+1)))
 		}
 		if len(bars) == 0 {
 			continue

@@ -33,7 +33,7 @@ var memo = &searchMemo{byKey: map[string]*memoEntry{}}
 
 // search returns the trajectory simulate.Search finds for x under m.
 func (c *searchMemo) search(x *search, m simulate.Model) simulate.Trajectory {
-	key := fmt.Sprintf("%v|%d|%d|%d|%d|%d|%v", m, x.horizon, x.plays, x.target, x.running, x.seed, x.played)
+	key := fmt.Sprintf("%v|%d|%d|%d|%d|%d|%v", m, x.horizon, x.plays, x.target, x.limit, x.seed, x.played)
 	c.mu.Lock()
 	if e, ok := c.byKey[key]; ok {
 		c.mu.Unlock()
@@ -50,6 +50,6 @@ func (c *searchMemo) search(x *search, m simulate.Model) simulate.Trajectory {
 	}
 	c.mu.Unlock()
 	defer close(e.done)
-	e.result = simulate.Search(x.played, m, x.horizon, x.plays, x.target, x.running, x.seed)
+	e.result = simulate.Search(x.played, m, x.horizon, x.plays, x.target, x.limit, x.seed)
 	return e.result
 }

@@ -91,11 +91,11 @@ type search struct {
 	horizon int
 	plays   int
 	target  int
-	// running is the most played pods the node admits running at once: the smallest of the
-	// findings that share the search, so that its trajectory is one each of their nodes allows.
-	running int
-	seed    uint64
-	result  simulate.Trajectory
+	// limit is what the node admits running: the smallest of the findings that share the
+	// search, so that its trajectory is one each of their nodes allows.
+	limit  simulate.Limit
+	seed   uint64
+	result simulate.Trajectory
 	// trajectory is the result as the report writes it, made by the first finding that
 	// shows it; held is what each played workload holds at its peak.
 	trajectory *findings.WitnessTrajectory
@@ -148,7 +148,7 @@ type plan struct {
 	key           string
 	notPlayedHeld int
 	bound         int
-	running       int
+	limit         simulate.Limit
 	// final: the witness is complete (nothing played, or no budget left).
 	final bool
 }
@@ -193,9 +193,11 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 		ids = append(ids, c.id)
 	}
 	// The scheduler binds a pod while the running pods request fewer branch ENIs than the node
-	// has: the workloads not played keep their running pods (replicas) there.
+	// has: the workloads not played have their running pods (replicas) there at the peak, and
+	// the trajectory takes them to start then (a rollout, a scale-up), after the played pods
+	// that had to run before.
 	w.RunningLimit = max(0, capacity-notPlayedActive)
-	p := &plan{f: f, w: w, ids: ids, notPlayedHeld: notPlayedHeld, bound: bound, running: w.RunningLimit}
+	p := &plan{f: f, w: w, ids: ids, notPlayedHeld: notPlayedHeld, bound: bound, limit: simulate.Limit{Running: capacity, AtPeak: w.RunningLimit}}
 	if len(played) == 0 {
 		// Nothing was played: figures counted by the model are no trajectory, so the witness
 		// claims none.
@@ -232,7 +234,7 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 	}
 	p.key = strings.Join(ids, "\x00")
 	if x, ok := s.done[p.key]; ok {
-		x.running = min(x.running, p.running)
+		x.limit = simulate.Limit{Running: min(x.limit.Running, p.limit.Running), AtPeak: min(x.limit.AtPeak, p.limit.AtPeak)}
 	} else {
 		plays, pods := playsFor(played, s.m, horizon, s.b)
 		if w.OtherContributors > 0 {
@@ -253,7 +255,7 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 		// Seeded by the workloads, so a report is the same from run to run.
 		h := fnv.New64a()
 		h.Write([]byte(p.key))
-		s.done[p.key] = &search{played: played, horizon: horizon, plays: plays, target: max(1, bound-notPlayedHeld), running: p.running, seed: h.Sum64()}
+		s.done[p.key] = &search{played: played, horizon: horizon, plays: plays, target: max(1, bound-notPlayedHeld), limit: p.limit, seed: h.Sum64()}
 		s.order = append(s.order, p.key)
 	}
 	return p
@@ -267,13 +269,16 @@ func (s *searcher) finish(p *plan) *findings.Witness {
 	}
 	x := s.done[p.key]
 	t := x.result
-	w.Plays, w.At, w.Running = t.Plays, t.At, t.Running
-	if t.Running > w.RunningLimit {
+	w.Plays, w.At, w.Running, w.RunningAtPeak = t.Plays, t.At, t.Running, t.RunningAtPeak
+	if t.Running > w.BranchInterfaces || t.RunningAtPeak > w.RunningLimit {
 		// Every trajectory found had more pods running at once than the node admits: none is
 		// one the controllers and the scheduler can produce, so none is reported as reached.
-		w.NotSearched = fmt.Sprintf("no trajectory found in %d plays keeps at most %d played pods running at once, as the node admits; the best had %d", t.Plays, w.RunningLimit, t.Running)
-		w.Running, w.At = 0, 0
+		w.NotSearched = fmt.Sprintf("no trajectory found in %d plays keeps at most %d played pods running at once and %d at the peak, as the node admits; the best had %d and %d", t.Plays, w.BranchInterfaces, w.RunningLimit, t.Running, t.RunningAtPeak)
+		w.Running, w.RunningAtPeak, w.At = 0, 0, 0
 		return w
+	}
+	if notPlayedActive := w.BranchInterfaces - w.RunningLimit; notPlayedActive > 0 {
+		w.Assumes = append(w.Assumes, fmt.Sprintf("the %s of the contributors not played start at the peak (a rollout or a scale-up), when at most %d played pods run", countOf(notPlayedActive, "running pod"), w.RunningLimit))
 	}
 	if x.trajectory == nil {
 		x.trajectory, x.held = trajectory(t, p.ids)
@@ -301,7 +306,8 @@ func trajectory(t simulate.Trajectory, ids []string) (*findings.WitnessTrajector
 			if holds {
 				held[r.Workload]++
 			}
-			wr.Pods = append(wr.Pods, findings.WitnessPod{Created: p.Created, Ended: p.Ended, Failed: p.Failed,
+			wr.Pods = append(wr.Pods, findings.WitnessPod{Created: p.Created, Bound: optional(p.Bound), Ended: p.Ended,
+				StatusLag: max(0, p.Ended-p.Finished), Failed: p.Failed,
 				Deleted: optional(p.Deleted), Released: optional(p.Released), HoldsAtPeak: holds})
 		}
 		out.Runs = append(out.Runs, wr)
@@ -339,7 +345,7 @@ func events(runs []findings.WitnessRun, at, peak int) []findings.WitnessEvent {
 			outcome = "fails"
 		}
 		out = append(out, findings.WitnessEvent{At: r.Finish, Workload: r.Workload,
-			Event: fmt.Sprintf("%s: the run for %s %s after %d pods", name(r.Workload), Clock(r.Scheduled), outcome, len(r.Pods))})
+			Event: fmt.Sprintf("%s: the run for %s %s after %d pods%s", name(r.Workload), Clock(r.Scheduled), outcome, len(r.Pods), lags(r.Pods))})
 		if r.Deleted != nil {
 			out = append(out, findings.WitnessEvent{At: *r.Deleted, Workload: r.Workload,
 				Event: fmt.Sprintf("%s: the Job of the run for %s is deleted (%s)", name(r.Workload), Clock(r.Scheduled), deletedBy(r.DeletedBy))})
@@ -353,6 +359,43 @@ func events(runs []findings.WitnessRun, at, peak int) []findings.WitnessEvent {
 		out[i].Held = heldAt(runs, out[i].At)
 	}
 	return out
+}
+
+// lags says what a run's pods assume beyond the controllers' own timing: pods that waited
+// Pending for the node to have a branch ENI free, and ends the kubelet reported late.
+func lags(pods []findings.WitnessPod) string {
+	var pending, late, mostPending, mostLate int
+	for _, p := range pods {
+		if p.Bound != nil && *p.Bound > p.Created {
+			pending++
+			mostPending = max(mostPending, *p.Bound-p.Created)
+		}
+		if p.StatusLag > 0 {
+			late++
+			mostLate = max(mostLate, p.StatusLag)
+		}
+	}
+	var parts []string
+	if pending > 0 {
+		parts = append(parts, fmt.Sprintf("%s waited up to %d s to be scheduled", countOf(pending, "pod"), mostPending))
+	}
+	if late > 0 {
+		parts = append(parts, fmt.Sprintf("the kubelet reported %s up to %d s late", countOf(late, "pod's end"), mostLate))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
+func countOf(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	if strings.HasSuffix(what, "'s end") {
+		return fmt.Sprintf("%d pods' ends", n)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func deletedBy(by string) string {
@@ -371,7 +414,7 @@ func heldAt(runs []findings.WitnessRun, t int) int {
 	n := 0
 	for _, r := range runs {
 		for _, p := range r.Pods {
-			if p.Created <= t && (p.Released == nil || t <= *p.Released) {
+			if p.Bound != nil && *p.Bound <= t && (p.Released == nil || t <= *p.Released) {
 				n++
 			}
 		}

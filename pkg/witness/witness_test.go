@@ -122,10 +122,23 @@ func TestShare(t *testing.T) {
 	}
 }
 
-// TestNothingPlayedClaimsNothing: a row whose contributors the simulator does not play (an
-// Allow CronJob without a deadline, a Deployment) gets no trajectory and says why, instead of
-// counting their figures as reached.
+// TestNothingPlayedClaimsNothing: a row whose contributors the simulator does not play (a
+// Deployment) gets no trajectory and says why, instead of counting their figures as reached.
 func TestNothingPlayedClaimsNothing(t *testing.T) {
+	api := inventory.Workload{Object: inventory.Object{ID: "Deployment/a/api@a.yaml:1", Kind: "Deployment"}}
+	inv := &inventory.Inventory{Settings: inventory.Settings{ENIRelease: "onDelete", WindowSeconds: 90}, Workloads: []inventory.Workload{api}}
+	fs := []findings.Finding{finding(12, map[string]any{"id": api.ID, "held": float64(12)})}
+	Attach(fs, inv, DefaultBudget)
+	w := fs[0].Witness
+	if w == nil || w.Reached != 0 || w.Trajectory != nil || w.NotSearched != "no timeline could be built for Deployment a/api (not a Job or CronJob); the figure is the model's count" {
+		t.Fatalf("witness: %+v", w)
+	}
+}
+
+// TestAllowWithoutDeadlineIsPlayed: an Allow CronJob without a deadline has no bound in time
+// (ENI005), and its figure is a lower bound ("at least"): the witness plays it, its runs as
+// long as they like, and reaches at least the figure.
+func TestAllowWithoutDeadlineIsPlayed(t *testing.T) {
 	j := inventory.JobDefaults(inventory.DeclaredJob{})
 	allow := inventory.Workload{Object: inventory.Object{ID: "CronJob/a/allow@a.yaml:1", Kind: "CronJob"}, Job: &j,
 		CronJob: func() *inventory.CronJobSpec {
@@ -136,7 +149,7 @@ func TestNothingPlayedClaimsNothing(t *testing.T) {
 	fs := []findings.Finding{finding(35, map[string]any{"id": allow.ID, "held": float64(35)})}
 	Attach(fs, inv, DefaultBudget)
 	w := fs[0].Witness
-	if w == nil || w.Reached != 0 || w.NotSearched != "no timeline could be built for CronJob a/allow (no bound in time); the figure is the model's count" {
+	if w == nil || w.Trajectory == nil || w.Reached < 35 || w.Running > w.RunningLimit {
 		t.Fatalf("witness: %+v", w)
 	}
 }
@@ -145,8 +158,10 @@ func TestNothingPlayedClaimsNothing(t *testing.T) {
 // run), on a node of 9 branch ENIs. The finding lists 20 and passes the other 5 for the search
 // alone: the witness plays all 25 and reaches the row's 150, with never more pods running at
 // once than the node admits beside a Deployment's 3 replicas. 150 is what the controllers can
-// reach, although at most 9 pods run at a time: a CronJob's pods can end as soon as they start,
-// so the scheduler's limit on running pods does not bound what terminated pods hold.
+// reach, although at most 9 pods run at a time: a CronJob's pods can end a second after they
+// are bound, those that come in the same second waiting their turn to be scheduled, so the
+// scheduler's limit on running pods does not bound what terminated pods hold. Every pod of the
+// trajectory runs at least a second.
 func TestRowOfManyCronJobs(t *testing.T) {
 	var ws []inventory.Workload
 	var listed, unlisted []map[string]any
@@ -186,6 +201,16 @@ func TestRowOfManyCronJobs(t *testing.T) {
 	}
 	if w.Reached != 153 {
 		t.Errorf("reached %d, want 153 (150 played + the Deployment's 3)", w.Reached)
+	}
+	if w.RunningAtPeak > w.RunningLimit {
+		t.Errorf("%d running at the peak, where the node admits %d beside the Deployment", w.RunningAtPeak, w.RunningLimit)
+	}
+	for _, r := range w.Trajectory.Runs {
+		for _, p := range r.Pods {
+			if p.Bound != nil && p.Ended-p.StatusLag < *p.Bound+1 {
+				t.Fatalf("a pod that runs less than a second: %+v", p)
+			}
+		}
 	}
 }
 
