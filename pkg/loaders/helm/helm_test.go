@@ -10,6 +10,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 
 	"github.com/eni-lint/eni-lint/pkg/confine"
+	"github.com/eni-lint/eni-lint/pkg/inventory"
 )
 
 func TestLocateFindsKeysInTemplates(t *testing.T) {
@@ -144,4 +145,68 @@ func locatorWith(t *testing.T, dir, rel, text string) *Locator {
 	}
 	t.Cleanup(func() { fsys.Close() })
 	return NewLocator(fsys, dir)
+}
+
+// TestTplCyclesAreRefused: a values string that tpl renders again through its own tpl calls is
+// a located error before Helm renders the chart (which would recurse until the process ran out
+// of stack); tpl chains without a loop, and loops no template reaches, render as before.
+func TestTplCyclesAreRefused(t *testing.T) {
+	cases := []struct {
+		name, values, template string
+		want                   string // "" renders; otherwise the error's start and line
+		line                   int
+	}{
+		{"self", "a: '{{ tpl .Values.a . }}'\n", "x: {{ tpl .Values.a . }}\n", "values a: tpl renders it again (a → a)", 1},
+		{"two steps, nested key", "b: x\nnest:\n  a: '{{ tpl .Values.c . }}'\nc: '{{ tpl $.Values.nest.a . }}'\n", "x: {{ tpl .Values.c . | quote }}\n",
+			"values c: tpl renders it again (c → nest.a → c)", 4},
+		{"a chain", "a: '{{ tpl .Values.b . }}'\nb: '{{ .Release.Name }}'\n", "x: {{ tpl .Values.a . }}\n", "", 0},
+		{"a loop nothing renders", "a: '{{ tpl .Values.a . }}'\n", "x: {{ .Values.b }}\n", "", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, text := range map[string]string{"Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "values.yaml": tc.values, "templates/cm.yaml": tc.template} {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, "c", name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "c", name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fsys, err := confine.New(dir, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, notes := RenderTemplates(fsys, Chart{Dir: filepath.Join(dir, "c")}, "default", Limits{}, func(confine.Skip) {})
+			var errs []inventory.LoadError
+			for _, n := range notes {
+				errs = append(errs, n.Errors...)
+			}
+			if tc.want == "" {
+				for _, e := range errs {
+					if strings.Contains(e.Message, "tpl renders it again") {
+						t.Fatalf("refused: %+v", e)
+					}
+				}
+				return
+			}
+			if len(errs) != 1 || !strings.HasPrefix(errs[0].Message, tc.want) || errs[0].Position.Line != tc.line || filepath.Base(errs[0].Position.File) != "values.yaml" {
+				t.Fatalf("errors %+v, want %q at values.yaml:%d", errs, tc.want, tc.line)
+			}
+		})
+	}
+}
+
+// FuzzTplRefs: any template text parses into its tpl references or none, without panic.
+func FuzzTplRefs(f *testing.F) {
+	f.Add(`{{ tpl .Values.a . }}`)
+	f.Add(`{{ tpl $.Values.a.b $ }}{{ tpl (index .Values "a") . }}`)
+	f.Add(`{{ define "x" }}{{ tpl .Values.x . | quote }}{{ end }}{{ if .a }}{{ tpl .Values.y . }}{{ end }}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, r := range tplRefs("x", text) {
+			if r == "" {
+				t.Fatalf("an empty reference from %q", text)
+			}
+		}
+	})
 }

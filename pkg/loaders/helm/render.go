@@ -181,6 +181,10 @@ func RenderTemplates(fsys *confine.FS, c Chart, namespace string, lim Limits, sk
 		fail(inventory.Position{}, "values: "+err.Error())
 		return
 	}
+	if pos, msg := checkTplCycles(fsys, c.Dir, ch, top["Values"], c.Values); msg != "" {
+		fail(pos, msg)
+		return
+	}
 	rendered, err := renderWithin(ch, top, lim.Timeout)
 	if err != nil {
 		fail(templateErrorPosition(c.Dir, ch.Name(), err.Error()), "rendering: "+err.Error())
