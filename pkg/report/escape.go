@@ -9,7 +9,7 @@ import (
 )
 
 // controlChars are removed from Markdown and SARIF text: nothing in a report needs them.
-var controlChars = regexp.MustCompile(`[\x00-\x08\x0b-\x1f\x7f\x{80}-\x{9f}\x{202a}-\x{202e}\x{2066}-\x{2069}]`)
+var controlChars = regexp.MustCompile(`[\x00-\x08\x0b-\x1f\x7f\x{80}-\x{9f}\x{2028}\x{2029}\x{202a}-\x{202e}\x{2066}-\x{2069}]`)
 
 // mdCode is text for inside a Markdown code span: no backtick can end it early, and no "<"
 // opens HTML where the span is not one (inside an HTML element such as <summary>, Markdown
@@ -47,6 +47,24 @@ var sgr = regexp.MustCompile(`^\x1b\[[0-9;]*m`)
 // "##[" is broken by a zero-width space. Colour sequences of the reporter's own are kept when
 // colour is on.
 func TerminalSafe(s string, color bool) string {
+	// Every "::" and "##[", not only at a line's start: a reporter may wrap a long message
+	// anywhere, and a log viewer or a step that re-prints the output may start a line there.
+	return workflowCommands.Replace(showControls(s, color))
+}
+
+// DataSafe is the escaper of the formats a program reads and a person then sees in a viewer
+// (JUnit's names and messages in a CI test tab, SARIF's messages and rule text in code
+// scanning): control characters, line separators and bidirectional overrides from input are
+// shown as \xNN and \uNNNN, as TerminalSafe shows them, so that a name cannot reorder what a
+// reviewer reads or rewrite a terminal a report is printed to. Line breaks stay (a message may
+// have several lines); the encoders escape what their syntax needs.
+func DataSafe(s string) string {
+	return showControls(s, false)
+}
+
+// showControls shows the control characters of s (see TerminalSafe), keeping the reporter's
+// own colour sequences when color is on.
+func showControls(s string, color bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
@@ -75,9 +93,7 @@ func TerminalSafe(s string, color bool) string {
 		b.WriteString(s[i : i+size])
 		i += size
 	}
-	// Every "::" and "##[", not only at a line's start: a reporter may wrap a long message
-	// anywhere, and a log viewer or a step that re-prints the output may start a line there.
-	return workflowCommands.Replace(b.String())
+	return b.String()
 }
 
 // workflowCommands breaks GitHub Actions' command prefixes with a zero-width space.

@@ -1,8 +1,12 @@
 package report
 
 import (
+	"encoding/json"
+	"encoding/xml"
 	"strings"
 	"testing"
+
+	"github.com/eni-lint/eni-lint/pkg/findings"
 )
 
 func TestTerminalSafe(t *testing.T) {
@@ -106,4 +110,116 @@ func TestChartLabelsAndSummaryCodeAreInert(t *testing.T) {
 			t.Errorf("mdCode(%q) = %q", name, c)
 		}
 	}
+}
+
+// hostileStrings are names, paths and messages a pull request can write: workflow commands
+// anywhere in a line, terminal escapes, a bell, bidirectional overrides and isolates, line
+// separators, C1 controls, HTML, a comment that would hide the rest of a posted comment.
+var hostileStrings = []string{
+	"x::error file=a::pwned", "\n::add-mask::secret", "##[error]forged", "\x1b[2Jclear\x07bell",
+	"bidi\u202eevil\u2066iso\u2069", "sep\u2028line\u2029para\u0085nel\u009bcsi", "<!-- hide", "<img src=x onerror=alert(1)>",
+}
+
+// rawControls are what no format may pass on from input undecoded.
+const rawControls = "\x1b\x07\u202e\u2066\u2069\u2028\u2029\u0085\u009b"
+
+// TestEveryFormatEscapesInput: each hostile string as a file name, an object's name, a message
+// and a rule's text from a custom policy, through every format. Text and GitHub's log show no
+// control character and start no workflow command of the input's; Markdown shows none and
+// opens no HTML or comment; JUnit and SARIF are well-formed and, decoded, hold no control
+// character, override or separator from input.
+func TestEveryFormatEscapesInput(t *testing.T) {
+	for _, bad := range hostileStrings {
+		r := withRules()
+		for i := range r.Findings {
+			f := &r.Findings[i]
+			f.Location.File = "k8s/" + bad + ".yaml"
+			f.Message = "message " + bad
+			f.Object = &findings.ObjectRef{Kind: "CronJob", Namespace: "ns", Name: bad}
+		}
+		r.Rules = append(r.Rules, findings.RuleDoc{ID: "CUSTOM1", Title: "custom " + bad, Severity: findings.Warning, Description: bad, Remediation: bad})
+		r.Findings = append(r.Findings, findings.Finding{Rule: "CUSTOM1" + bad, Severity: findings.Warning, Message: bad,
+			Location: r.Findings[0].Location})
+		r.Count()
+		for _, format := range []struct {
+			name string
+			w    Reporter
+		}{{"text", Text{}}, {"github", GitHub{}}, {"markdown", Markdown{Chart: true}}, {"junit", JUnit{}}, {"sarif", SARIF{}}} {
+			out := string(render(t, format.w, r))
+			var decoded []string
+			switch format.name {
+			case "junit":
+				dec := xml.NewDecoder(strings.NewReader(out))
+				for {
+					tok, err := dec.Token()
+					if err != nil {
+						if err.Error() != "EOF" {
+							t.Fatalf("%q: junit is not XML: %v", bad, err)
+						}
+						break
+					}
+					switch tok := tok.(type) {
+					case xml.CharData:
+						decoded = append(decoded, string(tok))
+					case xml.StartElement:
+						for _, a := range tok.Attr {
+							decoded = append(decoded, a.Value)
+						}
+					}
+				}
+			case "sarif":
+				var v any
+				if err := json.Unmarshal([]byte(out), &v); err != nil {
+					t.Fatalf("%q: sarif is not JSON: %v", bad, err)
+				}
+				decoded = humanTexts(v, "")
+			default:
+				decoded = []string{out}
+			}
+			for _, s := range decoded {
+				if i := strings.IndexAny(s, rawControls); i >= 0 {
+					t.Errorf("%q in %s: a raw control at %d: %.200q", bad, format.name, i, s[max(0, i-40):])
+				}
+			}
+			switch format.name {
+			case "text", "github":
+				for _, line := range strings.Split(out, "\n") {
+					if strings.Contains(line, "add-mask::") || strings.Contains(line, "##[error]") || strings.Contains(line, "error file=a::") {
+						t.Errorf("%q in %s: a workflow command of the input's: %q", bad, format.name, line)
+					}
+				}
+			case "markdown":
+				for _, html := range []string{"<!--", "<img"} {
+					if strings.Contains(out, html) {
+						t.Errorf("%q in markdown: raw %s", bad, html)
+					}
+				}
+			}
+		}
+	}
+}
+
+// humanTexts is the SARIF strings a viewer shows a person: messages, descriptions, help,
+// justifications (the properties are data for programs, and the URIs are percent-encoded).
+func humanTexts(v any, key string) []string {
+	var out []string
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if k == "properties" {
+				continue
+			}
+			out = append(out, humanTexts(x, k)...)
+		}
+	case []any:
+		for _, x := range v {
+			out = append(out, humanTexts(x, key)...)
+		}
+	case string:
+		switch key {
+		case "text", "markdown", "justification", "uri":
+			out = append(out, v)
+		}
+	}
+	return out
 }

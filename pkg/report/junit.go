@@ -103,6 +103,7 @@ func (JUnit) Write(w io.Writer, r *findings.Report) error {
 		suite.Tests = len(suite.Cases)
 		out.Suites = append(out.Suites, suite)
 	}
+	out.escape()
 	for _, s := range out.Suites {
 		out.Tests += s.Tests
 		out.Failures += s.Failures
@@ -128,4 +129,26 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// escape puts every string of the report that came from input (names, files, messages, rule
+// IDs of custom policies) through DataSafe: encoding/xml escapes XML's syntax, not what a
+// CI's test viewer shows.
+func (j *junitSuites) escape() {
+	problem := func(p *junitProblem) {
+		if p != nil {
+			p.Message, p.Type, p.Text = DataSafe(p.Message), DataSafe(p.Type), DataSafe(p.Text)
+		}
+	}
+	for i := range j.Suites {
+		s := &j.Suites[i]
+		s.Name = DataSafe(s.Name)
+		for k := range s.Cases {
+			c := &s.Cases[k]
+			c.Name, c.Classname, c.File = DataSafe(c.Name), DataSafe(c.Classname), DataSafe(c.File)
+			problem(c.Failure)
+			problem(c.Error)
+			problem(c.Skipped)
+		}
+	}
 }

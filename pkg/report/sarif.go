@@ -117,7 +117,7 @@ func sarifFixes(f findings.Finding, root string) []sarifFix {
 	if len(f.Edits) == 0 {
 		return nil
 	}
-	fix := sarifFix{Description: sarifText{Text: f.Edits[0].Change}}
+	fix := sarifFix{Description: sarifText{Text: DataSafe(f.Edits[0].Change)}}
 	byFile := map[string]int{}
 	for _, e := range f.Edits {
 		uri := artifactURI(inventory.Position{File: FromRoot(root, e.File), Line: 1})
@@ -254,7 +254,7 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 	run := sarifRun{
 		Tool:       sarifTool{Driver: sarifDriver{Name: "eni-lint", Version: r.Version, InformationURI: s.InformationURI, Rules: []sarifRule{}}},
 		Results:    []sarifResult{},
-		Properties: map[string]any{"eniRelease": r.Model.ENIRelease, "model": r.Model.Description},
+		Properties: map[string]any{"eniRelease": r.Model.ENIRelease, "model": DataSafe(r.Model.Description)},
 	}
 	// The witnesses' trajectories, once each; a result's witness names its own by id.
 	if table := trajectoryTable(r.Findings); len(table) > 0 {
@@ -274,11 +274,11 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 			ID:               rule.ID,
 			Name:             ruleName(rule.Title),
-			ShortDescription: sarifText{Text: rule.Title},
-			FullDescription:  sarifText{Text: rule.Description},
+			ShortDescription: sarifText{Text: DataSafe(rule.Title)},
+			FullDescription:  sarifText{Text: DataSafe(rule.Description)},
 			Help: sarifText{
-				Text:     HelpText(rule),
-				Markdown: HelpMarkdown(rule),
+				Text:     DataSafe(HelpText(rule)),
+				Markdown: DataSafe(HelpMarkdown(rule)),
 			},
 			HelpURI:              RuleDocURL(rule, r.Version),
 			DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(rule.Severity)},
@@ -292,7 +292,7 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 		if locations == nil {
 			if f.Suppressed == nil {
 				inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
-					Level: sarifLevel(f.Severity), Message: sarifText{Text: f.Location.File + ": " + PlainMessage(f)},
+					Level: sarifLevel(f.Severity), Message: sarifText{Text: DataSafe(f.Location.File + ": " + PlainMessage(f))},
 					AssociatedRule: &sarifRuleRef{ID: f.Rule, Index: ruleIndex(f.Rule)},
 				})
 			}
@@ -302,7 +302,7 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 		occurrences[key]++
 		res := sarifResult{
 			RuleID: f.Rule, RuleIndex: ruleIndex(f.Rule), Level: sarifLevel(f.Severity),
-			Message:             sarifText{Text: PlainMessage(f)},
+			Message:             sarifText{Text: DataSafe(PlainMessage(f))},
 			Locations:           locations,
 			PartialFingerprints: map[string]string{fingerprintName: fmt.Sprintf("%s:%d", key, occurrences[key])},
 			Fixes:               sarifFixes(f, s.Root),
@@ -318,7 +318,7 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 			if f.Suppressed.Kind == "inline" {
 				kind = "inSource"
 			}
-			res.Suppressions = []sarifSuppression{{Kind: kind, Justification: f.Suppressed.Reason}}
+			res.Suppressions = []sarifSuppression{{Kind: kind, Justification: DataSafe(f.Suppressed.Reason)}}
 		}
 		if f.Object != nil {
 			res.Properties["object"] = f.Object
@@ -330,7 +330,7 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 	}
 	for _, e := range r.Errors {
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
-			Level: "error", Message: sarifText{Text: e.Message}, Locations: sarifLocations(rooted(s.Root, e.Position)),
+			Level: "error", Message: sarifText{Text: DataSafe(e.Message)}, Locations: sarifLocations(rooted(s.Root, e.Position)),
 		})
 	}
 	run.Invocations = []sarifInvocation{inv}
