@@ -126,7 +126,7 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 	}
 	if !x.dryRun && !x.check {
 		beforeFixWrites(changed)
-		if written, err := writeFixed(res.Workspace, changed); err != nil {
+		if written, err := writeFixed(res.Workspace, changed, locatedFiles(res.Before)); err != nil {
 			writeSummary(summary, res, changed, true)
 			fmt.Fprintln(stdio.Err, report.TerminalSafe(report.OneLine("eni-lint: "+err.Error()), false))
 			if written == 0 {
@@ -347,10 +347,15 @@ var beforeFixWrites = func(changed []string) {}
 // writeFixed writes every changed file through the one writer, all or none: each is prepared
 // beside its target first, and only when every one was prepared (no link or special file on
 // the way, no file changed since fix read it, no new file that exists already) are they put
-// in place. A file fix read through a link is not written either, even one inside the
-// repository: the pull request may have made that link to have fix write over another file
-// (a workflow, say); the message names where it leads.
-func writeFixed(ws *fix.Workspace, changed []string) (written int, err error) {
+// in place. A manifest fix read through a symbolic link (a file a finding of the check is
+// located in: the workload fix changes) is written at the file the link leads to when that is
+// inside the repository, the boundary reads keep (monorepos share manifests that way): its
+// content is what the check read and fix changed, and the writer checks the resolved path
+// from the repository down. Any other link is refused, and the message names where it leads:
+// one that leads outside the repository or into .git, and one at a file fix did not read as a
+// manifest, such as the name of a kustomize patch it is about to write, which a pull request
+// may have made a link to a workflow to have fix write over it.
+func writeFixed(ws *fix.Workspace, changed []string, manifests map[string]bool) (written int, err error) {
 	var pending []*confine.PendingWrite
 	defer func() {
 		for _, p := range pending {
@@ -360,7 +365,11 @@ func writeFixed(ws *fix.Workspace, changed []string) (written int, err error) {
 	for _, p := range changed {
 		original := ws.Original(p)
 		data := ws.Current(p)
-		w, err := confine.Prepare(p, confine.WriteOptions{Original: original, New: original == nil, Name: relative(p)}, func(w io.Writer) error {
+		target, name := p, relative(p)
+		if resolved, ok := confine.ResolveLinkWithin(p); ok && original != nil && manifests[absPath(p)] {
+			target, name = resolved, relative(p)+" (the file its link leads to, "+relative(resolved)+")"
+		}
+		w, err := confine.Prepare(target, confine.WriteOptions{Original: original, New: original == nil, Name: name}, func(w io.Writer) error {
 			_, err := w.Write(data)
 			return err
 		})
@@ -385,4 +394,26 @@ func plural(n int, word string) string {
 		return fmt.Sprintf("1 %s", word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// locatedFiles are the files the report's findings are located in, by absolute path: the
+// manifests the check read the workloads from.
+func locatedFiles(r *findings.Report) map[string]bool {
+	out := map[string]bool{}
+	if r == nil {
+		return out
+	}
+	for _, f := range r.Findings {
+		if f.Location.File != "" {
+			out[absPath(f.Location.File)] = true
+		}
+	}
+	return out
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
 }

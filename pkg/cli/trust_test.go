@@ -311,3 +311,43 @@ func TestReportFilesAreNotWrittenThroughLinks(t *testing.T) {
 		t.Errorf("no audit snapshot under %s", snapshot)
 	}
 }
+
+// TestFixWritesThroughALinkWithinTheRepository: a manifest shared through a symbolic link
+// whose target is inside the repository (a monorepo's app folder linking a shared CronJob) is
+// fixed at the target, through the one writer, and the link stays a link; a manifest linked
+// from outside the repository is not written.
+func TestFixWritesThroughALinkWithinTheRepository(t *testing.T) {
+	root, _ := scenarioEntries(t)
+	cronjob, err := os.ReadFile(filepath.Join(root, "helm-tpl-renders-itself", "cronjob.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sgp, err := os.ReadFile(filepath.Join(root, "helm-tpl-renders-itself", "sgp.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	repo := filepath.Join(base, "repo")
+	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	write(t, filepath.Join(repo, "shared", "cronjob.yaml"), string(cronjob))
+	write(t, filepath.Join(repo, "app", "sgp.yaml"), string(sgp))
+	link(t, "../shared/cronjob.yaml", filepath.Join(repo, "app", "cronjob.yaml"))
+	outside := filepath.Join(base, "elsewhere", "cronjob.yaml")
+	write(t, outside, string(cronjob))
+	link(t, outside, filepath.Join(repo, "app", "outside-cronjob.yaml"))
+	t.Chdir(filepath.Join(repo, "app"))
+	code, out, errOut := run(t, "", nil, "fix", ".", "--node-group", "default=m5.large")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	fixed, _ := os.ReadFile(filepath.Join(repo, "shared", "cronjob.yaml"))
+	if !strings.Contains(string(fixed), "ttlSecondsAfterFinished") {
+		t.Errorf("the shared CronJob was not fixed:\n%s\n%s%s", fixed, out, errOut)
+	}
+	if info, err := os.Lstat(filepath.Join(repo, "app", "cronjob.yaml")); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", info, err)
+	}
+	if data, _ := os.ReadFile(outside); string(data) != string(cronjob) {
+		t.Errorf("the manifest outside the repository was written:\n%s", data)
+	}
+}

@@ -411,3 +411,41 @@ func repositoryForms(repo string) []string {
 	}
 	return forms
 }
+
+// ResolveLinkWithin is where path leads when it, or a folder on its way, is a symbolic link
+// whose target resolves inside the repository that holds the working folder (the boundary
+// reads keep; monorepos share manifests that way), and ok; the one writer then writes that
+// path, checked from the repository down like any other (no link on its way, the content
+// still what was read). A path that is no link, that leads outside the repository or into
+// its .git folder, or that cannot be resolved gives ok false: Prepare then refuses it as a
+// link, naming where it leads.
+func ResolveLinkWithin(path string) (resolved string, ok bool) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", false
+	}
+	abs := path
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(cwd, abs)
+	}
+	abs = filepath.Clean(abs)
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil || real == abs {
+		return "", false
+	}
+	for _, repo := range repositoryForms(Repository(filepath.Clean(cwd))) {
+		rel, err := filepath.Rel(repo, real)
+		if err != nil || !Within(repo, real) || rel == "." {
+			continue
+		}
+		if rel == ".git" || strings.HasPrefix(rel, ".git"+string(filepath.Separator)) {
+			return "", false
+		}
+		if repo != Repository(filepath.Clean(cwd)) {
+			// Written from the repository as found, so that the writer's walk starts there.
+			real = filepath.Join(Repository(filepath.Clean(cwd)), rel)
+		}
+		return real, true
+	}
+	return "", false
+}
