@@ -155,6 +155,9 @@ func nativeNesting(tokens hclsyntax.Tokens, base int) (hcl.Range, bool) {
 
 // checkNativeNesting refuses a native-syntax file that nests deeper than MaxNesting.
 func checkNativeNesting(src []byte, filename string) *hcl.Diagnostic {
+	if d := preScanNesting(src, filename); d != nil {
+		return d // refused before the lexer holds every token of the file
+	}
 	tokens, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
 	return checkTokens(tokens, 0)
 }
