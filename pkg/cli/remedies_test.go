@@ -140,6 +140,10 @@ func withoutOutputFlags(args []string) []string {
 // Forbid) and on the quickstart, `eni-lint fix` then `eni-lint check` exits 0, the change adds a
 // ttlSecondsAfterFinished where there was none, and writes no backoffLimit or history limit of 0.
 func TestFixWritesTheFirstRemedy(t *testing.T) {
+	// What is checked (files written, verdicts, refusals) does not depend on the witnesses:
+	// the runs search none.
+	witnessBudget = &witness.Budget{}
+	t.Cleanup(func() { witnessBudget = nil })
 	root, entries := scenarioEntries(t)
 	dirs := map[string][]string{filepath.Join("..", "..", "examples", "quickstart"): {"--node-group", "default=m5.large"}}
 	for _, e := range entries {
