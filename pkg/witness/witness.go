@@ -338,6 +338,17 @@ func events(runs []findings.WitnessRun, at, peak int) []findings.WitnessEvent {
 		return id
 	}
 	for _, r := range runs {
+		if strings.HasPrefix(r.Workload, "Pod/") && len(r.Pods) == 1 {
+			// A bare pod: no run, no Job; it is created, ends, and nothing deletes it.
+			p := r.Pods[0]
+			outcome := "succeeds"
+			if p.Failed {
+				outcome = "fails"
+			}
+			out = append(out, findings.WitnessEvent{At: p.Created, Workload: r.Workload, Event: name(r.Workload) + ": the pod is created"},
+				findings.WitnessEvent{At: p.Ended, Workload: r.Workload, Event: fmt.Sprintf("%s: the pod %s%s", name(r.Workload), outcome, lags(r.Pods))})
+			continue
+		}
 		out = append(out, findings.WitnessEvent{At: r.Start, Workload: r.Workload,
 			Event: fmt.Sprintf("%s: the run for %s starts", name(r.Workload), Clock(r.Scheduled))})
 		outcome := "succeeds"
