@@ -278,7 +278,7 @@ func (s *searcher) finish(p *plan) *findings.Witness {
 		return w
 	}
 	if notPlayedActive := w.BranchInterfaces - w.RunningLimit; notPlayedActive > 0 {
-		w.Assumes = append(w.Assumes, fmt.Sprintf("the %s of the contributors not played start at the peak (a rollout or a scale-up), when at most %d played pods run", countOf(notPlayedActive, "running pod"), w.RunningLimit))
+		w.Assumes = append(w.Assumes, fmt.Sprintf("the %s of the contributors not played start at the peak (a rollout or a scale-up), leaving room for %d played pods running then", countOf(notPlayedActive, "running pod"), w.RunningLimit))
 	}
 	if x.trajectory == nil {
 		x.trajectory, x.held = trajectory(t, p.ids)
