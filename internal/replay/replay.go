@@ -111,7 +111,7 @@ func checkJob(s Spec, m Model, r Run, horizon int, add func(at int, format strin
 			if p.Bound < p.Created {
 				add(p.Bound, "a pod bound before it was created")
 			}
-			if p.Finished < p.Bound+1 && !(p.Ended == p.Finished && stoppedByDeletion(s, r, p)) {
+			if p.Finished < p.Bound+1 && !(p.Ended == p.Finished && stoppedByDeletion(r, p)) {
 				add(p.Bound, "a pod that ran less than a second")
 			}
 		}
@@ -224,7 +224,7 @@ func checkJob(s Spec, m Model, r Run, horizon int, add func(at int, format strin
 
 // stoppedByDeletion is whether p was stopped by the controller (a deadline, the back-off
 // limit, a replacement) rather than ending on its own: it may then stop within a second.
-func stoppedByDeletion(s Spec, r Run, p Pod) bool {
+func stoppedByDeletion(r Run, p Pod) bool {
 	return p.Failed && p.Deleted >= 0 && p.Deleted == p.Ended && (r.Failed || r.DeletedBy == "replaced")
 }
 

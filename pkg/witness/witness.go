@@ -278,7 +278,7 @@ func (s *searcher) finish(p *plan) *findings.Witness {
 		return w
 	}
 	if notPlayedActive := w.BranchInterfaces - w.RunningLimit; notPlayedActive > 0 {
-		w.Assumes = append(w.Assumes, fmt.Sprintf("the %s of the contributors not played start at the peak (a rollout or a scale-up), leaving room for %d played pods running then", countOf(notPlayedActive, "running pod"), w.RunningLimit))
+		w.Assumes = append(w.Assumes, fmt.Sprintf("the %s of the contributors not played start at the peak (a rollout or a scale-up), leaving room for %d played pods running then", countOf(notPlayedActive, "running pod", "running pods"), w.RunningLimit))
 	}
 	if x.trajectory == nil {
 		x.trajectory, x.held = trajectory(t, p.ids)
@@ -388,10 +388,10 @@ func lags(pods []findings.WitnessPod) string {
 	}
 	var parts []string
 	if pending > 0 {
-		parts = append(parts, fmt.Sprintf("%s waited up to %d s to be scheduled", countOf(pending, "pod"), mostPending))
+		parts = append(parts, fmt.Sprintf("%s waited up to %d s to be scheduled", countOf(pending, "pod", "pods"), mostPending))
 	}
 	if late > 0 {
-		parts = append(parts, fmt.Sprintf("the kubelet reported %s up to %d s late", countOf(late, "pod's end"), mostLate))
+		parts = append(parts, fmt.Sprintf("the kubelet reported %s up to %d s late", countOf(late, "pod's end", "pods' ends"), mostLate))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -399,14 +399,12 @@ func lags(pods []findings.WitnessPod) string {
 	return " (" + strings.Join(parts, "; ") + ")"
 }
 
-func countOf(n int, what string) string {
+// countOf is "1 pod" or "n pods": one and many as written.
+func countOf(n int, one, many string) string {
 	if n == 1 {
-		return "1 " + what
+		return "1 " + one
 	}
-	if strings.HasSuffix(what, "'s end") {
-		return fmt.Sprintf("%d pods' ends", n)
-	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func deletedBy(by string) string {

@@ -68,7 +68,7 @@ func TestHostileInputsStayWithinMemory(t *testing.T) {
 			var b strings.Builder
 			b.WriteString("a0: &a0 [\"" + strings.Repeat("x", 1000) + "\"]\n")
 			for i := 1; i < 30; i++ {
-				b.WriteString("a" + itoa(i) + ": &a" + itoa(i) + " [*a" + itoa(i-1) + ", *a" + itoa(i-1) + "]\n")
+				b.WriteString("a" + strconv.Itoa(i) + ": &a" + strconv.Itoa(i) + " [*a" + strconv.Itoa(i-1) + ", *a" + strconv.Itoa(i-1) + "]\n")
 			}
 			write(t, filepath.Join(dir, "aliases.yaml"), b.String())
 		}},
@@ -143,5 +143,3 @@ func TestHostileInputsStayWithinMemory(t *testing.T) {
 		})
 	}
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }
