@@ -235,6 +235,17 @@ func (s *sim) newPod(p pod) *pod {
 	return &s.slab[len(s.slab)-1]
 }
 
+// segmented is a Source whose choices come in segments (a search's tape): the simulator reads
+// segment i+1 for the run of the i-th schedule time, so that each run's choices stay its own.
+type segmented interface{ segment(i int) }
+
+// segment starts the choices of segment i, when the source has segments.
+func (s *sim) segment(i int) {
+	if t, ok := s.rng.(segmented); ok {
+		t.segment(i)
+	}
+}
+
 func (s *sim) pick(max int) int {
 	if max <= 0 {
 		return 0
@@ -258,6 +269,7 @@ func (s *sim) play() {
 		if start < 0 {
 			start = s.pick(s.a.Horizon) // any time: a search aligns it with the others
 		}
+		s.segment(1)
 		r := s.playRun(start, -1)
 		r.slot = start
 		s.runs = append(s.runs, r)
@@ -287,6 +299,8 @@ slots:
 			continue
 		}
 		if idx > lastScheduled && idx >= 0 {
+			// The run for this time draws from its own segment, whatever ran before it.
+			s.segment(idx + 1)
 			var active *run
 			for _, r := range s.runs {
 				if r.deletedAt < 0 && r.finish > now {
@@ -353,10 +367,13 @@ func (s *sim) playRun(start, _ int) *run {
 		p := s.newPod(pod{created: next, bound: next + s.a.Pending + s.pick(s.a.MaxPending), release: -1, deleted: -1})
 		r.pods = append(r.pods, p)
 		finished := p.bound + s.runTime()
-		if s.a.MaxRun > 0 && len(s.slots) > 0 && s.rng.IntN(6) == 0 {
-			// The run's pod ends just before a later schedule time: what Forbid's catch-up and
-			// the history clean-up need to line up, and a random run time rarely hits.
-			first, last := sort.SearchInts(s.slots, next+1), sort.SearchInts(s.slots, next+s.a.MaxRun+1)
+		if len(s.slots) > 0 && s.rng.IntN(6) == 5 {
+			// The run's pod ends just before one of the next schedule times, whatever the run
+			// times drawn otherwise: what Forbid's catch-up and the history clean-up need to
+			// line up (a run that skips a time and ends just before the next, its catch-up and
+			// the next run then inside one release window), and a random run time rarely hits.
+			reach := max(s.a.MaxRun, 2*s.w.Period)
+			first, last := sort.SearchInts(s.slots, next+1), sort.SearchInts(s.slots, next+reach+1)
 			if first < last {
 				finished = max(p.bound+s.minRun(), s.slots[first+s.rng.IntN(last-first)]-s.pick(s.m.Window))
 			}

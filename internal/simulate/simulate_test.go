@@ -446,7 +446,9 @@ func TestRampsAreSound(t *testing.T) {
 	if *long {
 		cases, trajectories = 2000, 200
 	}
-	rng := rand.New(rand.NewPCG(17, 4))
+	// The cases have their own source, so that what the simulator draws while playing them
+	// does not change which cases are made.
+	rng, play := rand.New(rand.NewPCG(17, 4)), rand.New(rand.NewPCG(17, 5))
 	ramped := 0
 	for i := range cases {
 		m := Model{Window: 90, OnDelete: i%2 == 1}
@@ -461,7 +463,7 @@ func TestRampsAreSound(t *testing.T) {
 		if limit < b.windowsPeak(t, ws, m) {
 			ramped++
 		}
-		neverAboveOverDays(t, rng, ws, m, limit, trajectories)
+		neverAboveOverDays(t, play, ws, m, limit, trajectories)
 	}
 	if ramped < cases/8 {
 		t.Fatalf("the ramps lower only %d of %d peaks: the test does not exercise them", ramped, cases)

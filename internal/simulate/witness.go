@@ -63,19 +63,35 @@ func (p PodRecord) HoldsAt(t int) bool {
 	return p.Bound >= 0 && p.Bound <= t && (p.Released < 0 || t <= p.Released)
 }
 
-// tape is a Source a search can replay and mutate: each choice reads the next value, and a
-// tape that runs out extends itself from its generator.
+// tape is a Source a search can replay and mutate. Its values come in segments, one per
+// schedule time (segment 0 for what comes before the first run): each choice reads the next
+// value of the current segment, and a segment that runs out extends itself from the
+// generator. A run that makes one more pod, or one fewer, then leaves the draws of every later
+// run as they were, so that a search changing one run keeps the rest of its trajectory.
 type tape struct {
-	vals  []uint64
-	pos   int
-	fresh *rand.Rand
+	segs     [][]uint64
+	seg, pos int
+	fresh    *rand.Rand
+}
+
+// segment makes the next choices read segment i from its start.
+func (t *tape) segment(i int) {
+	t.seg, t.pos = i, 0
+	for len(t.segs) <= i {
+		t.segs = append(t.segs, nil)
+	}
 }
 
 func (t *tape) next() uint64 {
-	if t.pos >= len(t.vals) {
-		t.vals = append(t.vals, t.fresh.Uint64())
+	if t.seg >= len(t.segs) {
+		t.segment(t.seg)
 	}
-	v := t.vals[t.pos]
+	vals := t.segs[t.seg]
+	if t.pos >= len(vals) {
+		vals = append(vals, t.fresh.Uint64())
+		t.segs[t.seg] = vals
+	}
+	v := vals[t.pos]
 	t.pos++
 	return v
 }
@@ -84,15 +100,43 @@ func (t *tape) IntN(n int) int { return int(t.next() % uint64(n)) }
 
 func (t *tape) Float64() float64 { return float64(t.next()>>11) / (1 << 53) }
 
-// mutated is a copy of the tape with a few values replaced, read from the start again.
+// rewind reads the tape from its start again.
+func (t *tape) rewind() { t.seg, t.pos = 0, 0 }
+
+// mutated is a copy of the tape in which one segment changes: a few of its values replaced,
+// all of them drawn afresh (a new run for that schedule time), or all of them 0, which the
+// simulator reads as its most hostile run (every pick 0: pods that fail a second after they
+// start, no lag, no latency, no wait), from which single changes make the run end otherwise. The other
+// segments are shared, capped so that extending one in the copy does not write into this one.
 func (t *tape) mutated(rng *rand.Rand) *tape {
-	c := &tape{vals: append([]uint64(nil), t.vals...), fresh: t.fresh}
-	if len(c.vals) == 0 {
+	c := &tape{segs: make([][]uint64, len(t.segs)), fresh: t.fresh}
+	total := 0
+	for i, vals := range t.segs {
+		c.segs[i] = vals[:len(vals):len(vals)]
+		total += len(vals)
+	}
+	if total == 0 {
 		return c
 	}
-	for range 1 + rng.IntN(3) {
-		c.vals[rng.IntN(len(c.vals))] = rng.Uint64()
+	// The segment of a value drawn at random: longer runs are changed more often.
+	k, at := 0, rng.IntN(total)
+	for at >= len(c.segs[k]) {
+		at -= len(c.segs[k])
+		k++
 	}
+	switch rng.IntN(8) {
+	case 0, 1:
+		c.segs[k] = nil
+		return c
+	case 2:
+		c.segs[k] = make([]uint64, len(c.segs[k]))
+		return c
+	}
+	vals := append([]uint64(nil), c.segs[k]...)
+	for range 1 + rng.IntN(3) {
+		vals[rng.IntN(len(vals))] = rng.Uint64()
+	}
+	c.segs[k] = vals
 	return c
 }
 
@@ -157,8 +201,9 @@ func Search(ws []Workload, m Model, horizon, plays, target int, limit Limit, see
 	climbs := max(1, min(searchClimbs, plays/500))
 	// First the most hostile trajectory of each release, played once: the one many bounds are
 	// made of, and one that random draws for many workloads at once rarely make together. It
-	// has its own random source, so that the climbs are what they would be without it.
-	best := hostileStart(ws, m, horizon, limit, seed)
+	// draws nothing from the search's random source (its tapes read 0), so the climbs are what they
+	// would be without it.
+	best := hostileStart(ws, m, horizon, limit)
 	if best.reaches(target) {
 		return best.trajectory()
 	}
@@ -223,8 +268,7 @@ func Sample(ws []Workload, m Model, horizon int, seed uint64) Trajectory {
 // failing and the rest succeeding; all bound as they are created, or (for a node that runs
 // fewer pods than come at once) the i-th workload's pods waiting Pending i / limit seconds,
 // so that the node binds at most limit of those that come at the same second at a time.
-func hostileStart(ws []Workload, m Model, horizon int, limit Limit, seed uint64) *state {
-	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+func hostileStart(ws []Workload, m Model, horizon int, limit Limit) *state {
 	var best *state
 	for variant := range 4 {
 		failFirst, staggered := variant%2 == 1, variant >= 2
@@ -237,7 +281,7 @@ func hostileStart(ws []Workload, m Model, horizon int, limit Limit, seed uint64)
 			if staggered {
 				adv.Pending = i / max(1, limit.AtPeak)
 			}
-			s.choices[i] = choice{adv: adv, tape: &tape{fresh: rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))}}
+			s.choices[i] = choice{adv: adv, tape: &tape{fresh: rand.New(zeros{})}}
 			s.plays[i] = playOne(w, m, s.choices[i])
 		}
 		s.sum(limit)
@@ -247,6 +291,12 @@ func hostileStart(ws []Workload, m Model, horizon int, limit Limit, seed uint64)
 	}
 	return best
 }
+
+// zeros is the source of the hostile start's tapes: every choice 0, which the simulator reads
+// as its most hostile (no lag, no latency, no wait, no pod running longer than a second).
+type zeros struct{}
+
+func (zeros) Uint64() uint64 { return 0 }
 
 func (s *state) trajectory() Trajectory {
 	t := record(s.peak, s.owned())
@@ -476,7 +526,7 @@ type ownedRun struct {
 
 // playOne plays one workload with its choice (its tape read from the start).
 func playOne(w Workload, m Model, c choice) played {
-	c.tape.pos = 0
+	c.tape.rewind()
 	s := &sim{w: w, m: m, a: c.adv, rng: c.tape}
 	s.play()
 	pods := 0
