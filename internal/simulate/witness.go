@@ -212,7 +212,14 @@ func Search(ws []Workload, m Model, horizon, plays, target int, limit Limit, see
 		if c == 0 {
 			n += plays % climbs
 		}
-		got := climb(ws, m, horizon, n, target, limit, rng)
+		var from *state
+		if c%3 == 0 {
+			// Every third climb goes on from the hostile start: a run or a pod changed from
+			// there (one that succeeds, one that ends just before a schedule time) is often
+			// what the bound is made of.
+			from = best.clone()
+		}
+		got := climb(ws, m, horizon, n, target, limit, rng, from)
 		if got.better(best) {
 			best = got
 		}
@@ -260,7 +267,7 @@ func Sample(ws []Workload, m Model, horizon int, seed uint64) Trajectory {
 	if len(ws) == 0 {
 		return Trajectory{}
 	}
-	return climb(ws, m, horizon, 1, 0, NoLimit, rand.New(rand.NewPCG(seed, uint64(len(ws))))).trajectory()
+	return climb(ws, m, horizon, 1, 0, NoLimit, rand.New(rand.NewPCG(seed, uint64(len(ws)))), nil).trajectory()
 }
 
 // hostileStart is the best of four trajectories in which pods end a second after they are
@@ -334,6 +341,16 @@ type state struct {
 	running       int
 	runningAtPeak int
 	overLimit     int
+}
+
+// clone is a copy of s that a climb may recycle without changing s.
+func (s *state) clone() *state {
+	c := *s
+	c.choices = append([]choice(nil), s.choices...)
+	c.plays = append([]played(nil), s.plays...)
+	c.total = append([]event(nil), s.total...)
+	c.busy = append([]event(nil), s.busy...)
+	return &c
 }
 
 // Limit is what kube-scheduler admits on the node: at most Running played pods running at one
@@ -433,19 +450,24 @@ func (s *state) owned() []ownedRun {
 }
 
 // climb is one hill climb.
-func climb(ws []Workload, m Model, horizon, plays, target int, limit Limit, rng *rand.Rand) *state {
+func climb(ws []Workload, m Model, horizon, plays, target int, limit Limit, rng *rand.Rand, from *state) *state {
 	fresh := func(w Workload) choice {
 		return choice{adv: adversary(rng, w, horizon), tape: &tape{fresh: rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))}}
 	}
-	cur := &state{choices: make([]choice, len(ws)), plays: make([]played, len(ws))}
-	for i, w := range ws {
-		cur.choices[i] = fresh(w)
-		cur.plays[i] = playOne(w, m, cur.choices[i])
+	explore := plays / 4
+	cur := from
+	if cur == nil {
+		cur = &state{choices: make([]choice, len(ws)), plays: make([]played, len(ws))}
+		for i, w := range ws {
+			cur.choices[i] = fresh(w)
+			cur.plays[i] = playOne(w, m, cur.choices[i])
+		}
+		cur.sum(limit)
+	} else {
+		explore = 0 // climbing from a trajectory already chosen
 	}
-	cur.sum(limit)
 	best := cur
 	var spare profiles
-	explore := plays / 4
 	improved := 0
 	for n := 1; n < plays; n++ {
 		if best.reaches(target) {

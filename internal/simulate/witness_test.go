@@ -77,6 +77,28 @@ func TestWitnessSearch(t *testing.T) {
 	}
 }
 
+// TestSearchReachesForbidCatchUp: an hourly Forbid CronJob without a deadline, onDelete, is
+// counted at (S + F + 1)·T + the pods of two runs inside one release window (41 with the
+// defaults): a run that skips a time and ends just before the next, its catch-up that ends
+// quickly, and the next run. The search finds that trajectory from its hostile start within a
+// finding's budget (35 when a step rewrote every later run; 39 when no climb started from there).
+func TestSearchReachesForbidCatchUp(t *testing.T) {
+	b := newBound(t)
+	w := Workload{CronJob: true, Completions: 1, BackoffLimit: 6, TTL: -1, Deadline: -1, Period: 3600, Policy: "Forbid",
+		SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1, Grace: 30}
+	horizon := 16 * w.Period
+	w.Times = everyPeriod(w.Period, horizon)
+	m := Model{OnDelete: true, Window: 90}
+	bound := b.held(t, w, m)
+	if bound != 41 {
+		t.Fatalf("the model counts %d, the test is written for 41", bound)
+	}
+	got := Search([]Workload{w}, m, horizon, 20000, bound, NoLimit, 1)
+	if got.Peak != bound {
+		t.Fatalf("the search reached %d of %d", got.Peak, bound)
+	}
+}
+
 // TestTightnessDistribution (with -sim.long, -v) prints how far the model's bound is above
 // the best trajectory the witness search finds, over random Jobs and CronJobs run at a fixed
 // period: the share where the search reaches the bound, and the median and worst ratio
