@@ -60,11 +60,13 @@ func scheduleFacts(schedule, timeZone string) gapResult {
 		return v.(gapResult)
 	}
 	var r gapResult
-	r.seconds, r.err = shortestGap(schedule, timeZone)
-	r.week, r.weekly = weekTimes(schedule, timeZone)
+	var times []int64
+	times, r.err = scanFirings(schedule, timeZone)
 	if r.err == nil {
-		r.spans = runSpans(schedule, timeZone)
+		r.seconds = shortestGap(times)
+		r.spans = runSpans(times)
 	}
+	r.week, r.weekly = weekTimes(schedule, timeZone)
 	if gapCached.Load() < maxCachedSchedules {
 		if _, loaded := gapCache.LoadOrStore(key, r); !loaded {
 			gapCached.Add(1)
@@ -73,52 +75,50 @@ func scheduleFacts(schedule, timeZone string) gapResult {
 	return r
 }
 
-func shortestGap(schedule, timeZone string) (int, error) {
+// scanFirings reads a schedule and its zone as the CronJob controller does and lists its
+// firings after the scan's start: up to four years, at most gapScanFirings + 1 of them.
+func scanFirings(schedule, timeZone string) ([]int64, error) {
 	if strings.TrimSpace(schedule) == "" {
-		return 0, fmt.Errorf("schedule is empty")
+		return nil, fmt.Errorf("schedule is empty")
 	}
 	if strings.HasPrefix(schedule, "TZ=") || strings.HasPrefix(schedule, "CRON_TZ=") {
 		if timeZone != "" {
-			return 0, fmt.Errorf("schedule sets a time zone and spec.timeZone is set too")
+			return nil, fmt.Errorf("schedule sets a time zone and spec.timeZone is set too")
 		}
 	}
 	loc := time.UTC
 	if timeZone != "" {
 		l, err := time.LoadLocation(timeZone)
 		if err != nil {
-			return 0, fmt.Errorf("unknown time zone %q", timeZone)
+			return nil, fmt.Errorf("unknown time zone %q", timeZone)
 		}
 		loc = l
 	}
 	sched, err := parseSchedule(schedule)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	start := gapScanStart.In(loc)
-	end := start.Add(gapScanSpan)
-	prev := sched.Next(start)
-	if prev.IsZero() {
-		return 0, fmt.Errorf("schedule %q never fires", schedule)
+	times := firings(sched, loc, start, start.Add(gapScanSpan), true, gapScanFirings+1)
+	if len(times) == 0 {
+		return nil, fmt.Errorf("schedule %q never fires", schedule)
 	}
-	best := time.Duration(0)
-	for i := 0; i < gapScanFirings; i++ {
-		next := sched.Next(prev)
-		if next.IsZero() || next.After(end) {
-			break
-		}
-		if gap := next.Sub(prev); best == 0 || gap < best {
+	return times, nil
+}
+
+// shortestGap is the shortest time between two consecutive firings; a schedule that fires
+// once in the scan has the whole span as its gap.
+func shortestGap(times []int64) int {
+	best := int64(0)
+	for i := 1; i < len(times); i++ {
+		if gap := times[i] - times[i-1]; best == 0 || gap < best {
 			best = gap
-			if best <= time.Minute {
-				break
-			}
 		}
-		prev = next
 	}
 	if best == 0 {
-		// At most one firing in the scan: the gap is at least the whole span.
-		best = gapScanSpan
+		return int(gapScanSpan / time.Second)
 	}
-	return int(best / time.Second), nil
+	return int(best)
 }
 
 // parseSchedule guards robfig/cron v3.0.1, which panics on some malformed time-zone prefixes
@@ -172,12 +172,12 @@ func weekTimes(schedule, timeZone string) (times []int, ok bool) {
 		return nil, false
 	}
 	start := gapScanStart
-	end := start.Add(weekSeconds * time.Second)
-	for t := sched.Next(start.Add(-time.Second)); !t.IsZero() && t.Before(end); t = sched.Next(t) {
-		if len(times) == maxWeekTimes {
-			return nil, false
-		}
-		times = append(times, int(t.Sub(start)/time.Second))
+	all := firings(sched, time.UTC, start.Add(-time.Second), start.Add(weekSeconds*time.Second), false, maxWeekTimes+1)
+	if len(all) > maxWeekTimes {
+		return nil, false
+	}
+	for _, t := range all {
+		times = append(times, int(t-start.Unix()))
 	}
 	return times, len(times) > 0
 }
@@ -201,8 +201,8 @@ func ScheduleTimes(schedule, timeZone string, span, limit int) []int {
 	}
 	end := gapScanStart.Add(time.Duration(span) * time.Second)
 	var times []int
-	for t := sched.Next(gapScanStart.Add(-time.Second)); !t.IsZero() && t.Before(end) && len(times) < limit; t = sched.Next(t) {
-		times = append(times, int(t.Sub(gapScanStart)/time.Second))
+	for _, t := range firings(sched, time.UTC, gapScanStart.Add(-time.Second), end, false, limit) {
+		times = append(times, int(t-gapScanStart.Unix()))
 	}
 	return times
 }
@@ -220,25 +220,7 @@ func RunSpans(schedule, timeZone string) []int {
 	return slices.Clone(scheduleFacts(schedule, timeZone).spans)
 }
 
-func runSpans(schedule, timeZone string) []int {
-	loc := time.UTC
-	if timeZone != "" {
-		l, err := time.LoadLocation(timeZone)
-		if err != nil {
-			return nil
-		}
-		loc = l
-	}
-	sched, err := parseSchedule(schedule)
-	if err != nil {
-		return nil
-	}
-	start := gapScanStart.In(loc)
-	end := start.Add(gapScanSpan)
-	var times []int64
-	for t := sched.Next(start); !t.IsZero() && !t.After(end) && len(times) <= gapScanFirings; t = sched.Next(t) {
-		times = append(times, t.Unix())
-	}
+func runSpans(times []int64) []int {
 	if len(times) < 3 {
 		return nil
 	}
