@@ -90,6 +90,17 @@ func TestPartitionsGiveTheSameReport(t *testing.T) {
 				t.Errorf("%s: %d partitions give another report than one (%d bytes against %d)", release, k, len(got), len(want))
 			}
 		}
+		// The policies grouping the workloads into classes themselves (an input without the
+		// engine's classes), in one partition and in two: the same report.
+		for _, k := range []int{1, 2} {
+			rep, err := Check(ctx, eng.WithPolicyClasses().WithPartitions(k), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := reportJSON(rep); string(got) != string(want) {
+				t.Errorf("%s: the policies' own classes in %d partitions give another report than the engine's (%d bytes against %d)", release, k, len(got), len(want))
+			}
+		}
 		// Profiled, the report is one query with every rule, without partitions and without
 		// the fanned-out findings evaluated apart: the same report.
 		profiled := opts

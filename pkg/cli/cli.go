@@ -114,8 +114,12 @@ func engine(ctx context.Context, policyDirs []string) (*rules.Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading policies: %w", err)
 	}
-	return e, nil
+	return engineVariant(e), nil
 }
+
+// engineVariant is the identity outside tests: a test that runs every scenario with the
+// policies grouping the workloads themselves (rules.WithPolicyClasses) sets it.
+var engineVariant = func(e *rules.Engine) *rules.Engine { return e }
 
 // pendingEngine starts compiling the policies, as engine does, on a goroutine.
 func pendingEngine(ctx context.Context, policyDirs []string) rules.Source {
@@ -130,7 +134,7 @@ func (w wrappedSource) Wait() (*rules.Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading policies: %w", err)
 	}
-	return e, nil
+	return engineVariant(e), nil
 }
 
 // DefaultIO is the process's own streams.

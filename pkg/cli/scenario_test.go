@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/eni-lint/eni-lint/internal/testtool"
+	"github.com/eni-lint/eni-lint/pkg/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected.json of every scenario")
@@ -41,7 +44,19 @@ func scenarioEntries(t *testing.T) (string, []os.DirEntry) {
 // TestScenarios runs every folder under testdata/scenarios: `args` holds the command line
 // (split on white space, run from inside the folder), expected.json what it must print.
 // Run `go test ./pkg/cli -run TestScenarios -update` to accept new output, then review the diff.
-func TestScenarios(t *testing.T) {
+func TestScenarios(t *testing.T) { runScenarios(t, *update) }
+
+// TestScenariosWithPolicyClasses (-tags slow) runs every scenario with the policies grouping
+// the workloads into classes themselves, as they do for an input without the engine's
+// classes: every report is the one expected.json holds (pkg/rules/classes.go).
+func TestScenariosWithPolicyClasses(t *testing.T) {
+	testtool.SkipUnlessSlow(t, "every scenario a second time")
+	engineVariant = (*rules.Engine).WithPolicyClasses
+	t.Cleanup(func() { engineVariant = func(e *rules.Engine) *rules.Engine { return e } })
+	runScenarios(t, false)
+}
+
+func runScenarios(t *testing.T, update bool) {
 	root, entries := scenarioEntries(t)
 	Version = "test"
 	n := 0
@@ -79,7 +94,7 @@ func TestScenarios(t *testing.T) {
 			}
 			gotJSON = append(gotJSON, '\n')
 			expectedPath := filepath.Join(dir, "expected.json")
-			if *update {
+			if update {
 				if err := os.WriteFile(expectedPath, gotJSON, 0o644); err != nil {
 					t.Fatal(err)
 				}

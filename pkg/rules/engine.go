@@ -110,6 +110,11 @@ type Engine struct {
 	split     bool
 	rules     []Rule
 	byID      map[string]Rule
+	// numbersFields is the policies' numbers_fields, for grouping the workloads into classes
+	// here (classes.go); policyClasses leaves the grouping to the policies, for the test that
+	// compares the two.
+	numbersFields []*ast.Term
+	policyClasses bool
 }
 
 // Modules parses the embedded policies. withTests adds the _test.rego files.
@@ -307,7 +312,11 @@ func compileEngine(ctx context.Context, policyDirs ...string) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{compiler: compiler, query: q, partition: pq, fannedOut: fq, split: len(policyDirs) == 0, rules: rules, byID: map[string]Rule{}}
+	fields, err := numbersFields(compiler)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{compiler: compiler, query: q, partition: pq, fannedOut: fq, split: len(policyDirs) == 0, rules: rules, byID: map[string]Rule{}, numbersFields: fields}
 	for _, r := range rules {
 		e.byID[r.ID] = r
 	}
@@ -520,6 +529,9 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared 
 	if err != nil {
 		return nil, fmt.Errorf("building policy input: %w", err)
 	}
+	if !e.policyClasses {
+		input = withClasses(input, e.numbersFields)
+	}
 	if len(extra) == 0 { // the profiler wants one evaluation
 		k := e.partitions
 		if k == 0 {
@@ -641,6 +653,15 @@ func addLocations(v any, objects map[string]*inventory.Object) {
 			addLocations(child, objects)
 		}
 	}
+}
+
+// WithPolicyClasses returns an engine that leaves grouping the workloads into classes to the
+// policies, as an input without classes has them do: the reports are the same
+// (TestGoClassesGiveTheSameReport), only the time differs.
+func (e *Engine) WithPolicyClasses() *Engine {
+	c := *e
+	c.policyClasses = true
+	return &c
 }
 
 // WithPartitions returns an engine that evaluates every inventory in k partitions (1: none),

@@ -686,37 +686,47 @@ key_ids := {k: ids | some k in placement_keys; ids := [w.id | some i in key_clas
 # multiplied by its members; only findings and the workloads table fan out to the workloads.
 # The cost follows the workloads once and the classes for the rest (docs/architecture.md).
 
-# [workload, placement key, numbers fields, restart policy] of every ENI workload, in one
-# pass: numbers_view in parts, written inline (a function call per workload costs as much as
-# the rest of the pass), and put together once per class (class_views).
+# [workload, class] of every ENI workload, in one pass. The engine groups the workloads into
+# classes before the evaluation (pkg/rules/classes.go): input.classes lists each class's
+# [placement key, numbers fields, restart policy] in the order a set of them sorts, and
+# input.classOf names each workload's class by its position there. An input without them (the
+# policies' tests) is grouped here: a workload's class is then its key itself, numbers_view in
+# parts, written inline (a function call per workload costs as much as the rest of the pass).
 classified := partition_list("classified") if partitioned
-else := [[w, [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], object.filter(w, numbers_fields), object.get(w.pod, "restartPolicy", "Always")] |
+else := [[w, c] | some w in eni_workloads; c := input.classOf[w.id]] if engine_classes
+else := [[w, [[w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], object.filter(w, numbers_fields), object.get(w.pod, "restartPolicy", "Always")]] |
 	some w in eni_workloads
 ]
 
-# The distinct classes, [placement key, numbers fields, restart policy], in a fixed order; a
-# class is named by its position.
-class_list := [c | some c in class_set]
+engine_classes if input.classOf
 
-class_set := {c | some c in partition_list("classes")} if partitioned
-else := {[k, f, r] | some [_, k, f, r] in classified}
+# The classes of the ENI workloads, as classified names them, in a fixed order (a set of the
+# engine's positions sorts as a set of the keys does); a class is named by its position here.
+class_refs := {c | some c in partition_list("classes")} if partitioned
+else := {c | some [_, c] in classified}
+
+class_ref_list := [c | some c in class_refs]
+
+# The distinct classes, [placement key, numbers fields, restart policy].
+class_list := [class_key(c) | some c in class_ref_list]
+
+class_key(c) := input.classes[c] if engine_classes
+else := c
 
 # The numbers view of each class (numbers_view).
 class_views := {i: object.union(f, {"pod": {"restartPolicy": r}}) | some i, [_, f, r] in class_list}
 
 # The workloads of each class, in the order they were read (OPA indexes the comprehension on
-# the class's parts).
-class_members := {i: class_members_of(c) | some i, c in class_list}
+# the class).
+class_members := {i: class_members_of(c) | some i, c in class_ref_list}
 
 class_members_of(c) := [w | some p in input.partitions; some w in object.get(p.members, [c], [])] if partitioned
 else := members_by_class[c]
 
-# The workloads of each class computed here, by class (OPA indexes the comprehension on the
-# class's parts).
+# The workloads of each class computed here, by class.
 members_by_class := {c: ws |
-	some c in class_set
-	[k, f, r] := c
-	ws := [w | some [w, kk, ff, rr] in classified; kk == k; ff == f; rr == r]
+	some c in class_refs
+	ws := [w | some [w, cc] in classified; cc == c]
 }
 
 # The workloads that request vpc.amazonaws.com/pod-eni by hand (ENI008).
@@ -742,7 +752,7 @@ partition := {
 	"selection": selection,
 	"eniWorkloads": eni_workloads,
 	"classified": classified,
-	"classes": class_set,
+	"classes": class_refs,
 	"exemptIds": exempt_ids,
 	"distinctSelections": distinct_selections,
 	"duplicatedDefinitions": duplicated_definitions,
@@ -755,9 +765,10 @@ partition := {
 partition_list(name) := [x | some p in input.partitions; some x in p[name]]
 
 # The class of one workload, for the few paths that start from a workload (duplicates).
-class_of(w) := class_index[[[w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], object.filter(w, numbers_fields), object.get(w.pod, "restartPolicy", "Always")]]
+class_of(w) := class_index[input.classOf[w.id]] if engine_classes
+else := class_index[[[w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations], object.filter(w, numbers_fields), object.get(w.pod, "restartPolicy", "Always")]]
 
-class_index := {c: i | some i, c in class_list}
+class_index := {c: i | some i, c in class_ref_list}
 
 class_numbers := {i: numbers_of(v) | some i, v in class_views}
 
@@ -1002,7 +1013,7 @@ row_contributors_holding(row, n) := [c |
 ]
 
 # Where each ENI workload is in the order they were read.
-classified_position := {w.id: j | some j, [w, _, _, _] in classified}
+classified_position := {w.id: j | some j, [w, _] in classified}
 
 # What kind of provisioner a row's group is: "" for node groups with fixed types,
 # "karpenter", "auto-mode", or "auto-mode-built-in" (EKS manages those: they cannot be changed).
