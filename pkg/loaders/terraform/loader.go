@@ -13,8 +13,11 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -110,6 +113,7 @@ func Load(dirs []string, opts Options) []inventory.Fragment {
 	}
 	parser := hclparse.NewParser()
 	shared := &loader{parser: parser, modules: map[string]*module{}, parsed: map[string]hcl.Diagnostics{}, fsys: opts.FS}
+	shared.parseAll(dirs)
 	calls := map[string][]string{}
 	called := map[string]bool{}
 	for _, dir := range dirs {
@@ -246,6 +250,52 @@ func EnvironmentName(root, varFile string) string {
 
 // within says whether path p is dir or inside it (confine.Under).
 func within(p, dir string) bool { return confine.Under(p, dir) }
+
+// parseAll parses the folders on every core, each worker with a parser of its own, and keeps
+// them as module would, in the folders' order, so that the evaluation reads the same modules,
+// files and diagnostics as when module parses each one the first time it is asked. Parsing is
+// most of the time a tree of many root modules takes to read (stacksimplify/terraform-on-aws-eks:
+// 9,034 .tf files, 1.9 s of 2.4 s).
+func (l *loader) parseAll(dirs []string) {
+	workers := min(runtime.GOMAXPROCS(0), len(dirs))
+	if workers < 2 {
+		return
+	}
+	type parsed struct {
+		m     *module
+		diags hcl.Diagnostics
+		files map[string]*hcl.File
+	}
+	results := make([]parsed, len(dirs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(dirs) {
+					return
+				}
+				p := hclparse.NewParser()
+				m, d := parseModule(p, l.fsys, filepath.Clean(dirs[i]))
+				results[i] = parsed{m, d, p.Files()}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, dir := range dirs {
+		dir = filepath.Clean(dir)
+		if _, ok := l.modules[dir]; ok {
+			continue
+		}
+		for name, f := range results[i].files {
+			l.parser.AddFile(name, f)
+		}
+		l.modules[dir], l.parsed[dir] = results[i].m, results[i].diags
+	}
+}
 
 func (l *loader) module(dir string) *module {
 	dir = filepath.Clean(dir)
