@@ -11,8 +11,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -65,7 +68,6 @@ func Load(fsys *confine.FS, dirs []string, opts kubernetes.Options, helmLimits h
 			isUsed[s] = true
 		}
 	}
-	var out []inventory.Fragment
 	sort.Strings(dirs)
 	reached := map[string]bool{}
 	var reach func(d string)
@@ -78,10 +80,11 @@ func Load(fsys *confine.FS, dirs []string, opts kubernetes.Options, helmLimits h
 			reach(s)
 		}
 	}
+	var roots []string
 	for _, dir := range dirs {
 		if !isUsed[filepath.Clean(dir)] {
 			reach(filepath.Clean(dir))
-			out = append(out, build(ks, dir, opts, helmLimits))
+			roots = append(roots, dir)
 		}
 	}
 	// Kustomizations that use each other in a circle are no one's base: build them anyway, so
@@ -89,9 +92,29 @@ func Load(fsys *confine.FS, dirs []string, opts kubernetes.Options, helmLimits h
 	for _, dir := range dirs {
 		if !reached[filepath.Clean(dir)] {
 			reach(filepath.Clean(dir))
-			out = append(out, build(ks, dir, opts, helmLimits))
+			roots = append(roots, dir)
 		}
 	}
+	// The builds are independent (each reads through the confined file system and returns its
+	// fragment): one worker per core, the fragments in the roots' order. Building overlay after
+	// overlay was most of what reading aws-samples/eks-workshop-v2 took.
+	out := make([]inventory.Fragment, len(roots))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), len(roots))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(roots) {
+					return
+				}
+				out[i] = build(ks, roots[i], opts, helmLimits)
+			}
+		}()
+	}
+	wg.Wait()
 	return out
 }
 

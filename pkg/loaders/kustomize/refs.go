@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -54,7 +55,9 @@ var notPathsInItems = map[string]bool{
 // kustomizations reads each kustomization file of a load once: Load and the tree check of
 // every root share it, so a base used by many overlays is parsed once.
 type kustomizations struct {
-	fsys  *confine.FS
+	fsys *confine.FS
+	// mu guards read and fails: the builds of several root kustomizations read them at once.
+	mu    sync.Mutex
 	read  map[string]kustomization
 	fails map[string]error
 }
@@ -65,11 +68,19 @@ func newKustomizations(fsys *confine.FS) *kustomizations {
 
 func (ks *kustomizations) get(dir string) (kustomization, error) {
 	abs := ks.fsys.Abs(dir)
-	if k, ok := ks.read[abs]; ok {
-		return k, ks.fails[abs]
+	ks.mu.Lock()
+	k, ok := ks.read[abs]
+	err := ks.fails[abs]
+	ks.mu.Unlock()
+	if ok {
+		return k, err
 	}
-	k, err := readKustomization(ks.fsys, dir)
+	// Read outside the lock: two builds that ask for one folder at once both read it, and
+	// both get the same answer.
+	k, err = readKustomization(ks.fsys, dir)
+	ks.mu.Lock()
 	ks.read[abs], ks.fails[abs] = k, err
+	ks.mu.Unlock()
 	return k, err
 }
 
