@@ -1,7 +1,7 @@
 // Package replay checks a witness trajectory against the rules of the controllers that make
 // it, second by second, as kubernetes/kubernetes writes them (pkg/controller/job,
 // pkg/controller/cronjob, pkg/controller/ttlafterfinished) and as the VPC resource controller
-// frees branch ENIs. It is a test oracle written apart from the simulator (internal/simulate):
+// frees branch ENIs. It is a test oracle written apart from the simulator (pkg/simulate):
 // it shares no code with it, evaluates schedules with its own cron reader, and knows nothing of
 // how a trajectory was found. A violation names the rule and the second.
 package replay

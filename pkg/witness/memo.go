@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/eni-lint/eni-lint/internal/simulate"
+	"github.com/eni-lint/eni-lint/pkg/simulate"
 )
 
 // memoSize is how many searches a process remembers. A trajectory is at most a few hundred

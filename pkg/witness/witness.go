@@ -1,6 +1,6 @@
 // Package witness finds, for every ENI001, a trajectory of the controllers that reaches the
 // demand the finding reports: the Job and CronJob contributors are played together on one node
-// by the simulator (internal/simulate) at their schedule's real times, and a bounded,
+// by the simulator (pkg/simulate) at their schedule's real times, and a bounded,
 // deterministic search keeps the trajectory that holds the most ENIs at one second. The finding
 // then carries it (findings.Witness); where it stays below the bound, the reporters say by how
 // much. It reads the findings and the inventory and writes nothing but the findings' Witness.
@@ -15,9 +15,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/eni-lint/eni-lint/internal/simulate"
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
+	"github.com/eni-lint/eni-lint/pkg/simulate"
 )
 
 // Budget bounds the search, so that a pull request cannot make it slow: the searches (findings

@@ -2,7 +2,7 @@
 # hold branch ENIs at the same moment, given what the controllers guarantee about time: the
 # Job controller's pod-failure back-off, the CronJob schedule, the TTL controller and the
 # release window W after a pod ends (or, under onDelete, after it is deleted). Where nothing
-# bounds a time the count of §5 stays. The simulator in internal/simulate checks that these
+# bounds a time the count of §5 stays. The simulator in pkg/simulate checks that these
 # figures are never below what it can reach.
 package eni.model
 

@@ -1,10 +1,11 @@
-// Package simulate is the test oracle of the time-aware model (docs/model.md §5a), and the
-// engine of the witnesses pkg/witness attaches to findings: it plays
-// the Job, CronJob and TTL controllers, the pod-failure back-off and the two ENI release
-// models on a timeline in whole seconds, with an adversary that picks pod run times,
-// outcomes, status lags and controller latencies, and reports the most pods of one workload
-// holding a branch ENI at the same second. All its pods are on one node: the adversary's
-// best placement. Tests compare that peak with the bound the Rego model computes.
+// Package simulate plays the Job, CronJob and TTL controllers, the pod-failure back-off and
+// the two ENI release models on a timeline in whole seconds, with an adversary that picks pod
+// run times, outcomes, status lags and controller latencies. It is product code: pkg/witness
+// searches it for the trajectory attached to each ENI001 finding (Search, with a legal
+// adversary: what today's controllers do, to the second). Its tests use it as the oracle of
+// the time-aware model (docs/model.md §5a): with a stronger adversary than any cluster, the
+// most pods of a workload holding a branch ENI at one second never passes the bound the Rego
+// model computes. All its pods are on one node: the adversary's best placement.
 package simulate
 
 import (
