@@ -150,3 +150,29 @@ func TestExampleCustomPolicy(t *testing.T) {
 		t.Error("ORG001 not loaded")
 	}
 }
+
+// TestBuiltInPoliciesPassEveryCheck: a run compiles the built-in policies without the checks
+// that only validate (builtInChecksSkipped); here they get every check, so a type error or a
+// recursion in them fails the tests, not a user's run.
+func TestBuiltInPoliciesPassEveryCheck(t *testing.T) {
+	modules, err := Modules(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Compile(modules); err != nil {
+		t.Fatal(err)
+	}
+	// The checks skipped do find what they are for: a type error and a recursion.
+	for name, src := range map[string]string{
+		"type error": "package eni.lib.bad\n\nx := count(5)\n",
+		"recursion":  "package eni.lib.bad\n\na if b\n\nb if a\n",
+	} {
+		bad := map[string]*ast.Module{"bad.rego": ast.MustParseModuleWithOpts(src, ast.ParserOptions{RegoVersion: ast.RegoV1})}
+		if _, err := Compile(bad); err == nil {
+			t.Errorf("%s: compiled with every check", name)
+		}
+		if _, err := compile(bad, true); err != nil {
+			t.Errorf("%s: refused without the checks a run skips: %v", name, err)
+		}
+	}
+}
