@@ -125,6 +125,7 @@ var hostileCases = []hostileCase{
 	{name: "terraform-count-billion", exit: 2, want: []string{"infra/main.tf:2", "more than 1024 instances"}},
 	{name: "terraform-count-negative", exit: 2, want: []string{"must not be negative", "must be a whole number"}},
 	{name: "terraform-nested-for", slow: true, exit: 2, want: []string{"iterate more than 1000000 times"}},
+	{name: "terraform-nested-dynamic", exit: 1, want: []string{"infra/main.tf", "generate more than 10000 blocks (a budget; nested ones multiply)", "ENI001"}},
 	{name: "terraform-huge-string", exit: 2, want: []string{"infra/main.tf:3", "arguments larger than 4194304 characters and elements (a budget)"}},
 	{name: "terraform-huge-number", exit: 2, want: []string{"infra/main.tf:4", "Number too large", "infra/squares.tf:3", "exponent passes ±400 (a budget)"}},
 	{name: "terraform-file-outside", exit: 1, want: []string{"infra/main.tf", "outside the repository"}},

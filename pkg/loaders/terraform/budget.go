@@ -22,6 +22,10 @@ const (
 	// MaxModuleCalls bounds the local module calls one root module evaluates, nested ones
 	// included.
 	MaxModuleCalls = 1000
+	// MaxDynamicBlocks bounds the blocks all `dynamic` blocks of one root module generate,
+	// nested ones multiplied (three nested levels over 1,000 items would be a billion): it is
+	// charged with a for_each's length before its blocks are made.
+	MaxDynamicBlocks = 10000
 	// MaxValueSize bounds the characters (and elements) a function may take or make.
 	MaxValueSize = 4 << 20
 )
@@ -98,8 +102,23 @@ func boundedArithmetic(f function.Function) function.Function {
 
 // meter counts what one root module's evaluation spends.
 type meter struct {
-	iterations  int
-	moduleCalls int
+	iterations    int
+	moduleCalls   int
+	dynamicBlocks int
+}
+
+// spendDynamic charges n generated blocks; false when they pass MaxDynamicBlocks, and then
+// none of them is made.
+func (m *meter) spendDynamic(n int) bool {
+	if m == nil {
+		return true
+	}
+	if m.dynamicBlocks+n > MaxDynamicBlocks {
+		m.dynamicBlocks = MaxDynamicBlocks + 1 // every later dynamic block is refused too
+		return false
+	}
+	m.dynamicBlocks += n
+	return true
 }
 
 // functions returns the function table of one evaluation: the Terraform functions, each

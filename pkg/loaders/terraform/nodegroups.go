@@ -445,6 +445,9 @@ func (e *evaluator) blocks(body hcl.Body, typ string, inst *instance) (out []blo
 		case coll.IsNull() || !coll.CanIterateElements():
 			why = fmt.Sprintf("the dynamic %q block's for_each is not a collection", typ)
 			continue
+		case !e.loader.meter.spendDynamic(coll.LengthInt()):
+			why = fmt.Sprintf("the dynamic blocks of this module generate more than %d blocks (a budget; nested ones multiply): the dynamic %q block at line %d is not evaluated", MaxDynamicBlocks, typ, b.DefRange.Start.Line)
+			continue
 		}
 		for it := coll.ElementIterator(); it.Next(); {
 			k, v := it.Element()
@@ -620,6 +623,7 @@ func (l *loader) autoScalingGroup(e *evaluator, r *resource, inst *instance, add
 	if why != "" {
 		unknown(why)
 	}
+	listed := map[string]bool{}
 	for _, mip := range mips {
 		mipLts, why := e.blocks(mip.body, "launch_template", mip.inst)
 		if why != "" {
@@ -643,7 +647,11 @@ func (l *loader) autoScalingGroup(e *evaluator, r *resource, inst *instance, add
 				switch {
 				case why != "":
 					unknown("an override's instance_type depends on " + why)
+				case isString && listed[s]:
+					// Listed again (a dynamic block over a list, two overrides): one set of
+					// nodes, kept where it is first written.
 				case isString:
+					listed[s] = true
 					g.InstanceTypes = append(g.InstanceTypes, s)
 					g.TypeLocations = append(g.TypeLocations, position(rng))
 				case ok && !v.IsNull():
