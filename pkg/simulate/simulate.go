@@ -120,6 +120,11 @@ type Adversary struct {
 	// FailFirst pods (container attempts, for OnFailure) fail and the rest succeed, the
 	// trajectory that makes C + B pods of a parallel run.
 	FailFirst int
+	// Interleave, with FailFirst, spreads the failures: the first FailFirst − C attempts fail
+	// (C the completions, at least 1), then failures and successes alternate until FailFirst
+	// have failed. A success seen in the same second as a failure resets the back-off, so a
+	// run whose pods run in pairs makes its C + B pods within seconds rather than minutes.
+	Interleave bool
 }
 
 // maxPodsPerRun bounds a run's pods when Cut is set.
@@ -466,6 +471,11 @@ func (s *sim) reacts(finished, ended int) int {
 // fails draws the outcome of a run's next container attempt (n counts them).
 func (s *sim) fails(n *int) bool {
 	*n++
+	if s.a.FailFirst > 0 && s.a.Interleave {
+		lead := max(0, s.a.FailFirst-max(1, s.w.Completions))
+		k := *n - lead
+		return k <= 0 || k%2 == 1 && lead+(k+1)/2 <= s.a.FailFirst
+	}
 	if s.a.FailFirst > 0 {
 		return *n <= s.a.FailFirst
 	}

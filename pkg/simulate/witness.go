@@ -166,6 +166,7 @@ func adversary(rng *rand.Rand, w Workload, horizon int) Adversary {
 	}
 	if w.parallel() && rng.IntN(2) == 0 {
 		a.FailFirst = max(0, w.BackoffLimit)
+		a.Interleave = rng.IntN(2) == 0
 	}
 	return a
 }
@@ -270,21 +271,24 @@ func Sample(ws []Workload, m Model, horizon int, seed uint64) Trajectory {
 	return climb(ws, m, horizon, 1, 0, NoLimit, rand.New(rand.NewPCG(seed, uint64(len(ws)))), nil).trajectory()
 }
 
-// hostileStart is the best of four trajectories in which pods end a second after they are
-// bound, with no status lag or controller latency: every pod failing, or each run's first B
-// failing and the rest succeeding; all bound as they are created, or (for a node that runs
-// fewer pods than come at once) the i-th workload's pods waiting Pending i / limit seconds,
-// so that the node binds at most limit of those that come at the same second at a time.
+// hostileStart is the best of six trajectories in which pods end a second after they are
+// bound, with no status lag or controller latency: every pod failing, each run's first B
+// failing and the rest succeeding, or the B failures interleaved with the successes (pods in
+// parallel then make C + B within seconds: a success in the same second resets the back-off);
+// all bound as they are created, or (for a node that runs fewer pods than come at once) the
+// i-th workload's pods waiting Pending i / limit seconds, so that the node binds at most
+// limit of those that come at the same second at a time.
 func hostileStart(ws []Workload, m Model, horizon int, limit Limit) *state {
 	var best *state
-	for variant := range 4 {
-		failFirst, staggered := variant%2 == 1, variant >= 2
+	for variant := range 6 {
+		outcome, staggered := variant%3, variant >= 3
 		if staggered && (limit.Running < 0 || len(ws) <= limit.AtPeak) {
 			continue
 		}
 		s := &state{choices: make([]choice, len(ws)), plays: make([]played, len(ws))}
 		for i, w := range ws {
-			adv := hostile(horizon, failFirst, w)
+			adv := hostile(horizon, outcome > 0, w)
+			adv.Interleave = outcome == 2
 			if staggered {
 				adv.Pending = i / max(1, limit.AtPeak)
 			}
