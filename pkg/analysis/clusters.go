@@ -8,8 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
+	"github.com/eni-lint/eni-lint/internal/fanout"
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
@@ -432,23 +432,10 @@ func checkClusters(ctx context.Context, engine *rules.Engine, opts Options, tabl
 		// Manifests outside every cluster's folder are in each cluster: convert them once.
 		opts.sharedInputs = &rules.WorkloadInputs{}
 	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				rep, inv, err := checkFragments(ctx, engine, opts, table, clusters[i].frags, stats, clusters[i].nodeGroups)
-				results[i] = result{rep, inv, err}
-			}
-		}()
-	}
-	for i := range clusters {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	fanout.Each(len(clusters), workers, func(i int) {
+		rep, inv, err := checkFragments(ctx, engine, opts, table, clusters[i].frags, stats, clusters[i].nodeGroups)
+		results[i] = result{rep, inv, err}
+	})
 
 	multi := len(clusters) > 1
 	var merged *findings.Report

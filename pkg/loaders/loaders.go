@@ -11,14 +11,13 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/eni-lint/eni-lint/internal/fanout"
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/cloudformation"
@@ -497,33 +496,16 @@ func unlisted(fsys *confine.FS, files []string, built []inventory.Fragment) []co
 }
 
 func parseAll(ctx context.Context, files []string, opts Options) []inventory.Fragment {
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	out := make([]inventory.Fragment, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				done := opts.reading(files[i])
-				out[i] = loadFile(files[i], opts)
-				done()
-			}
-		}()
-	}
-	for i := range files {
+	fanout.Each(len(files), opts.Workers, func(i int) {
 		if ctx.Err() != nil {
 			out[i] = failed(files[i], notRead(ctx))
-			continue
+			return
 		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		done := opts.reading(files[i])
+		out[i] = loadFile(files[i], opts)
+		done()
+	})
 	return out
 }
 

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/eni-lint/eni-lint/internal/fanout"
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
@@ -744,8 +745,7 @@ func (e *Engine) evaluatePartitions(ctx context.Context, input ast.Value, k int)
 	n := workloads.Len()
 	results := make([]*ast.Term, k)
 	errs := make([]error, k)
-	var wg sync.WaitGroup
-	for i := range k {
+	fanout.Each(k, k, func(i int) {
 		part := ast.NewObject()
 		obj.Foreach(func(key, v *ast.Term) {
 			if ast.String("workloads").Equal(key.Value) {
@@ -753,13 +753,8 @@ func (e *Engine) evaluatePartitions(ctx context.Context, input ast.Value, k int)
 			}
 			part.Insert(key, v)
 		})
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i], errs[i] = evalTerm(ctx, e.partition, PartitionQuery, part)
-		}()
-	}
-	wg.Wait()
+		results[i], errs[i] = evalTerm(ctx, e.partition, PartitionQuery, part)
+	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/eni-lint/eni-lint/internal/fanout"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -58,15 +59,9 @@ func InputValueSharing(inv *inventory.Inventory, shared *WorkloadInputs) (ast.Va
 	terms := make([]*ast.Term, len(inv.Workloads))
 	k := max(1, min(runtime.GOMAXPROCS(0), len(inv.Workloads)/(minParallelWorkloads/2)))
 	errs := make([]error, k)
-	var wg sync.WaitGroup
-	for c := range k {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[c] = convertWorkloads(inv.Workloads, terms, c*len(terms)/k, (c+1)*len(terms)/k, shared)
-		}()
-	}
-	wg.Wait()
+	fanout.Each(k, k, func(c int) {
+		errs[c] = convertWorkloads(inv.Workloads, terms, c*len(terms)/k, (c+1)*len(terms)/k, shared)
+	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

@@ -9,12 +9,11 @@ package witness
 import (
 	"fmt"
 	"hash/fnv"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/eni-lint/eni-lint/internal/fanout"
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/simulate"
@@ -104,20 +103,11 @@ type search struct {
 
 // run makes the searches planned, at most one per core at a time.
 func (s *searcher) run() {
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
-	for _, key := range s.order {
-		x := s.done[key]
-		wg.Add(1)
-		slots <- struct{}{}
-		go func() {
-			defer wg.Done()
-			x.result = memo.search(x, s.m)
-			x.result.Plays = x.plays
-			<-slots
-		}()
-	}
-	wg.Wait()
+	fanout.Each(len(s.order), 0, func(i int) {
+		x := s.done[s.order[i]]
+		x.result = memo.search(x, s.m)
+		x.result.Plays = x.plays
+	})
 }
 
 // searcher keeps the run's budget and the searches made: the rows of several node groups (or

@@ -11,15 +11,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/eni-lint/eni-lint/internal/fanout"
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
 	"github.com/eni-lint/eni-lint/pkg/loaders/helm"
@@ -99,22 +97,7 @@ func Load(fsys *confine.FS, dirs []string, opts kubernetes.Options, helmLimits h
 	// fragment): one worker per core, the fragments in the roots' order. Building overlay after
 	// overlay was most of what reading aws-samples/eks-workshop-v2 took.
 	out := make([]inventory.Fragment, len(roots))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), len(roots))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(roots) {
-					return
-				}
-				out[i] = build(ks, roots[i], opts, helmLimits)
-			}
-		}()
-	}
-	wg.Wait()
+	fanout.Each(len(roots), 0, func(i int) { out[i] = build(ks, roots[i], opts, helmLimits) })
 	return out
 }
 
