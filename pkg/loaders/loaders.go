@@ -159,315 +159,398 @@ func helmChartFile(fsys *confine.FS, path string) bool {
 // through opts.FS (one is made, confined to the paths, when it is nil): nothing outside the
 // scanned folders is opened, and only regular files are read.
 func Load(ctx context.Context, paths []string, opts Options) ([]inventory.Fragment, Stats) {
-	var stats Stats
-	var files []string
-	var frags []inventory.Fragment
 	if opts.FS == nil {
 		fsys, err := confine.New("", 0)
 		if err != nil {
-			return []inventory.Fragment{failed(".", "cannot open the working folder: "+err.Error())}, stats
+			return []inventory.Fragment{failed(".", "cannot open the working folder: "+err.Error())}, Stats{}
 		}
 		defer fsys.Close()
 		opts.FS = fsys
 	}
-	fsys := opts.FS
 	opts.locator = opts.newHelmLocator()
-	seen := map[string]bool{}
-	tfDirs := map[string]bool{}
-	kustDirs := map[string]bool{}
-	var treeCharts []string // charts found in the scanned folders, rendered unless SkipTreeCharts
-	var kustFiles []string  // manifest files of kustomization folders, read only through a build
-	add := func(f string) {
-		if !seen[f] {
-			seen[f] = true
-			files = append(files, f)
-		}
-	}
-	skip := func(s confine.Skip) { stats.Skipped = append(stats.Skipped, s) }
+	r := &run{ctx: ctx, opts: opts, fsys: opts.FS, seen: map[string]bool{}, tfDirs: map[string]bool{}, kustDirs: map[string]bool{},
+		fromTree: map[string]bool{}, treeFrags: map[string][2]int{}}
+	// Discover, then read each kind of source, then settle which source an object counts
+	// from (a chart rendered elsewhere, a template Terraform renders): one pass each.
 	for _, p := range paths {
-		if p == "-" {
-			var data []byte
-			var err error
-			if opts.Stdin != nil {
-				data, err = io.ReadAll(io.LimitReader(opts.Stdin, fsys.MaxFileSize()+1))
-			}
-			if err != nil {
-				frags = append(frags, failed(StdinName, "cannot read standard input: "+err.Error()))
-				continue
-			}
-			if int64(len(data)) > fsys.MaxFileSize() {
-				frags = append(frags, failed(StdinName, fmt.Sprintf("standard input has more than the %d-byte budget (--max-file-size): not read", fsys.MaxFileSize())))
-				continue
-			}
-			// `# Source:` paths of rendered charts are relative to the working folder.
-			if err := fsys.AddRoot("."); err != nil {
-				frags = append(frags, failed(".", "cannot open the working folder: "+confine.Reason(err)))
-			}
-			frag := loadBytes(StdinName, data, opts)
-			stats.Files++
-			frags = append(frags, frag)
-			continue
-		}
-		isDir, err := fsys.AddPath(p)
-		if err != nil {
-			frags = append(frags, failed(p, "cannot read: "+confine.Reason(err)))
-			continue
-		}
-		if !isDir {
-			if _, err := fsys.Stat(p); err != nil {
-				frags = append(frags, failed(p, "cannot read: "+confine.Reason(err)))
-				continue
-			}
-			if terraformFile(p) {
-				tfDirs[filepath.Dir(filepath.Clean(p))] = true
-				stats.Files++
-				continue
-			}
-			add(filepath.Clean(p)) // a file named explicitly is read whatever its extension
-			continue
-		}
-		err = fsys.Walk(p, func(path string, isDir bool) error {
-			if path != p && excluded(path, opts.Exclude) {
-				if isDir {
-					return fs.SkipDir
-				}
-				return nil
-			}
+		r.discover(p)
+	}
+	r.addPlans()
+	r.readFiles()
+	r.renderCharts()
+	if !r.buildKustomizations() || !r.loadTerraform() {
+		return r.frags, r.stats
+	}
+	r.countChartsOnce()
+	r.stats.TerraformPlans = joinPlans(r.fsys, r.frags, opts)
+	// The same document read by two loaders (a manifest and Terraform's file() of it) is
+	// one definition; inventory.Reconcile then marks the duplicates of every kind.
+	inventory.ReadOnce(r.frags, func(file string) string { return filepath.Clean(r.fsys.Abs(file)) })
+	for _, f := range r.frags {
+		r.stats.Documents += f.Documents
+	}
+	return r.frags, r.stats
+}
+
+// run is one Load: what discovery found, the fragments read so far and the counts.
+type run struct {
+	ctx   context.Context
+	opts  Options
+	fsys  *confine.FS
+	stats Stats
+	frags []inventory.Fragment
+	// files are the manifest files to read on their own, each once (seen).
+	files []string
+	seen  map[string]bool
+	// tfDirs and kustDirs are the Terraform and kustomization folders found.
+	tfDirs, kustDirs map[string]bool
+	treeCharts       []string // charts found in the scanned folders, rendered unless SkipTreeCharts
+	kustFiles        []string // manifest files of kustomization folders, read only through a build
+	// fromTree are the absolute folders of the charts rendered because they are in the tree,
+	// treeFrags the fragments each of them rendered, [from, to) in frags.
+	fromTree  map[string]bool
+	treeFrags map[string][2]int
+	// renderedElsewhere are the absolute chart folders a release or a kustomization rendered,
+	// inflated the charts kustomizations rendered, as named.
+	renderedElsewhere, inflated []string
+}
+
+func (r *run) add(f string) {
+	if !r.seen[f] {
+		r.seen[f] = true
+		r.files = append(r.files, f)
+	}
+}
+
+func (r *run) skip(s confine.Skip) { r.stats.Skipped = append(r.stats.Skipped, s) }
+
+// discover reads one path of the command line: standard input, a file or a folder to walk.
+func (r *run) discover(p string) {
+	if p == "-" {
+		r.readStdin()
+		return
+	}
+	isDir, err := r.fsys.AddPath(p)
+	if err != nil {
+		r.frags = append(r.frags, failed(p, "cannot read: "+confine.Reason(err)))
+		return
+	}
+	if isDir {
+		r.walk(p)
+		return
+	}
+	if _, err := r.fsys.Stat(p); err != nil {
+		r.frags = append(r.frags, failed(p, "cannot read: "+confine.Reason(err)))
+		return
+	}
+	if terraformFile(p) {
+		r.tfDirs[filepath.Dir(filepath.Clean(p))] = true
+		r.stats.Files++
+		return
+	}
+	r.add(filepath.Clean(p)) // a file named explicitly is read whatever its extension
+}
+
+func (r *run) readStdin() {
+	var data []byte
+	var err error
+	if r.opts.Stdin != nil {
+		data, err = io.ReadAll(io.LimitReader(r.opts.Stdin, r.fsys.MaxFileSize()+1))
+	}
+	if err != nil {
+		r.frags = append(r.frags, failed(StdinName, "cannot read standard input: "+err.Error()))
+		return
+	}
+	if int64(len(data)) > r.fsys.MaxFileSize() {
+		r.frags = append(r.frags, failed(StdinName, fmt.Sprintf("standard input has more than the %d-byte budget (--max-file-size): not read", r.fsys.MaxFileSize())))
+		return
+	}
+	// `# Source:` paths of rendered charts are relative to the working folder.
+	if err := r.fsys.AddRoot("."); err != nil {
+		r.frags = append(r.frags, failed(".", "cannot open the working folder: "+confine.Reason(err)))
+	}
+	r.stats.Files++
+	r.frags = append(r.frags, loadBytes(StdinName, data, r.opts))
+}
+
+// walk finds the sources of a folder: manifests, kustomization folders, charts and Terraform
+// folders.
+func (r *run) walk(p string) {
+	err := r.fsys.Walk(p, func(path string, isDir bool) error {
+		if path != p && excluded(path, r.opts.Exclude) {
 			if isDir {
-				if path != p && skipDirs[filepath.Base(path)] {
-					return fs.SkipDir
-				}
-				if kustomize.IsKustomization(fsys, path) {
-					kustDirs[path] = true
-				}
-				if filepath.Base(path) == "templates" && fsys.IsFile(filepath.Join(filepath.Dir(path), "Chart.yaml")) {
-					chart := filepath.Dir(path)
-					// A subchart (CHART/charts/SUB) is rendered by its parent, with the parent's values.
-					parent := filepath.Dir(filepath.Dir(chart))
-					subchart := filepath.Base(filepath.Dir(chart)) == "charts" && fsys.IsFile(filepath.Join(parent, "Chart.yaml"))
-					if opts.SkipTreeCharts {
-						stats.SkippedChartTemplates = append(stats.SkippedChartTemplates, path)
-					} else if !subchart {
-						treeCharts = append(treeCharts, chart)
-					}
-					return fs.SkipDir
-				}
-				return nil
-			}
-			// The files of a kustomization folder are its inputs: they are read through the
-			// build, not on their own. A chart's Chart.yaml and values files are Helm's, read
-			// as Helm reads them when the chart renders (a repeated key: the last one wins),
-			// never as manifests.
-			if manifestFile(path) && !terraformFile(path) {
-				switch {
-				case kustDirs[filepath.Dir(path)]:
-					stats.Files++ // read by the kustomize build
-					kustFiles = append(kustFiles, path)
-				case helmChartFile(fsys, path):
-					stats.Files++ // read by the chart's render
-				default:
-					add(path)
-				}
-			}
-			if terraformFile(path) {
-				tfDirs[filepath.Dir(path)] = true
-				stats.Files++
+				return fs.SkipDir
 			}
 			return nil
-		}, skip)
-		if err != nil {
-			frags = append(frags, failed(p, "cannot walk: "+confine.Reason(err)))
 		}
+		if isDir {
+			return r.folder(p, path)
+		}
+		// The files of a kustomization folder are its inputs: they are read through the
+		// build, not on their own. A chart's Chart.yaml and values files are Helm's, read
+		// as Helm reads them when the chart renders (a repeated key: the last one wins),
+		// never as manifests.
+		if manifestFile(path) && !terraformFile(path) {
+			switch {
+			case r.kustDirs[filepath.Dir(path)]:
+				r.stats.Files++ // read by the kustomize build
+				r.kustFiles = append(r.kustFiles, path)
+			case helmChartFile(r.fsys, path):
+				r.stats.Files++ // read by the chart's render
+			default:
+				r.add(path)
+			}
+		}
+		if terraformFile(path) {
+			r.tfDirs[filepath.Dir(path)] = true
+			r.stats.Files++
+		}
+		return nil
+	}, r.skip)
+	if err != nil {
+		r.frags = append(r.frags, failed(p, "cannot walk: "+confine.Reason(err)))
 	}
-	// Plans named on the command line or in the config are read like a file named there.
-	for _, p := range opts.TerraformPlans {
-		if _, err := fsys.AddPath(p.File); err != nil {
-			frags = append(frags, failed(p.File, "cannot read the Terraform plan: "+confine.Reason(err)))
+}
+
+// folder decides a folder of the walk from p: skipped, a kustomization, a chart (whose
+// templates are rendered, not read), or walked into.
+func (r *run) folder(p, path string) error {
+	if path != p && skipDirs[filepath.Base(path)] {
+		return fs.SkipDir
+	}
+	if kustomize.IsKustomization(r.fsys, path) {
+		r.kustDirs[path] = true
+	}
+	if filepath.Base(path) != "templates" || !r.fsys.IsFile(filepath.Join(filepath.Dir(path), "Chart.yaml")) {
+		return nil
+	}
+	chart := filepath.Dir(path)
+	// A subchart (CHART/charts/SUB) is rendered by its parent, with the parent's values.
+	parent := filepath.Dir(filepath.Dir(chart))
+	subchart := filepath.Base(filepath.Dir(chart)) == "charts" && r.fsys.IsFile(filepath.Join(parent, "Chart.yaml"))
+	if r.opts.SkipTreeCharts {
+		r.stats.SkippedChartTemplates = append(r.stats.SkippedChartTemplates, path)
+	} else if !subchart {
+		r.treeCharts = append(r.treeCharts, chart)
+	}
+	return fs.SkipDir
+}
+
+// addPlans adds the plans named on the command line or in the config, read like a file named
+// there.
+func (r *run) addPlans() {
+	for _, p := range r.opts.TerraformPlans {
+		if _, err := r.fsys.AddPath(p.File); err != nil {
+			r.frags = append(r.frags, failed(p.File, "cannot read the Terraform plan: "+confine.Reason(err)))
 			continue
 		}
-		add(filepath.Clean(p.File))
+		r.add(filepath.Clean(p.File))
 	}
+}
+
+// readFiles reads the manifest files on every core, in path order.
+func (r *run) readFiles() {
 	// A file of a kustomization's folder that is also named (eni-lint check k8s k8s/job.yaml) is
 	// read on its own: it is counted once, and not listed as unread beside the build.
-	kustFiles = slices.DeleteFunc(kustFiles, func(f string) bool {
-		if seen[filepath.Clean(f)] {
-			stats.Files--
+	r.kustFiles = slices.DeleteFunc(r.kustFiles, func(f string) bool {
+		if r.seen[filepath.Clean(f)] {
+			r.stats.Files--
 			return true
 		}
 		return false
 	})
-	sort.Strings(files)
-	stats.Files += len(files)
-	for _, f := range parseAll(ctx, files, opts) {
+	sort.Strings(r.files)
+	r.stats.Files += len(r.files)
+	for _, f := range parseAll(r.ctx, r.files, r.opts) {
 		if f.NotManifest != "" {
-			stats.Skipped = append(stats.Skipped, confine.Skip{Path: f.File, Reason: f.NotManifest})
+			r.stats.Skipped = append(r.stats.Skipped, confine.Skip{Path: f.File, Reason: f.NotManifest})
 			f = inventory.Fragment{File: f.File}
 		}
-		frags = append(frags, f)
+		r.frags = append(r.frags, f)
 	}
-	charts := append([]helm.Chart{}, opts.HelmCharts...)
+}
+
+// renderCharts renders the charts given (--helm-chart) and those of the tree not given.
+func (r *run) renderCharts() {
+	charts := append([]helm.Chart{}, r.opts.HelmCharts...)
 	given := map[string]bool{}
-	for _, c := range opts.HelmCharts {
-		given[filepath.Clean(fsys.Abs(c.Dir))] = true
+	for _, c := range r.opts.HelmCharts {
+		given[filepath.Clean(r.fsys.Abs(c.Dir))] = true
 	}
-	fromTree := map[string]bool{}    // absolute folders of the charts rendered because they are in the tree
-	treeFrags := map[string][2]int{} // the fragments each of them rendered, [from, to) in frags
-	for _, dir := range treeCharts {
-		if abs := filepath.Clean(fsys.Abs(dir)); !given[abs] {
+	for _, dir := range r.treeCharts {
+		if abs := filepath.Clean(r.fsys.Abs(dir)); !given[abs] {
 			charts = append(charts, helm.Chart{Dir: dir})
-			fromTree[abs] = true
+			r.fromTree[abs] = true
 		}
 	}
 	for _, c := range charts {
-		if ctx.Err() != nil {
-			frags = append(frags, failed(c.Dir, notRead(ctx)))
+		if r.ctx.Err() != nil {
+			r.frags = append(r.frags, failed(c.Dir, notRead(r.ctx)))
 			continue
 		}
-		done := opts.reading("the chart " + c.Dir)
-		k8s := opts.kubernetes()
-		namespace := opts.DefaultNamespace
-		if c.Namespace != "" {
-			namespace, k8s.DefaultNamespace = c.Namespace, c.Namespace
-		}
-		rendered := helm.Render(fsys, c, namespace, helmLimitsOf(opts), func(file string, docs []*yaml.Node) inventory.Fragment {
-			return kubernetes.LoadDocuments(file, docs, nil, k8s)
-		}, skip)
-		done()
-		failed := false
-		if fromTree[filepath.Clean(fsys.Abs(c.Dir))] {
-			// Nobody asked for this chart: one that does not render with its own values (it
-			// needs values from elsewhere, or dependencies not vendored) is a warning that
-			// says what would decide it, not a failed run.
-			for i := range rendered {
-				for _, e := range rendered[i].Errors {
-					failed = true
-					rendered[i].Unresolved = append(rendered[i].Unresolved, inventory.UnresolvedObject{
-						Source: "Helm chart " + c.Dir, Location: e.Position,
-						Reason: "it does not render with its own values.yaml (" + e.Message + "): give it values with --helm-chart DIR:VALUES, or skip the charts of the tree with --render-charts=false",
-					})
-				}
-				rendered[i].Errors = nil
-			}
-		}
-		stats.HelmCharts++
-		if !failed {
-			stats.RenderedCharts = append(stats.RenderedCharts, c.Dir)
-		}
-		if abs := filepath.Clean(fsys.Abs(c.Dir)); fromTree[abs] {
-			treeFrags[abs] = [2]int{len(frags), len(frags) + len(rendered)}
-		}
-		frags = append(frags, rendered...)
+		r.renderChart(c)
 	}
-	var renderedElsewhere []string // absolute chart folders rendered by a release or a kustomization
-	var inflated []string          // the charts kustomizations rendered, as named
-	if len(kustDirs) > 0 {
-		dirs := make([]string, 0, len(kustDirs))
-		for d := range kustDirs {
-			dirs = append(dirs, d)
-		}
-		sort.Strings(dirs)
-		if ctx.Err() != nil {
-			return append(frags, failed(dirs[0], fmt.Sprintf("%s (and the other %d kustomizations)", notRead(ctx), len(dirs)-1))), stats
-		}
-		done := opts.reading(fmt.Sprintf("%d kustomizations (%s …)", len(dirs), dirs[0]))
-		built := kustomize.Load(fsys, dirs, opts.kubernetes(), helmLimitsOf(opts))
-		done()
-		stats.Kustomizations = len(built)
-		for _, f := range built {
-			dir := f.File
-			if kustomize.IsKustomization(fsys, filepath.Dir(dir)) {
-				dir = filepath.Dir(dir) // the fragment is named after the kustomization file
-			}
-			stats.BuiltKustomizations = append(stats.BuiltKustomizations, dir)
-		}
-		for _, f := range built {
-			renderedElsewhere = append(renderedElsewhere, f.Charts...)
-			inflated = append(inflated, f.RenderedCharts...)
-		}
-		stats.Skipped = append(stats.Skipped, unlisted(fsys, kustFiles, built)...)
-		frags = append(frags, built...)
+}
+
+func (r *run) renderChart(c helm.Chart) {
+	done := r.opts.reading("the chart " + c.Dir)
+	k8s := r.opts.kubernetes()
+	namespace := r.opts.DefaultNamespace
+	if c.Namespace != "" {
+		namespace, k8s.DefaultNamespace = c.Namespace, c.Namespace
 	}
-	if len(tfDirs) > 0 {
-		dirs := make([]string, 0, len(tfDirs))
-		for d := range tfDirs {
-			dirs = append(dirs, d)
-		}
-		sort.Strings(dirs)
-		stats.TerraformModules = len(dirs)
-		if ctx.Err() != nil {
-			return append(frags, failed(dirs[0], fmt.Sprintf("%s (and the other %d Terraform folders)", notRead(ctx), len(dirs)-1))), stats
-		}
-		tf := opts.Terraform
-		tf.Kubernetes = opts.kubernetes()
-		tf.FS = fsys
-		tf.Helm = helmLimitsOf(opts)
-		done := opts.reading(fmt.Sprintf("%d Terraform folders (%s …)", len(dirs), dirs[0]))
-		tfFrags := terraform.Load(dirs, tf)
-		done()
-		templates := map[string]bool{}
-		for _, f := range tfFrags {
-			for _, t := range f.Templates {
-				templates[filepath.Clean(t)] = true
+	rendered := helm.Render(r.fsys, c, namespace, helmLimitsOf(r.opts), func(file string, docs []*yaml.Node) inventory.Fragment {
+		return kubernetes.LoadDocuments(file, docs, nil, k8s)
+	}, r.skip)
+	done()
+	abs := filepath.Clean(r.fsys.Abs(c.Dir))
+	failed := false
+	if r.fromTree[abs] {
+		// Nobody asked for this chart: one that does not render with its own values (it
+		// needs values from elsewhere, or dependencies not vendored) is a warning that
+		// says what would decide it, not a failed run.
+		for i := range rendered {
+			for _, e := range rendered[i].Errors {
+				failed = true
+				rendered[i].Unresolved = append(rendered[i].Unresolved, inventory.UnresolvedObject{
+					Source: "Helm chart " + c.Dir, Location: e.Position,
+					Reason: "it does not render with its own values.yaml (" + e.Message + "): give it values with --helm-chart DIR:VALUES, or skip the charts of the tree with --render-charts=false",
+				})
 			}
+			rendered[i].Errors = nil
 		}
-		// A file that Terraform renders with templatefile() is a template, not a manifest:
-		// its ${…} and %{…} would read as YAML errors or as wrong values. It is listed as
-		// not read, with the reason.
-		const rendered = "a template that Terraform renders with templatefile(): not a manifest"
-		listed := map[string]int{}
-		for i, s := range stats.Skipped {
-			listed[s.Path] = i
-		}
-		for i := range frags {
-			if templates[filepath.Clean(fsys.Abs(frags[i].File))] {
-				if at, ok := listed[frags[i].File]; ok {
-					stats.Skipped[at].Reason = rendered // already listed: the precise reason
-				} else {
-					stats.Skipped = append(stats.Skipped, confine.Skip{Path: frags[i].File, Reason: rendered})
-				}
-				frags[i] = inventory.Fragment{File: frags[i].File}
-			}
-		}
-		for _, f := range tfFrags {
-			renderedElsewhere = append(renderedElsewhere, f.Charts...)
-		}
-		frags = append(frags, tfFrags...)
+		r.treeFrags[abs] = [2]int{len(r.frags), len(r.frags) + len(rendered)}
 	}
-	// A chart of the tree that a helm_release installs, or that a kustomization's helmCharts
-	// inflates, is rendered there with that release's values: its objects count once, from
-	// there.
+	r.stats.HelmCharts++
+	if !failed {
+		r.stats.RenderedCharts = append(r.stats.RenderedCharts, c.Dir)
+	}
+	r.frags = append(r.frags, rendered...)
+}
+
+// sortedKeys are a set's members in order.
+func sortedKeys(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for d := range set {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// buildKustomizations builds the kustomization folders found; false when the run's deadline
+// passed first (the fragments then say what was not read).
+func (r *run) buildKustomizations() bool {
+	if len(r.kustDirs) == 0 {
+		return true
+	}
+	dirs := sortedKeys(r.kustDirs)
+	if r.ctx.Err() != nil {
+		r.frags = append(r.frags, failed(dirs[0], fmt.Sprintf("%s (and the other %d kustomizations)", notRead(r.ctx), len(dirs)-1)))
+		return false
+	}
+	done := r.opts.reading(fmt.Sprintf("%d kustomizations (%s …)", len(dirs), dirs[0]))
+	built := kustomize.Load(r.fsys, dirs, r.opts.kubernetes(), helmLimitsOf(r.opts))
+	done()
+	r.stats.Kustomizations = len(built)
+	for _, f := range built {
+		dir := f.File
+		if kustomize.IsKustomization(r.fsys, filepath.Dir(dir)) {
+			dir = filepath.Dir(dir) // the fragment is named after the kustomization file
+		}
+		r.stats.BuiltKustomizations = append(r.stats.BuiltKustomizations, dir)
+	}
+	for _, f := range built {
+		r.renderedElsewhere = append(r.renderedElsewhere, f.Charts...)
+		r.inflated = append(r.inflated, f.RenderedCharts...)
+	}
+	r.stats.Skipped = append(r.stats.Skipped, unlisted(r.fsys, r.kustFiles, built)...)
+	r.frags = append(r.frags, built...)
+	return true
+}
+
+// loadTerraform evaluates the Terraform folders found; false when the run's deadline passed
+// first.
+func (r *run) loadTerraform() bool {
+	if len(r.tfDirs) == 0 {
+		return true
+	}
+	dirs := sortedKeys(r.tfDirs)
+	r.stats.TerraformModules = len(dirs)
+	if r.ctx.Err() != nil {
+		r.frags = append(r.frags, failed(dirs[0], fmt.Sprintf("%s (and the other %d Terraform folders)", notRead(r.ctx), len(dirs)-1)))
+		return false
+	}
+	tf := r.opts.Terraform
+	tf.Kubernetes = r.opts.kubernetes()
+	tf.FS = r.fsys
+	tf.Helm = helmLimitsOf(r.opts)
+	done := r.opts.reading(fmt.Sprintf("%d Terraform folders (%s …)", len(dirs), dirs[0]))
+	tfFrags := terraform.Load(dirs, tf)
+	done()
+	r.dropTemplates(tfFrags)
+	for _, f := range tfFrags {
+		r.renderedElsewhere = append(r.renderedElsewhere, f.Charts...)
+	}
+	r.frags = append(r.frags, tfFrags...)
+	return true
+}
+
+// dropTemplates empties the fragments of the files Terraform renders with templatefile():
+// a template, not a manifest, whose ${…} and %{…} would read as YAML errors or as wrong
+// values. Each is listed as not read, with the reason.
+func (r *run) dropTemplates(tfFrags []inventory.Fragment) {
+	templates := map[string]bool{}
+	for _, f := range tfFrags {
+		for _, t := range f.Templates {
+			templates[filepath.Clean(t)] = true
+		}
+	}
+	const rendered = "a template that Terraform renders with templatefile(): not a manifest"
+	listed := map[string]int{}
+	for i, s := range r.stats.Skipped {
+		listed[s.Path] = i
+	}
+	for i := range r.frags {
+		if templates[filepath.Clean(r.fsys.Abs(r.frags[i].File))] {
+			if at, ok := listed[r.frags[i].File]; ok {
+				r.stats.Skipped[at].Reason = rendered // already listed: the precise reason
+			} else {
+				r.stats.Skipped = append(r.stats.Skipped, confine.Skip{Path: r.frags[i].File, Reason: rendered})
+			}
+			r.frags[i] = inventory.Fragment{File: r.frags[i].File}
+		}
+	}
+}
+
+// countChartsOnce drops what a chart of the tree rendered with its own values when a
+// helm_release installs it or a kustomization's helmCharts inflates it: it is rendered there
+// with that release's values, and its objects count once, from there.
+func (r *run) countChartsOnce() {
 	byRelease := map[string]bool{}
-	for _, chart := range renderedElsewhere {
-		if c := filepath.Clean(chart); fromTree[c] {
+	for _, chart := range r.renderedElsewhere {
+		if c := filepath.Clean(chart); r.fromTree[c] {
 			byRelease[c] = true
 		}
 	}
 	if len(byRelease) > 0 {
 		for chart := range byRelease {
-			span := treeFrags[chart]
+			span := r.treeFrags[chart]
 			for i := span[0]; i < span[1]; i++ {
-				frags[i] = inventory.Fragment{File: frags[i].File}
+				r.frags[i] = inventory.Fragment{File: r.frags[i].File}
 			}
 		}
-		kept := stats.RenderedCharts[:0]
-		for _, c := range stats.RenderedCharts {
-			if !byRelease[filepath.Clean(fsys.Abs(c))] {
+		kept := r.stats.RenderedCharts[:0]
+		for _, c := range r.stats.RenderedCharts {
+			if !byRelease[filepath.Clean(r.fsys.Abs(c))] {
 				kept = append(kept, c)
 			}
 		}
-		stats.RenderedCharts = kept
-		stats.HelmCharts = len(kept)
+		r.stats.RenderedCharts = kept
+		r.stats.HelmCharts = len(kept)
 	}
-	stats.RenderedCharts = append(stats.RenderedCharts, inflated...)
-	stats.HelmCharts += len(inflated)
-	stats.TerraformPlans = joinPlans(fsys, frags, opts)
-	// The same document read by two loaders (a manifest and Terraform's file() of it) is
-	// one definition; inventory.Reconcile then marks the duplicates of every kind.
-	inventory.ReadOnce(frags, func(file string) string { return filepath.Clean(fsys.Abs(file)) })
-	for _, f := range frags {
-		stats.Documents += f.Documents
-	}
-	return frags, stats
+	r.stats.RenderedCharts = append(r.stats.RenderedCharts, r.inflated...)
+	r.stats.HelmCharts += len(r.inflated)
 }
 
 // unlisted names the files of kustomization folders that no successful build read: the
