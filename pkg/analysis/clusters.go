@@ -37,12 +37,21 @@ type ClusterSpec struct {
 // (filtered to what belongs to it) it is evaluated on.
 type cluster struct {
 	meta       findings.Cluster
-	key        string
+	key        clusterKey
 	frags      []inventory.Fragment
 	nodeGroups []inventory.NodeGroupSpec
 	// manifests counts the files whose objects the cluster gets.
 	manifests map[string]bool
 }
+
+// clusterKey tells the clusters of a plan apart: their kind (clusterConfig, the flags',
+// clusterTerraform, clusterKarpenter, or the kind of a ClusterRef an object names), and what
+// names one of that kind: a config entry's or a reference's name, a Terraform root and its
+// environment, a NodePool folder.
+type clusterKey struct{ kind, name, env string }
+
+// configKey is the key of the config file's cluster name.
+func configKey(name string) clusterKey { return clusterKey{kind: clusterConfig, name: name} }
 
 // Cluster kinds, as reports name them.
 const (
@@ -64,7 +73,7 @@ const (
 // root's folder (that root's clusters). scanned are the paths the run was given: a root that is
 // one of them holds everything, so its folder decides nothing.
 func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSpec, specs []ClusterSpec, scanned []string) []*cluster {
-	byKey := map[string]*cluster{}
+	byKey := map[clusterKey]*cluster{}
 	// rootClusters are the clusters each Terraform root's evaluations went to.
 	rootClusters := map[string][]*cluster{}
 	addRoot := func(root string, c *cluster) {
@@ -74,7 +83,7 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 		}
 	}
 	var order []*cluster
-	get := func(key string, meta findings.Cluster) *cluster {
+	get := func(key clusterKey, meta findings.Cluster) *cluster {
 		if c, ok := byKey[key]; ok {
 			return c
 		}
@@ -84,12 +93,12 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 		return c
 	}
 	for _, s := range specs {
-		c := get("config\x00"+s.Name, findings.Cluster{Name: s.Name, Kind: clusterConfig, VarFiles: s.VarFiles, Sources: []inventory.Position{s.Location},
+		c := get(configKey(s.Name), findings.Cluster{Name: s.Name, Kind: clusterConfig, VarFiles: s.VarFiles, Sources: []inventory.Position{s.Location},
 			Infrastructure: slashed(s.Infrastructure), ManifestPaths: slashed(s.Manifests)})
 		c.nodeGroups = append(c.nodeGroups, s.NodeGroups...)
 	}
 	if len(flagGroups) > 0 {
-		c := get("flags", findings.Cluster{Name: "default", Kind: clusterFlags})
+		c := get(clusterKey{kind: clusterFlags}, findings.Cluster{Name: "default", Kind: clusterFlags})
 		c.nodeGroups = append(c.nodeGroups, flagGroups...)
 		for _, g := range flagGroups {
 			c.meta.Sources = appendPosition(c.meta.Sources, g.Location)
@@ -104,7 +113,7 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 				if !within(path, p) {
 					continue
 				}
-				c := byKey["config\x00"+s.Name]
+				c := byKey[configKey(s.Name)]
 				if declaredFor == "" || s.Name == declaredFor {
 					return c
 				}
@@ -136,7 +145,7 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 			return c
 		}
 		if ref.Kind != "" {
-			c := get(ref.Kind+"\x00"+ref.Name, findings.Cluster{Name: ref.Name, Kind: ref.Kind})
+			c := get(clusterKey{kind: ref.Kind, name: ref.Name}, findings.Cluster{Name: ref.Name, Kind: ref.Kind})
 			c.meta.Sources = appendPosition(c.meta.Sources, ref.Location)
 			return c
 		}
@@ -226,7 +235,7 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 		if name == "." {
 			name = clusterKarpenter
 		}
-		pools[w.frag][w.pool] = []*cluster{get("karpenter\x00"+dir, findings.Cluster{Name: name, Kind: clusterKarpenter, Root: dir, Sources: []inventory.Position{{File: dir}}})}
+		pools[w.frag][w.pool] = []*cluster{get(clusterKey{kind: clusterKarpenter, name: dir}, findings.Cluster{Name: name, Kind: clusterKarpenter, Root: dir, Sources: []inventory.Position{{File: dir}}})}
 	}
 	uniqueNames(order)
 
@@ -279,12 +288,12 @@ func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSp
 }
 
 // objectTargets are the clusters a fragment's objects go to; nil means every cluster.
-func objectTargets(f inventory.Fragment, specs []ClusterSpec, byKey map[string]*cluster, order []*cluster) map[*cluster]bool {
+func objectTargets(f inventory.Fragment, specs []ClusterSpec, byKey map[clusterKey]*cluster, order []*cluster) map[*cluster]bool {
 	targets := map[*cluster]bool{}
 	for _, s := range specs {
 		for _, p := range s.Manifests {
 			if within(f.File, p) || (f.TerraformRoot != "" && within(f.TerraformRoot, p)) {
-				targets[byKey["config\x00"+s.Name]] = true
+				targets[byKey[configKey(s.Name)]] = true
 			}
 		}
 	}
@@ -303,7 +312,7 @@ func objectTargets(f inventory.Fragment, specs []ClusterSpec, byKey map[string]*
 	for _, s := range specs {
 		for _, p := range s.Infrastructure {
 			if within(f.TerraformRoot, p) && (f.ConfigCluster == "" || f.ConfigCluster == s.Name) {
-				targets[byKey["config\x00"+s.Name]] = true
+				targets[byKey[configKey(s.Name)]] = true
 			}
 		}
 	}
@@ -325,11 +334,11 @@ func objectTargets(f inventory.Fragment, specs []ClusterSpec, byKey map[string]*
 
 // manifestsCluster is the config cluster whose manifests hold file, if any (a NodePool kept
 // beside the cluster's applications).
-func manifestsCluster(specs []ClusterSpec, byKey map[string]*cluster, file string) *cluster {
+func manifestsCluster(specs []ClusterSpec, byKey map[clusterKey]*cluster, file string) *cluster {
 	for _, s := range specs {
 		for _, p := range s.Manifests {
 			if within(file, p) {
-				return byKey["config\x00"+s.Name]
+				return byKey[configKey(s.Name)]
 			}
 		}
 	}
@@ -338,9 +347,9 @@ func manifestsCluster(specs []ClusterSpec, byKey map[string]*cluster, file strin
 
 // fargateCluster is the cluster that declares a Fargate profile, or nil when the profile
 // follows its fragment's objects.
-func fargateCluster(f inventory.Fragment, p inventory.FargateProfile, byKey map[string]*cluster) *cluster {
+func fargateCluster(f inventory.Fragment, p inventory.FargateProfile, byKey map[clusterKey]*cluster) *cluster {
 	if p.Cluster.Kind != "" {
-		return byKey[p.Cluster.Kind+"\x00"+p.Cluster.Name]
+		return byKey[clusterKey{kind: p.Cluster.Kind, name: p.Cluster.Name}]
 	}
 	if f.TerraformRoot != "" {
 		return byKey[terraformKey(f)]
@@ -348,8 +357,8 @@ func fargateCluster(f inventory.Fragment, p inventory.FargateProfile, byKey map[
 	return nil
 }
 
-func terraformKey(f inventory.Fragment) string {
-	return "terraform\x00" + filepath.Clean(f.TerraformRoot) + "\x00" + f.Environment
+func terraformKey(f inventory.Fragment) clusterKey {
+	return clusterKey{kind: clusterTerraform, name: filepath.Clean(f.TerraformRoot), env: f.Environment}
 }
 
 // terraformName names a Terraform cluster: its root folder, and the environment after a colon
