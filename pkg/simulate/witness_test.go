@@ -141,7 +141,7 @@ func TestTightnessDistribution(t *testing.T) {
 			worst = append(worst, gap{float64(bound) / float64(max(got.Peak, 1)), fmt.Sprintf("%+v: bound %d, witness %d", w, bound, got.Peak)})
 		}
 		sort.Slice(worst, func(i, j int) bool { return worst[i].ratio > worst[j].ratio })
-		for _, g := range worst[:min(40, len(worst))] {
+		for _, g := range worst[:min(5, len(worst))] {
 			t.Logf("  %.2f %s", g.ratio, g.what)
 		}
 		t.Logf("onDelete=%v: %s; %d witnesses above the bound", m.OnDelete, distribution(ratios), above)
