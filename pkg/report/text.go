@@ -63,10 +63,25 @@ func place(p inventory.Position) string {
 
 func (t Text) Write(w io.Writer, r *findings.Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Release model:"), r.Model.Description)
+	t.writeHeader(&b, r)
+	t.writeInputs(&b, r)
+	t.writeFindings(&b, r)
+	t.writeRows(&b, r)
+	t.writeWorkloads(&b, r)
+	t.writeNotes(&b, r)
+	t.writeVerdicts(&b, r)
+	t.writeSummary(&b, r)
+	_, err := io.WriteString(w, TerminalSafe(b.String(), t.Color))
+	return err
+}
+
+// writeHeader writes what the figures assume: the release model, a cooldown that differs
+// from the cluster's, the workloads on Fargate, and unknown capacity.
+func (t Text) writeHeader(b *strings.Builder, r *findings.Report) {
+	fmt.Fprintf(b, "%s %s\n", t.paint(ansiBold, "Release model:"), r.Model.Description)
 	for _, c := range r.CNISettings {
 		if c.BranchENICooldownSeconds != nil && *c.BranchENICooldownSeconds != r.Model.CooldownSeconds && !r.Model.ENIRelease.OnDelete() {
-			fmt.Fprintf(&b, "%s %s sets branch-eni-cooldown to %ds; this run used %ds (--cooldown).\n", t.paint(ansiBold, "Note:"), c.Source, *c.BranchENICooldownSeconds, r.Model.CooldownSeconds)
+			fmt.Fprintf(b, "%s %s sets branch-eni-cooldown to %ds; this run used %ds (--cooldown).\n", t.paint(ansiBold, "Note:"), c.Source, *c.BranchENICooldownSeconds, r.Model.CooldownSeconds)
 		}
 	}
 	if len(r.OnFargate) > 0 {
@@ -74,62 +89,67 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		for _, f := range r.OnFargate {
 			names = append(names, OneLine(fmt.Sprintf("%s %s/%s (profile %s)", f.Object.Kind, f.Object.Namespace, f.Object.Name, f.Profile)))
 		}
-		fmt.Fprintf(&b, "%s %s run on Fargate: their pods hold no node branch ENI and are in no node group's sum.\n", t.paint(ansiBold, "Fargate:"), strings.Join(names, ", "))
+		fmt.Fprintf(b, "%s %s run on Fargate: their pods hold no node branch ENI and are in no node group's sum.\n", t.paint(ansiBold, "Fargate:"), strings.Join(names, ", "))
 	}
 	if !r.CapacityKnown {
-		fmt.Fprintf(&b, "%s no node groups were given (--node-group or nodeGroups in %s), so branch-ENI capacity is unknown: the figures below are what the workloads need.\n",
+		fmt.Fprintf(b, "%s no node groups were given (--node-group or nodeGroups in %s), so branch-ENI capacity is unknown: the figures below are what the workloads need.\n",
 			t.paint(ansiBold, "Capacity:"), ".eni-lint.yaml")
 	}
+}
 
+// writeInputs lists the inputs that could not be read and what was read in another way:
+// charts rendered, kustomizations built, Terraform plans, objects not modelled, files not read.
+func (t Text) writeInputs(b *strings.Builder, r *findings.Report) {
 	if len(r.Errors) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold+ansiRed, "Inputs that could not be read"))
+		fmt.Fprintf(b, "\n%s\n", t.paint(ansiBold+ansiRed, "Inputs that could not be read"))
 		for _, e := range r.Errors {
 			loc := e.Position.File
 			if e.Position.Line > 0 {
 				loc += ":" + place(e.Position)
 			}
-			fmt.Fprintf(&b, "  %s  %s\n", OneLine(loc), OneLine(e.Message))
+			fmt.Fprintf(b, "  %s  %s\n", OneLine(loc), OneLine(e.Message))
 		}
 	}
 
 	if len(r.Inputs.RenderedCharts) > 0 {
-		fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Helm charts rendered:"), OneLine(strings.Join(r.Inputs.RenderedCharts, ", ")))
+		fmt.Fprintf(b, "%s %s\n", t.paint(ansiBold, "Helm charts rendered:"), OneLine(strings.Join(r.Inputs.RenderedCharts, ", ")))
 	}
 	if len(r.Inputs.BuiltKustomizations) > 0 {
-		fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Kustomizations built:"), OneLine(strings.Join(r.Inputs.BuiltKustomizations, ", ")))
+		fmt.Fprintf(b, "%s %s\n", t.paint(ansiBold, "Kustomizations built:"), OneLine(strings.Join(r.Inputs.BuiltKustomizations, ", ")))
 	}
 	for _, p := range r.Inputs.TerraformPlans {
-		fmt.Fprintf(&b, "%s %s\n", t.paint(ansiBold, "Terraform "+p.Kind+":"), OneLine(planLine(p)))
+		fmt.Fprintf(b, "%s %s\n", t.paint(ansiBold, "Terraform "+p.Kind+":"), OneLine(planLine(p)))
 		for _, d := range p.Disagreements {
-			fmt.Fprintf(&b, "  differs from the code: %s\n", OneLine(d))
+			fmt.Fprintf(b, "  differs from the code: %s\n", OneLine(d))
 		}
 	}
 	if len(r.Inputs.NotModelled) > 0 {
-		fmt.Fprintf(&b, "%s\n", t.paint(ansiBold, "Not modelled (they run pods eni-lint does not count):"))
+		fmt.Fprintf(b, "%s\n", t.paint(ansiBold, "Not modelled (they run pods eni-lint does not count):"))
 		for _, o := range r.Inputs.NotModelled {
-			fmt.Fprintf(&b, "  %s:%s  %s %s\n", OneLine(o.Location.File), place(o.Location), OneLine(o.APIVersion+" "+o.Kind), OneLine(qualified(o.Namespace, o.Name)))
+			fmt.Fprintf(b, "  %s:%s  %s %s\n", OneLine(o.Location.File), place(o.Location), OneLine(o.APIVersion+" "+o.Kind), OneLine(qualified(o.Namespace, o.Name)))
 		}
 	}
 	if len(r.Inputs.SkippedChartTemplates) > 0 {
-		fmt.Fprintf(&b, "%s %s (--render-charts=false; render them, or check helm template's output with -)\n", t.paint(ansiBold, "Helm chart templates not read:"), OneLine(strings.Join(r.Inputs.SkippedChartTemplates, ", ")))
+		fmt.Fprintf(b, "%s %s (--render-charts=false; render them, or check helm template's output with -)\n", t.paint(ansiBold, "Helm chart templates not read:"), OneLine(strings.Join(r.Inputs.SkippedChartTemplates, ", ")))
 	}
 	if len(r.Inputs.Skipped) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Not read"))
+		fmt.Fprintf(b, "\n%s\n", t.paint(ansiBold, "Not read"))
 		for _, s := range r.Inputs.Skipped {
-			fmt.Fprintf(&b, "  %s  %s\n", OneLine(s.Path), OneLine(s.Reason))
+			fmt.Fprintf(b, "  %s  %s\n", OneLine(s.Path), OneLine(s.Reason))
 		}
 	}
+}
 
+// writeFindings lists the findings not suppressed, by file, each with its witness and fixes.
+func (t Text) writeFindings(b *strings.Builder, r *findings.Report) {
 	file := "\x00"
-	var suppressed []findings.Finding
 	for _, f := range r.Findings {
 		if f.Suppressed != nil {
-			suppressed = append(suppressed, f)
-			continue
+			continue // listed apart (writeNotes)
 		}
 		if f.Location.File != file {
 			file = f.Location.File
-			fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, OneLine(file)))
+			fmt.Fprintf(b, "\n%s\n", t.paint(ansiBold, OneLine(file)))
 		}
 		env := ""
 		switch {
@@ -143,7 +163,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		prefix := fmt.Sprintf("  %-8s %-7s %s  ", place(f.Location), f.Severity, f.Rule)
 		indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
 		lines := t.wrap(OneLine(env+f.Message), len(indent))
-		fmt.Fprintf(&b, "  %-8s %s %s  %s\n", place(f.Location), t.severity(f.Severity), t.paint(ansiBold, f.Rule), lines[0])
+		fmt.Fprintf(b, "  %-8s %s %s  %s\n", place(f.Location), t.severity(f.Severity), t.paint(ansiBold, f.Rule), lines[0])
 		for _, l := range lines[1:] {
 			b.WriteString(indent + l + "\n")
 		}
@@ -176,12 +196,16 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			}
 		}
 	}
+}
 
+// writeRows writes the per-instance-type table (a section per cluster when there are
+// several), or the sentence that says why there is none.
+func (t Text) writeRows(b *strings.Builder, r *findings.Report) {
 	// Exit 2: some input was not read, so no row can claim a verdict; the findings above
 	// are what could be checked.
 	noVerdict := r.ExitCode() == findings.ExitFailed
 	if noVerdict && len(r.InstanceTypes) > 0 {
-		fmt.Fprintf(&b, "\n%s %s\n", t.paint(ansiBold, "No verdict:"), count(len(r.Errors), "input")+" could not be read (listed above), so the per-instance-type verdicts are not shown; fix or exclude them")
+		fmt.Fprintf(b, "\n%s %s\n", t.paint(ansiBold, "No verdict:"), count(len(r.Errors), "input")+" could not be read (listed above), so the per-instance-type verdicts are not shown; fix or exclude them")
 	}
 	// A first run on a repository without Security groups for Pods: a table of zeros says
 	// nothing, a sentence does.
@@ -190,7 +214,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		nothingHeld = nothingHeld && row.Hidden == 0 && row.Active == 0
 	}
 	if nothingHeld && !noVerdict {
-		fmt.Fprintf(&b, "\n%s no SecurityGroupPolicy found, and no workload asks for vpc.amazonaws.com/pod-eni: nothing here holds branch ENIs (a pod gets one only when a SecurityGroupPolicy selects it). Scan the folder that holds your SecurityGroupPolicies too, if they live elsewhere.\n", t.paint(ansiBold, "Nothing to check:"))
+		fmt.Fprintf(b, "\n%s no SecurityGroupPolicy found, and no workload asks for vpc.amazonaws.com/pod-eni: nothing here holds branch ENIs (a pod gets one only when a SecurityGroupPolicy selects it). Scan the folder that holds your SecurityGroupPolicies too, if they live elsewhere.\n", t.paint(ansiBold, "Nothing to check:"))
 	}
 	if len(r.InstanceTypes) > 0 && !noVerdict && !nothingHeld {
 		// A section per cluster when there are several: each is judged on its own.
@@ -207,7 +231,7 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 			if name != "" {
 				title = "Cluster " + name + clusterAbout(r, name) + ": branch ENIs per instance type (worst case on one node)"
 			}
-			fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, title))
+			fmt.Fprintf(b, "\n%s\n", t.paint(ansiBold, title))
 			var table strings.Builder
 			tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "  NODE GROUP\tINSTANCE TYPE\tBRANCH ENIs\tHIDDEN\tACTIVE\tDEMAND\tVERDICT\tSOURCE")
@@ -228,19 +252,22 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 				}
 			}
 			if empty > 0 {
-				fmt.Fprintf(&b, "  (%s of node pools that no SGP workload can land on not shown; --format json lists them)\n", count(empty, "row"))
+				fmt.Fprintf(b, "  (%s of node pools that no SGP workload can land on not shown; --format json lists them)\n", count(empty, "row"))
 			}
 			for _, row := range rows {
 				if s := row.ScheduleSeparated; s != nil {
-					fmt.Fprintf(&b, "  %s %s: %s whose runs cannot hold at the same time counted at their peak together (%d fewer than their sum)\n", OneLine(row.NodeGroup), OneLine(row.TypeLabel()), count(len(s.Workloads), "CronJob"), s.Saved)
+					fmt.Fprintf(b, "  %s %s: %s whose runs cannot hold at the same time counted at their peak together (%d fewer than their sum)\n", OneLine(row.NodeGroup), OneLine(row.TypeLabel()), count(len(s.Workloads), "CronJob"), s.Saved)
 				}
 			}
 		}
 	}
+}
 
+// writeWorkloads lists what each workload needs when no capacity is known.
+func (t Text) writeWorkloads(b *strings.Builder, r *findings.Report) {
 	if !r.CapacityKnown && len(r.Workloads) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Workloads that hold branch ENIs"))
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(b, "\n%s\n", t.paint(ansiBold, "Workloads that hold branch ENIs"))
+		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  WORKLOAD\tSELECTED BY\tT (PER RUN)\tHIDDEN\tACTIVE")
 		for _, wl := range r.Workloads {
 			tRun := "-"
@@ -259,57 +286,71 @@ func (t Text) Write(w io.Writer, r *findings.Report) error {
 		}
 		tw.Flush()
 	}
+}
 
+// writeNotes lists the suppressed findings, the baseline entries that no longer occur, and
+// what --changed-since left out.
+func (t Text) writeNotes(b *strings.Builder, r *findings.Report) {
+	var suppressed []findings.Finding
+	for _, f := range r.Findings {
+		if f.Suppressed != nil {
+			suppressed = append(suppressed, f)
+		}
+	}
 	if len(suppressed) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Suppressed (not counted)"))
+		fmt.Fprintf(b, "\n%s\n", t.paint(ansiBold, "Suppressed (not counted)"))
 		for _, f := range suppressed {
 			why := f.Suppressed.Kind + ": " + f.Suppressed.Reason
 			if f.Suppressed.Expires != "" {
 				why += ", until " + f.Suppressed.Expires
 			}
-			fmt.Fprintf(&b, "  %s:%s %s  %s\n", OneLine(f.Location.File), place(f.Location), f.Rule, t.paint(ansiDim, OneLine(why)))
+			fmt.Fprintf(b, "  %s:%s %s  %s\n", OneLine(f.Location.File), place(f.Location), f.Rule, t.paint(ansiDim, OneLine(why)))
 		}
 	}
 	if r.Baseline != nil && len(r.Baseline.Stale) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, fmt.Sprintf("Baseline entries that no longer occur (prune them from %s)", r.Baseline.File)))
+		fmt.Fprintf(b, "\n%s\n", t.paint(ansiBold, fmt.Sprintf("Baseline entries that no longer occur (prune them from %s)", r.Baseline.File)))
 		for _, e := range r.Baseline.Stale {
 			what := e.Subject
 			if e.Name != "" {
 				what = e.Kind + " " + e.Namespace + "/" + e.Name
 			}
-			fmt.Fprintf(&b, "  %s %s %s\n", OneLine(e.Rule), OneLine(e.File), OneLine(what))
+			fmt.Fprintf(b, "  %s %s %s\n", OneLine(e.Rule), OneLine(e.File), OneLine(what))
 		}
 	}
 	if r.ChangedSince != "" {
-		fmt.Fprintf(&b, "\nOnly findings related to files changed since %s are shown.\n", r.ChangedSince)
+		fmt.Fprintf(b, "\nOnly findings related to files changed since %s are shown.\n", r.ChangedSince)
 	}
+}
 
+// writeVerdicts writes the verdict of each cluster or environment when there are several.
+func (t Text) writeVerdicts(b *strings.Builder, r *findings.Report) {
 	if len(r.Clusters) > 1 {
-		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Verdict per cluster"))
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(b, "\n%s\n", t.paint(ansiBold, "Verdict per cluster"))
+		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 		for _, c := range r.Clusters {
 			fmt.Fprintf(tw, "  %s\t%s, %s, %s; exit %d\t%s\n", OneLine(c.Name), count(c.Summary.Errors, "error"), count(c.Summary.Warnings, "warning"), count(c.Summary.Info, "info finding"), c.ExitCode, clusterOrigin(c))
 		}
 		tw.Flush()
 	} else if len(r.Environments) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.paint(ansiBold, "Verdict per environment"))
+		fmt.Fprintf(b, "\n%s\n", t.paint(ansiBold, "Verdict per environment"))
 		for _, env := range r.Environments {
-			fmt.Fprintf(&b, "  %-12s %s, %s, %s; exit %d (%s)\n", OneLine(env.Name), count(env.Summary.Errors, "error"), count(env.Summary.Warnings, "warning"), count(env.Summary.Info, "info finding"), env.ExitCode, OneLine(env.VarFile))
+			fmt.Fprintf(b, "  %-12s %s, %s, %s; exit %d (%s)\n", OneLine(env.Name), count(env.Summary.Errors, "error"), count(env.Summary.Warnings, "warning"), count(env.Summary.Info, "info finding"), env.ExitCode, OneLine(env.VarFile))
 		}
 	}
+}
 
+// writeSummary writes the counts and the exit code.
+func (t Text) writeSummary(b *strings.Builder, r *findings.Report) {
 	s := r.Summary
 	exit := r.ExitCode()
-	fmt.Fprintf(&b, "\n%s %s, %s, %s", t.paint(ansiBold, "Summary:"), count(s.Errors, "error"), count(s.Warnings, "warning"), count(s.Info, "info finding"))
+	fmt.Fprintf(b, "\n%s %s, %s, %s", t.paint(ansiBold, "Summary:"), count(s.Errors, "error"), count(s.Warnings, "warning"), count(s.Info, "info finding"))
 	if s.LoadErrors > 0 {
-		fmt.Fprintf(&b, ", %s", count(s.LoadErrors, "unreadable input"))
+		fmt.Fprintf(b, ", %s", count(s.LoadErrors, "unreadable input"))
 	}
 	if s.Suppressed > 0 {
-		fmt.Fprintf(&b, ", %d suppressed", s.Suppressed)
+		fmt.Fprintf(b, ", %d suppressed", s.Suppressed)
 	}
-	fmt.Fprintf(&b, " in %s (%s); exit %d (fail-on %s)\n", count(r.Inputs.Files, "file"), count(r.Inputs.Documents, "document"), exit, r.FailOn)
-	_, err := io.WriteString(w, TerminalSafe(b.String(), t.Color))
-	return err
+	fmt.Fprintf(b, " in %s (%s); exit %d (fail-on %s)\n", count(r.Inputs.Files, "file"), count(r.Inputs.Documents, "document"), exit, r.FailOn)
 }
 
 // wrap breaks s at spaces into lines that fit the width after an indent of used columns
