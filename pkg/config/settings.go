@@ -75,160 +75,215 @@ var Env = map[string]string{
 // Resolve finds and reads the config file and applies precedence. cwd is where the run
 // starts; relative paths in the config file are relative to the file's folder.
 func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, error) {
-	e := &Effective{
+	r := &resolver{fl: fl, getenv: getenv, cwd: cwd, baseDir: ".", e: &Effective{
 		ENIRelease: inventory.ReleaseOnDelete, CooldownSeconds: 60, Namespace: "default", FailOn: "error",
 		AllowInlineIgnores: true, Rules: map[string]RuleConfig{}, Sources: map[string]string{},
-	}
+	}}
 	for _, k := range []string{"paths", "eniRelease", "cooldown", "disruptions", "namespace", "failOn", "allowInlineIgnores"} {
-		e.Sources[k] = "default"
+		r.e.Sources[k] = "default"
 	}
-	pick := func(key, flag string) (string, string) {
-		if flag != "" {
-			return flag, "flag"
-		}
-		if v := getenv(Env[key]); v != "" {
-			return v, "env " + Env[key]
-		}
-		return "", ""
+	if err := r.loadFile(); err != nil {
+		return nil, err
 	}
+	// The file's baseline and lists of paths first, then the scalars (flag > env > file >
+	// default), then the other lists: the first path outside the config's folder is the one
+	// reported.
+	fileBaseline := ""
+	if r.f != nil && r.f.Baseline != "" {
+		fileBaseline = r.confined("baseline", r.f.Baseline)
+	}
+	r.fileSources()
+	if r.outside != nil {
+		return nil, r.outside
+	}
+	if err := r.scalars(fileBaseline); err != nil {
+		return nil, err
+	}
+	if err := r.lists(); err != nil {
+		return nil, err
+	}
+	r.fileOnly()
+	if r.outside != nil {
+		return nil, r.outside
+	}
+	return r.e, nil
+}
 
-	// The config file.
-	path, src := pick("config", fl.Config)
+// resolver is one Resolve: the flags and environment, the config file read (f, nil without
+// one, at path), and the first path it names outside its folder.
+type resolver struct {
+	fl      Flags
+	getenv  func(string) string
+	cwd     string
+	e       *Effective
+	f       *File
+	path    string
+	baseDir string // the config file's folder, "." without one
+	outside error
+}
+
+// pick is a setting's flag, else its environment variable, and where it came from.
+func (r *resolver) pick(key, flag string) (string, string) {
+	if flag != "" {
+		return flag, "flag"
+	}
+	if v := r.getenv(Env[key]); v != "" {
+		return v, "env " + Env[key]
+	}
+	return "", ""
+}
+
+// loadFile finds and reads the config file (--config, its variable, else the nearest one up
+// from the working folder), its positions relative to where eni-lint runs.
+func (r *resolver) loadFile() error {
+	path, src := r.pick("config", r.fl.Config)
 	if path == "" {
-		found, err := Find(cwd)
+		found, err := Find(r.cwd)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if found != "" {
 			path, src = found, "found"
-			if rel, err := filepath.Rel(cwd, found); err == nil {
+			if rel, err := filepath.Rel(r.cwd, found); err == nil {
 				path = rel // findings name files relative to where eni-lint runs
 			}
 		}
 	}
-	var f *File
-	if path != "" {
-		abs := path
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(cwd, path)
-		}
-		var err error
-		if f, err = Load(abs); err != nil {
-			if ce, ok := err.(*Error); ok {
-				ce.Position.File = path
-			}
-			return nil, err
-		}
-		f.Path = path
-		for i := range f.NodeGroups {
-			f.NodeGroups[i].relocate(path)
-		}
-		for i := range f.Ignores {
-			f.Ignores[i].location.File = path
-		}
-		for i := range f.Clusters {
-			f.Clusters[i].location.File = path
-			for j := range f.Clusters[i].NodeGroups {
-				f.Clusters[i].NodeGroups[j].relocate(path)
-			}
-		}
-		e.ConfigFile = path
-		e.Sources["config"] = src
+	if path == "" {
+		return nil
 	}
-	fileSrc := func(key string) string { return fmt.Sprintf("%s:%d", path, f.Line(key)) }
-	baseDir := "."
-	if path != "" {
-		baseDir = filepath.Dir(path)
+	abs := path
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(r.cwd, path)
 	}
-	rel := func(p string) string { // a config path is relative to the config file's folder
-		if filepath.IsAbs(p) || baseDir == "." {
-			return p
+	f, err := Load(abs)
+	if err != nil {
+		if ce, ok := err.(*Error); ok {
+			ce.Position.File = path
 		}
-		return filepath.Join(baseDir, p)
+		return err
 	}
-	// The config file is part of the repository, so a pull request writes it: what it names
-	// must stay inside the config file's folder (no /dev/zero baseline, no policies from
-	// elsewhere on the runner).
-	var outside error
-	confined := func(key, p string) string {
-		r := rel(p)
-		dir := baseDir
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(cwd, dir)
-		}
-		abs := r
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(cwd, abs)
-		}
-		if outside == nil && !confine.Within(filepath.Clean(dir), filepath.Clean(abs)) {
-			outside = &Error{Position: inventory.Position{File: path, Line: f.Line(key)},
-				Message: fmt.Sprintf("%s: %q is outside the config file's folder; a config file may only name files below it", key, p)}
-		}
-		return r
+	f.Path = path
+	for i := range f.NodeGroups {
+		f.NodeGroups[i].relocate(path)
 	}
+	for i := range f.Ignores {
+		f.Ignores[i].location.File = path
+	}
+	for i := range f.Clusters {
+		f.Clusters[i].location.File = path
+		for j := range f.Clusters[i].NodeGroups {
+			f.Clusters[i].NodeGroups[j].relocate(path)
+		}
+	}
+	r.f, r.path, r.baseDir = f, path, filepath.Dir(path)
+	r.e.ConfigFile = path
+	r.e.Sources["config"] = src
+	return nil
+}
 
-	// Scalars: flag > env > file > default.
-	scalar := func(key, flag, fromFile string, set func(string)) {
-		if v, s := pick(key, flag); v != "" {
-			set(v)
-			e.Sources[key] = s
-		} else if fromFile != "" {
-			set(fromFile)
-			e.Sources[key] = fileSrc(key)
-		}
+// fileSrc is where the config file sets key.
+func (r *resolver) fileSrc(key string) string { return fmt.Sprintf("%s:%d", r.path, r.f.Line(key)) }
+
+// rel is a config path relative to the config file's folder.
+func (r *resolver) rel(p string) string {
+	if filepath.IsAbs(p) || r.baseDir == "." {
+		return p
 	}
-	var fileRelease, fileCooldown, fileNamespace, fileFailOn, fileBaseline string
-	if f != nil {
+	return filepath.Join(r.baseDir, p)
+}
+
+// confined is rel, and records the first path outside the config file's folder: the config
+// file is part of the repository, so a pull request writes it, and what it names must stay
+// inside its folder (no /dev/zero baseline, no policies from elsewhere on the runner).
+func (r *resolver) confined(key, p string) string {
+	rel := r.rel(p)
+	dir := r.baseDir
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(r.cwd, dir)
+	}
+	abs := rel
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(r.cwd, abs)
+	}
+	if r.outside == nil && !confine.Within(filepath.Clean(dir), filepath.Clean(abs)) {
+		r.outside = &Error{Position: inventory.Position{File: r.path, Line: r.f.Line(key)},
+			Message: fmt.Sprintf("%s: %q is outside the config file's folder; a config file may only name files below it", key, p)}
+	}
+	return rel
+}
+
+// fileSources takes the charts, plans and clusters the config file lists, their paths
+// confined to its folder.
+func (r *resolver) fileSources() {
+	f, e := r.f, r.e
+	if f == nil {
+		return
+	}
+	for _, c := range f.Charts {
+		c.Path = r.confined("charts", c.Path)
+		for i, v := range c.Values {
+			c.Values[i] = r.confined("charts", v)
+		}
+		if f.Path != "" {
+			c.location.File = r.path
+		}
+		e.Charts = append(e.Charts, c)
+	}
+	if len(f.Charts) > 0 {
+		e.Sources["charts"] = r.fileSrc("charts")
+	}
+	for _, p := range f.TerraformPlans {
+		p.File = r.confined("terraformPlans", p.File)
+		if p.Root != "" {
+			p.Root = r.confined("terraformPlans", p.Root)
+		}
+		e.TerraformPlans = append(e.TerraformPlans, p)
+	}
+	if len(f.TerraformPlans) > 0 {
+		e.Sources["terraformPlans"] = r.fileSrc("terraformPlans")
+	}
+	for _, c := range f.Clusters {
+		for _, list := range [][]string{c.Infrastructure, c.Manifests, c.VarFiles} {
+			for i, p := range list {
+				list[i] = r.confined("clusters", p)
+			}
+		}
+		e.Clusters = append(e.Clusters, c)
+	}
+	if len(f.Clusters) > 0 {
+		e.Sources["clusters"] = r.fileSrc("clusters")
+	}
+}
+
+// scalar sets one setting from its flag, its environment variable or the file, in that
+// order, and records where it came from.
+func (r *resolver) scalar(key, flag, fromFile string, set func(string)) {
+	if v, s := r.pick(key, flag); v != "" {
+		set(v)
+		r.e.Sources[key] = s
+	} else if fromFile != "" {
+		set(fromFile)
+		r.e.Sources[key] = r.fileSrc(key)
+	}
+}
+
+// scalars resolves the one-value settings and checks them, each error naming the source.
+func (r *resolver) scalars(fileBaseline string) error {
+	fl, e := r.fl, r.e
+	var fileRelease, fileCooldown, fileNamespace, fileFailOn, fileDisruptions string
+	if f := r.f; f != nil {
 		fileRelease, fileCooldown, fileNamespace, fileFailOn = f.ENIRelease, f.Cooldown, f.Namespace, f.FailOn
-		if f.Baseline != "" {
-			fileBaseline = confined("baseline", f.Baseline)
+		if f.Disruptions != nil {
+			fileDisruptions = strconv.Itoa(*f.Disruptions)
 		}
 	}
-	if f != nil {
-		for _, c := range f.Charts {
-			c.Path = confined("charts", c.Path)
-			for i, v := range c.Values {
-				c.Values[i] = confined("charts", v)
-			}
-			if f.Path != "" {
-				c.location.File = path
-			}
-			e.Charts = append(e.Charts, c)
-		}
-		if len(f.Charts) > 0 {
-			e.Sources["charts"] = fileSrc("charts")
-		}
-		for _, p := range f.TerraformPlans {
-			p.File = confined("terraformPlans", p.File)
-			if p.Root != "" {
-				p.Root = confined("terraformPlans", p.Root)
-			}
-			e.TerraformPlans = append(e.TerraformPlans, p)
-		}
-		if len(f.TerraformPlans) > 0 {
-			e.Sources["terraformPlans"] = fileSrc("terraformPlans")
-		}
-		for _, c := range f.Clusters {
-			for _, list := range [][]string{c.Infrastructure, c.Manifests, c.VarFiles} {
-				for i, p := range list {
-					list[i] = confined("clusters", p)
-				}
-			}
-			e.Clusters = append(e.Clusters, c)
-		}
-		if len(f.Clusters) > 0 {
-			e.Sources["clusters"] = fileSrc("clusters")
-		}
-	}
-	if outside != nil {
-		return nil, outside
-	}
-	scalar("eniRelease", fl.ENIRelease, fileRelease, func(v string) { e.ENIRelease = inventory.Release(v) })
-	scalar("namespace", fl.Namespace, fileNamespace, func(v string) { e.Namespace = v })
-	scalar("failOn", fl.FailOn, fileFailOn, func(v string) { e.FailOn = v })
-	scalar("baseline", fl.Baseline, fileBaseline, func(v string) { e.Baseline = v })
+	r.scalar("eniRelease", fl.ENIRelease, fileRelease, func(v string) { e.ENIRelease = inventory.Release(v) })
+	r.scalar("namespace", fl.Namespace, fileNamespace, func(v string) { e.Namespace = v })
+	r.scalar("failOn", fl.FailOn, fileFailOn, func(v string) { e.FailOn = v })
+	r.scalar("baseline", fl.Baseline, fileBaseline, func(v string) { e.Baseline = v })
 	var cooldownErr error
-	scalar("cooldown", fl.Cooldown, fileCooldown, func(v string) {
+	r.scalar("cooldown", fl.Cooldown, fileCooldown, func(v string) {
 		d, err := time.ParseDuration(v)
 		if err != nil {
 			if n, nerr := strconv.Atoi(v); nerr == nil {
@@ -242,44 +297,45 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 		e.CooldownSeconds = int(d / time.Second)
 	})
 	if cooldownErr != nil {
-		return nil, cooldownErr
-	}
-	fileDisruptions := ""
-	if f != nil && f.Disruptions != nil {
-		fileDisruptions = strconv.Itoa(*f.Disruptions)
+		return cooldownErr
 	}
 	disruptions := ""
-	scalar("disruptions", fl.Disruptions, fileDisruptions, func(v string) { disruptions = v })
+	r.scalar("disruptions", fl.Disruptions, fileDisruptions, func(v string) { disruptions = v })
 	if disruptions != "" {
 		// Parsed once its source is recorded, so that the error names it.
 		n, err := strconv.Atoi(disruptions)
 		if err != nil || n < 0 {
-			return nil, fmt.Errorf("disruptions %q (%s): want a whole number of pods per run, 0 or more", disruptions, e.Sources["disruptions"])
+			return fmt.Errorf("disruptions %q (%s): want a whole number of pods per run, 0 or more", disruptions, e.Sources["disruptions"])
 		}
 		e.Disruptions = n
 	}
 	if !e.ENIRelease.Valid() {
-		return nil, fmt.Errorf("eniRelease %q (%s): want onDelete or onCompletion", e.ENIRelease, e.Sources["eniRelease"])
+		return fmt.Errorf("eniRelease %q (%s): want onDelete or onCompletion", e.ENIRelease, e.Sources["eniRelease"])
 	}
 	if _, err := findingsSeverity(e.FailOn); err != nil && e.FailOn != "none" {
-		return nil, fmt.Errorf("failOn (%s): %q is not info, warning, error or none", e.Sources["failOn"], e.FailOn)
+		return fmt.Errorf("failOn (%s): %q is not info, warning, error or none", e.Sources["failOn"], e.FailOn)
 	}
+	return nil
+}
 
-	// Lists.
+// lists resolves the paths, node groups and policies: the arguments or flags, else the
+// environment, else the file.
+func (r *resolver) lists() error {
+	fl, e, f := r.fl, r.e, r.f
 	switch {
 	case len(fl.Paths) > 0:
 		e.Paths, e.Sources["paths"] = fl.Paths, "arguments"
 	case f != nil && len(f.Paths) > 0:
 		for _, p := range f.Paths {
-			e.Paths = append(e.Paths, confined("paths", p))
+			e.Paths = append(e.Paths, r.confined("paths", p))
 		}
-		e.Sources["paths"] = fileSrc("paths")
+		e.Sources["paths"] = r.fileSrc("paths")
 	default:
 		e.Paths = []string{"."}
 	}
 	nodeGroups, ngSrc := fl.NodeGroups, "flag"
 	if len(nodeGroups) == 0 {
-		if v := getenv(Env["nodeGroups"]); v != "" {
+		if v := r.getenv(Env["nodeGroups"]); v != "" {
 			nodeGroups, ngSrc = strings.Fields(v), "env "+Env["nodeGroups"]
 		}
 	}
@@ -287,7 +343,7 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 		for _, v := range nodeGroups {
 			spec, err := ParseNodeGroupFlag(v)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			e.NodeGroups = append(e.NodeGroups, spec)
 		}
@@ -296,11 +352,11 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 		for _, ng := range f.NodeGroups {
 			e.NodeGroups = append(e.NodeGroups, ng.Spec())
 		}
-		e.Sources["nodeGroups"] = fileSrc("nodeGroups")
+		e.Sources["nodeGroups"] = r.fileSrc("nodeGroups")
 	}
 	policies, polSrc := fl.Policies, "flag"
 	if len(policies) == 0 {
-		if v := getenv(Env["policies"]); v != "" {
+		if v := r.getenv(Env["policies"]); v != "" {
 			policies, polSrc = filepath.SplitList(v), "env "+Env["policies"]
 		}
 	}
@@ -308,34 +364,40 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 		e.Policies, e.Sources["policies"] = policies, polSrc
 	} else if f != nil && len(f.Policies) > 0 {
 		for _, p := range f.Policies {
-			e.Policies = append(e.Policies, confined("policies", p))
+			e.Policies = append(e.Policies, r.confined("policies", p))
 		}
-		e.Sources["policies"] = fileSrc("policies")
+		e.Sources["policies"] = r.fileSrc("policies")
 	}
+	return nil
+}
+
+// fileOnly takes the settings only the config file has (--exclude adds to its globs).
+func (r *resolver) fileOnly() {
+	fl, e, f := r.fl, r.e, r.f
 	if f != nil {
 		if f.EachVarFile != "" {
-			e.EachVarFile = confined("eachVarFile", f.EachVarFile)
-			e.Sources["eachVarFile"] = fileSrc("eachVarFile")
+			e.EachVarFile = r.confined("eachVarFile", f.EachVarFile)
+			e.Sources["eachVarFile"] = r.fileSrc("eachVarFile")
 		}
 		e.Limits = f.Limits
 		if len(f.Limits) > 0 {
-			e.Sources["limits"] = fileSrc("limits")
+			e.Sources["limits"] = r.fileSrc("limits")
 		}
 		e.Exclude = f.Exclude
 		if len(f.Exclude) > 0 {
-			e.Sources["exclude"] = fileSrc("exclude")
+			e.Sources["exclude"] = r.fileSrc("exclude")
 		}
 		if f.AllowInlineIgnores != nil {
 			e.AllowInlineIgnores = *f.AllowInlineIgnores
-			e.Sources["allowInlineIgnores"] = fileSrc("allowInlineIgnores")
+			e.Sources["allowInlineIgnores"] = r.fileSrc("allowInlineIgnores")
 		}
 		if len(f.Rules) > 0 {
 			e.Rules = f.Rules
-			e.Sources["rules"] = fileSrc("rules")
+			e.Sources["rules"] = r.fileSrc("rules")
 		}
 		if len(f.Ignores) > 0 {
 			e.Ignores = f.Ignores
-			e.Sources["ignores"] = fileSrc("ignores")
+			e.Sources["ignores"] = r.fileSrc("ignores")
 		}
 	}
 	// --exclude adds to the config's globs: both leave files out.
@@ -347,10 +409,6 @@ func Resolve(fl Flags, getenv func(string) string, cwd string) (*Effective, erro
 			e.Sources["exclude"] = "flag"
 		}
 	}
-	if outside != nil {
-		return nil, outside
-	}
-	return e, nil
 }
 
 // Show lists every effective setting with its value and source, for `eni-lint config show`.
