@@ -446,143 +446,182 @@ func checkClusters(ctx context.Context, engine *rules.Engine, opts Options, tabl
 		results[i] = result{rep, inv, err}
 	})
 
-	multi := len(clusters) > 1
-	var merged *findings.Report
-	byKey := map[string]int{}
-	workloads := map[string]int{}
-	// The objects any cluster got, each once, for the run's input counts.
-	workloadIDs, policyIDs, accountIDs := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	envs := map[string]int{}
+	m := &merger{multi: len(clusters) > 1, byKey: map[string]int{}, workloads: map[string]int{}, envs: map[string]int{},
+		workloadIDs: map[string]bool{}, policyIDs: map[string]bool{}, accountIDs: map[string]bool{}}
 	for i, c := range clusters {
 		if err := results[i].err; err != nil {
 			return nil, fmt.Errorf("cluster %s: %w", c.meta.Name, err)
 		}
-		rep, inv := results[i].rep, results[i].inv
-		name := c.meta.Name
-		meta := c.meta
-		meta.Manifests = len(c.manifests)
-		if opts.ListManifests {
-			meta.ManifestFiles = manifestList(c)
-		}
-		meta.Workloads, meta.SecurityGroupPolicies, meta.ServiceAccounts = len(inv.Workloads), len(inv.SecurityGroupPolicies), len(inv.ServiceAccounts)
-		meta.ExitCode, meta.Summary = rep.ExitCode(), rep.Summary
-		meta.NodeGroups = []string{}
-		if meta.Sources == nil {
-			meta.Sources = []inventory.Position{}
-		}
-		for j := range rep.NodeGroups {
-			g := &rep.NodeGroups[j]
-			g.Cluster = name
-			meta.NodeGroups = append(meta.NodeGroups, g.ID)
-		}
-		for j := range rep.InstanceTypes {
-			if multi {
-				rep.InstanceTypes[j].Cluster = name
-			}
-			rep.InstanceTypes[j].Environment = c.meta.Environment
-		}
-		for _, w := range inv.Workloads {
-			workloadIDs[w.ID] = true
-		}
-		for _, p := range inv.SecurityGroupPolicies {
-			policyIDs[p.ID] = true
-		}
-		for _, a := range inv.ServiceAccounts {
-			accountIDs[a.ID] = true
-		}
-		clusterFindings, clusterWorkloads := rep.Findings, rep.Workloads
-		if merged == nil {
-			merged = rep
-			merged.Findings = nil
-			merged.Workloads = nil
-			merged.Clusters = nil
-		} else {
-			merged.NodeGroups = append(merged.NodeGroups, rep.NodeGroups...)
-			merged.IgnoreUses = append(merged.IgnoreUses, rep.IgnoreUses...)
-			merged.InstanceTypes = append(merged.InstanceTypes, rep.InstanceTypes...)
-			merged.Errors = appendNewErrors(merged.Errors, rep.Errors)
-			merged.CNISettings = append(merged.CNISettings, rep.CNISettings...)
-			merged.OnFargate = append(merged.OnFargate, rep.OnFargate...)
-			merged.Inputs.NotModelled = appendNew(merged.Inputs.NotModelled, rep.Inputs.NotModelled)
-			merged.CapacityKnown = merged.CapacityKnown || rep.CapacityKnown
-		}
-		merged.Clusters = append(merged.Clusters, meta)
-		if env := c.meta.Environment; env != "" {
-			if k, ok := envs[env]; ok {
-				v := &merged.Environments[k]
-				v.ExitCode = max(v.ExitCode, meta.ExitCode)
-				if files := strings.Join(c.meta.VarFiles, ","); !slices.Contains(strings.Split(v.VarFile, ","), files) {
-					v.VarFile += "," + files
-				}
-			} else {
-				envs[env] = len(merged.Environments)
-				merged.Environments = append(merged.Environments, findings.EnvironmentVerdict{Name: env, VarFile: strings.Join(c.meta.VarFiles, ","), ExitCode: meta.ExitCode})
-			}
-		}
-		// A workload's figures are listed once; where they differ between clusters (a
-		// Fargate profile in one of them) once per set of equal figures.
-		for _, w := range clusterWorkloads {
-			if multi {
-				w.Clusters = []string{name}
-			}
-			key := w.ID + "\x00" + fmt.Sprint(w.Numbers, w.Hidden, w.Unbounded)
-			if k, ok := workloads[key]; ok {
-				m := &merged.Workloads[k]
-				m.Clusters = append(m.Clusters, name)
-				// A copy: the list is shared by the workloads of one placement key.
-				m.NodeGroups = appendNew(slices.Clone(m.NodeGroups), w.NodeGroups)
-				continue
-			}
-			workloads[key] = len(merged.Workloads)
-			merged.Workloads = append(merged.Workloads, w)
-		}
-		for _, f := range clusterFindings {
-			key := fmt.Sprintf("%s|%v|%s|%v", f.Rule, f.Location, f.Message, f.Suppressed != nil)
-			if k, ok := byKey[key]; ok {
-				m := &merged.Findings[k]
-				if multi {
-					m.Clusters = append(m.Clusters, name)
-				}
-				if env := c.meta.Environment; env != "" && !slices.Contains(m.Environments, env) {
-					m.Environments = append(m.Environments, env)
-				}
-				continue
-			}
-			if multi {
-				f.Clusters = []string{name}
-			}
-			if env := c.meta.Environment; env != "" {
-				f.Environments = []string{env}
-			}
-			byKey[key] = len(merged.Findings)
-			merged.Findings = append(merged.Findings, f)
-		}
+		m.add(c, results[i].rep, results[i].inv, opts.ListManifests)
 	}
+	return m.finish(), nil
+}
+
+// merger puts the clusters' reports together: a finding several clusters share once with all
+// of them, a workload's figures once per set of equal figures, each cluster's and
+// environment's verdict kept.
+type merger struct {
+	multi  bool
+	merged *findings.Report
+	// byKey and workloads are the merged findings and workloads by what makes two equal;
+	// envs the environments' positions in merged.Environments.
+	byKey, workloads, envs map[string]int
+	// The objects any cluster got, each once, for the run's input counts.
+	workloadIDs, policyIDs, accountIDs map[string]bool
+}
+
+// add merges one cluster's report.
+func (m *merger) add(c *cluster, rep *findings.Report, inv *inventory.Inventory, listManifests bool) {
+	meta := m.clusterMeta(c, rep, inv, listManifests)
+	for _, w := range inv.Workloads {
+		m.workloadIDs[w.ID] = true
+	}
+	for _, p := range inv.SecurityGroupPolicies {
+		m.policyIDs[p.ID] = true
+	}
+	for _, a := range inv.ServiceAccounts {
+		m.accountIDs[a.ID] = true
+	}
+	clusterFindings, clusterWorkloads := rep.Findings, rep.Workloads
+	if m.merged == nil {
+		m.merged = rep
+		m.merged.Findings = nil
+		m.merged.Workloads = nil
+		m.merged.Clusters = nil
+	} else {
+		merged := m.merged
+		merged.NodeGroups = append(merged.NodeGroups, rep.NodeGroups...)
+		merged.IgnoreUses = append(merged.IgnoreUses, rep.IgnoreUses...)
+		merged.InstanceTypes = append(merged.InstanceTypes, rep.InstanceTypes...)
+		merged.Errors = appendNewErrors(merged.Errors, rep.Errors)
+		merged.CNISettings = append(merged.CNISettings, rep.CNISettings...)
+		merged.OnFargate = append(merged.OnFargate, rep.OnFargate...)
+		merged.Inputs.NotModelled = appendNew(merged.Inputs.NotModelled, rep.Inputs.NotModelled)
+		merged.CapacityKnown = merged.CapacityKnown || rep.CapacityKnown
+	}
+	m.merged.Clusters = append(m.merged.Clusters, meta)
+	m.addEnvironment(c, meta.ExitCode)
+	m.addWorkloads(c.meta.Name, clusterWorkloads)
+	m.addFindings(c, clusterFindings)
+}
+
+// clusterMeta is what the report says of one cluster; its node groups and rows are named
+// after it.
+func (m *merger) clusterMeta(c *cluster, rep *findings.Report, inv *inventory.Inventory, listManifests bool) findings.Cluster {
+	name := c.meta.Name
+	meta := c.meta
+	meta.Manifests = len(c.manifests)
+	if listManifests {
+		meta.ManifestFiles = manifestList(c)
+	}
+	meta.Workloads, meta.SecurityGroupPolicies, meta.ServiceAccounts = len(inv.Workloads), len(inv.SecurityGroupPolicies), len(inv.ServiceAccounts)
+	meta.ExitCode, meta.Summary = rep.ExitCode(), rep.Summary
+	meta.NodeGroups = []string{}
+	if meta.Sources == nil {
+		meta.Sources = []inventory.Position{}
+	}
+	for j := range rep.NodeGroups {
+		g := &rep.NodeGroups[j]
+		g.Cluster = name
+		meta.NodeGroups = append(meta.NodeGroups, g.ID)
+	}
+	for j := range rep.InstanceTypes {
+		if m.multi {
+			rep.InstanceTypes[j].Cluster = name
+		}
+		rep.InstanceTypes[j].Environment = c.meta.Environment
+	}
+	return meta
+}
+
+// addEnvironment keeps the worst exit code of each Terraform environment and its var files.
+func (m *merger) addEnvironment(c *cluster, exit int) {
+	env := c.meta.Environment
+	if env == "" {
+		return
+	}
+	if k, ok := m.envs[env]; ok {
+		v := &m.merged.Environments[k]
+		v.ExitCode = max(v.ExitCode, exit)
+		if files := strings.Join(c.meta.VarFiles, ","); !slices.Contains(strings.Split(v.VarFile, ","), files) {
+			v.VarFile += "," + files
+		}
+		return
+	}
+	m.envs[env] = len(m.merged.Environments)
+	m.merged.Environments = append(m.merged.Environments, findings.EnvironmentVerdict{Name: env, VarFile: strings.Join(c.meta.VarFiles, ","), ExitCode: exit})
+}
+
+// addWorkloads lists a workload's figures once; where they differ between clusters (a
+// Fargate profile in one of them) once per set of equal figures.
+func (m *merger) addWorkloads(name string, ws []findings.WorkloadNumbers) {
+	for _, w := range ws {
+		if m.multi {
+			w.Clusters = []string{name}
+		}
+		key := w.ID + "\x00" + fmt.Sprint(w.Numbers, w.Hidden, w.Unbounded)
+		if k, ok := m.workloads[key]; ok {
+			have := &m.merged.Workloads[k]
+			have.Clusters = append(have.Clusters, name)
+			// A copy: the list is shared by the workloads of one placement key.
+			have.NodeGroups = appendNew(slices.Clone(have.NodeGroups), w.NodeGroups)
+			continue
+		}
+		m.workloads[key] = len(m.merged.Workloads)
+		m.merged.Workloads = append(m.merged.Workloads, w)
+	}
+}
+
+// addFindings lists a finding several clusters share once, with all their names.
+func (m *merger) addFindings(c *cluster, fs []findings.Finding) {
+	name, env := c.meta.Name, c.meta.Environment
+	for _, f := range fs {
+		key := fmt.Sprintf("%s|%v|%s|%v", f.Rule, f.Location, f.Message, f.Suppressed != nil)
+		if k, ok := m.byKey[key]; ok {
+			have := &m.merged.Findings[k]
+			if m.multi {
+				have.Clusters = append(have.Clusters, name)
+			}
+			if env != "" && !slices.Contains(have.Environments, env) {
+				have.Environments = append(have.Environments, env)
+			}
+			continue
+		}
+		if m.multi {
+			f.Clusters = []string{name}
+		}
+		if env != "" {
+			f.Environments = []string{env}
+		}
+		m.byKey[key] = len(m.merged.Findings)
+		m.merged.Findings = append(m.merged.Findings, f)
+	}
+}
+
+// finish counts each environment's findings and the run's inputs.
+func (m *merger) finish() *findings.Report {
+	merged := m.merged
 	// An environment's counts are those of the findings that occur in it, each once.
 	for k := range merged.Environments {
 		v := &merged.Environments[k]
 		v.Summary = findings.Summary{LoadErrors: len(merged.Errors)}
 		for _, f := range merged.Findings {
-			if f.Suppressed != nil {
-				if slices.Contains(f.Environments, v.Name) {
-					v.Summary.Suppressed++
-				}
-				continue
-			}
 			if !slices.Contains(f.Environments, v.Name) {
 				continue
 			}
-			switch f.Severity {
-			case findings.Error:
+			switch {
+			case f.Suppressed != nil:
+				v.Summary.Suppressed++
+			case f.Severity == findings.Error:
 				v.Summary.Errors++
-			case findings.Warning:
+			case f.Severity == findings.Warning:
 				v.Summary.Warnings++
-			case findings.Info:
+			case f.Severity == findings.Info:
 				v.Summary.Info++
 			}
 		}
 	}
-	merged.Inputs.Workloads, merged.Inputs.SecurityGroupPolicies, merged.Inputs.ServiceAccounts = len(workloadIDs), len(policyIDs), len(accountIDs)
+	merged.Inputs.Workloads, merged.Inputs.SecurityGroupPolicies, merged.Inputs.ServiceAccounts = len(m.workloadIDs), len(m.policyIDs), len(m.accountIDs)
 	merged.Inputs.NodeGroups = len(merged.NodeGroups)
 	if merged.Workloads == nil {
 		merged.Workloads = []findings.WorkloadNumbers{}
@@ -590,7 +629,7 @@ func checkClusters(ctx context.Context, engine *rules.Engine, opts Options, tabl
 	if merged.Findings == nil {
 		merged.Findings = []findings.Finding{}
 	}
-	return merged, nil
+	return merged
 }
 
 func appendNew[T comparable](have, more []T) []T {
