@@ -258,97 +258,13 @@ func NamePaths(fsys *confine.FS, opts Options) {
 // checkFragments evaluates one cluster: the fragments that belong to it, and the node groups
 // flags and config give it. The inventory comes back for the caller's counts.
 func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, table *limits.Table, frags []inventory.Fragment, stats loaders.Stats, flagGroups []inventory.NodeGroupSpec) (*findings.Report, *inventory.Inventory, error) {
-	today := opts.Today
-	if today == "" {
-		today = time.Now().UTC().Format("2006-01-02")
-	}
-	var ruleIDs []string
-	for _, r := range engine.Rules() {
-		ruleIDs = append(ruleIDs, r.ID)
-	}
-	inlineIgnores := opts.InlineIgnores
-	if inlineIgnores.Rules == nil {
-		inlineIgnores.Rules = map[string]bool{}
-	}
-	inv := &inventory.Inventory{
-		Settings: inventory.Settings{
-			ENIRelease:       opts.ENIRelease,
-			CooldownSeconds:  opts.CooldownSeconds,
-			WindowSeconds:    opts.CooldownSeconds + inventory.DeleteQueueTickSeconds,
-			Disruptions:      opts.Disruptions,
-			DefaultNamespace: opts.DefaultNamespace,
-			Today:            today,
-			InlineIgnores:    inlineIgnores,
-			RuleIDs:          ruleIDs,
-			FixTTLSeconds:    opts.FixTTLSeconds,
-		},
-		ConfigIgnores: []inventory.ConfigIgnore{},
-	}
-	for i, ig := range opts.Ignores {
-		inv.ConfigIgnores = append(inv.ConfigIgnores, inventory.ConfigIgnore{
-			Index: i, Rules: []string{ig.Rule}, Reason: ig.Reason, Expires: ig.Expires,
-			Location: ig.Location, Text: fmt.Sprintf("%s: %s", ig.Rule, ig.Reason),
-		})
-	}
-	all := inventory.Merge(inv, frags)
-	loadErrors := all.Errors
-	// Paths that hold nothing eni-lint reads (an empty folder, docs/) checked nothing: that is
-	// no clean result.
-	if stats.Files == 0 && stats.HelmCharts == 0 && len(loadErrors) == 0 {
-		loadErrors = append(loadErrors, inventory.LoadError{Position: inventory.Position{File: strings.Join(opts.Paths, " ")},
-			Message: "no file eni-lint reads was found here (Kubernetes YAML or JSON, kustomizations, Helm charts, Terraform, CloudFormation, eksctl): nothing was checked"})
-	}
-	var unresolvedRefs []inventory.UnresolvedObject
-	inv.Workloads, unresolvedRefs = inventory.ResolveArgoRefs(inv.Workloads, all.ArgoTemplates)
-	inv.UnresolvedObjects = append(inv.UnresolvedObjects, unresolvedRefs...)
-	inventory.AssignFargate(inv.Workloads, all.FargateProfiles)
-	inventory.Reconcile(inv)
-	inv.UnresolvedObjects = append(inv.UnresolvedObjects, inventory.ApplyAutoscalers(inv.Workloads, all.Autoscalers)...)
-	pools, err := karpenter.Resolve(all.NodePools, all.NodeClasses, table, karpenter.MentionsOf(mayHoldBranchENIs(inv)))
+	inv, all, loadErrors, err := clusterInventory(engine, opts, table, frags, stats, flagGroups)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(pools) == len(all.NodePools) { // one spec per pool, in order
-		for i, defs := range inventory.DuplicateNodePools(all.NodePools) {
-			pools[i].Duplicates = defs
-		}
-	}
-	specs := append(append(append([]inventory.NodeGroupSpec{}, flagGroups...), all.NodeGroups...), pools...)
-	for _, spec := range specs {
-		inv.NodeGroups = append(inv.NodeGroups, inventory.BuildNodeGroup(spec, table))
-	}
-	inventory.SortNodeGroups(inv.NodeGroups)
-	inv.InstanceFamilies = inventory.Families(inv.NodeGroups, table)
-	ensureSlices(inv)
-
-	evalCtx := ctx
-	if opts.EvalTimeout > 0 {
-		var cancel context.CancelFunc
-		evalCtx, cancel = context.WithTimeout(ctx, opts.EvalTimeout)
-		defer cancel()
-	}
-	// The run's deadline (--timeout) may pass while reading or evaluating: then the report
-	// still goes out, with what was read and the reason there is no verdict, as exit 2.
-	var stopped string
-	res := &rules.Result{}
-	if opts.Workloads != nil {
-		opts.Workloads(inv.Workloads)
-	}
-	if opts.Discover {
-		// Nothing to evaluate: eni-lint clusters shows what would be.
-	} else if ctx.Err() != nil {
-		stopped = "the run took longer than --timeout while reading the inputs: the policies were not evaluated, so there is no verdict; the files not read are listed"
-	} else if r, err := evaluate(evalCtx, engine, inv, opts.ProfilePolicies, opts.sharedInputs); err != nil {
-		switch {
-		case ctx.Err() != nil:
-			stopped = "the run took longer than --timeout while evaluating the policies: there is no verdict"
-		case evalCtx.Err() == context.DeadlineExceeded:
-			return nil, nil, fmt.Errorf("policy evaluation took longer than %v (--policy-timeout)", opts.EvalTimeout)
-		default:
-			return nil, nil, err
-		}
-	} else {
-		res = r
+	res, stopped, err := evaluateCluster(ctx, engine, opts, inv)
+	if err != nil {
+		return nil, nil, err
 	}
 	if stopped != "" {
 		loadErrors = append(loadErrors, inventory.LoadError{Position: inventory.Position{File: "--timeout"}, Message: stopped})
@@ -360,22 +276,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 		budget = *opts.witnessBudget
 	}
 	witness.Attach(res.Findings, inv, budget)
-	used := suppress.Inline(res.Findings, res.Ignores)
-	var uses []findings.IgnoreUse
-	for i, ig := range res.Ignores {
-		use := findings.IgnoreUse{ObjectID: ig.Object, Object: ig.Ref, Rules: ig.Rules, Text: ig.Text, Used: used[i]}
-		if ig.Location != nil {
-			use.Location = *ig.Location
-		}
-		uses = append(uses, use)
-	}
-	var accepted []suppress.ConfigIgnore
-	for _, i := range res.ConfigIgnores {
-		if i >= 0 && i < len(opts.Ignores) {
-			accepted = append(accepted, opts.Ignores[i].ConfigIgnore)
-		}
-	}
-	suppress.Config(res.Findings, accepted)
+	uses := suppressions(res, opts)
 	report := &findings.Report{
 		IgnoreUses:    uses,
 		SchemaVersion: findings.SchemaVersion,
@@ -432,6 +333,133 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 	report.Sort()
 	report.Count()
 	return report, inv, nil
+}
+
+// clusterInventory builds one cluster's inventory from its fragments and node groups: the
+// run's settings, the fragments merged, Argo references resolved, Fargate profiles and
+// autoscalers applied, the Karpenter pools resolved and every node group built. It returns
+// the fragments merged (for what the report lists of them) and the inputs that could not be
+// read.
+func clusterInventory(engine *rules.Engine, opts Options, table *limits.Table, frags []inventory.Fragment, stats loaders.Stats, flagGroups []inventory.NodeGroupSpec) (*inventory.Inventory, inventory.Fragment, []inventory.LoadError, error) {
+	today := opts.Today
+	if today == "" {
+		today = time.Now().UTC().Format("2006-01-02")
+	}
+	var ruleIDs []string
+	for _, r := range engine.Rules() {
+		ruleIDs = append(ruleIDs, r.ID)
+	}
+	inlineIgnores := opts.InlineIgnores
+	if inlineIgnores.Rules == nil {
+		inlineIgnores.Rules = map[string]bool{}
+	}
+	inv := &inventory.Inventory{
+		Settings: inventory.Settings{
+			ENIRelease:       opts.ENIRelease,
+			CooldownSeconds:  opts.CooldownSeconds,
+			WindowSeconds:    opts.CooldownSeconds + inventory.DeleteQueueTickSeconds,
+			Disruptions:      opts.Disruptions,
+			DefaultNamespace: opts.DefaultNamespace,
+			Today:            today,
+			InlineIgnores:    inlineIgnores,
+			RuleIDs:          ruleIDs,
+			FixTTLSeconds:    opts.FixTTLSeconds,
+		},
+		ConfigIgnores: []inventory.ConfigIgnore{},
+	}
+	for i, ig := range opts.Ignores {
+		inv.ConfigIgnores = append(inv.ConfigIgnores, inventory.ConfigIgnore{
+			Index: i, Rules: []string{ig.Rule}, Reason: ig.Reason, Expires: ig.Expires,
+			Location: ig.Location, Text: fmt.Sprintf("%s: %s", ig.Rule, ig.Reason),
+		})
+	}
+	all := inventory.Merge(inv, frags)
+	loadErrors := all.Errors
+	// Paths that hold nothing eni-lint reads (an empty folder, docs/) checked nothing: that is
+	// no clean result.
+	if stats.Files == 0 && stats.HelmCharts == 0 && len(loadErrors) == 0 {
+		loadErrors = append(loadErrors, inventory.LoadError{Position: inventory.Position{File: strings.Join(opts.Paths, " ")},
+			Message: "no file eni-lint reads was found here (Kubernetes YAML or JSON, kustomizations, Helm charts, Terraform, CloudFormation, eksctl): nothing was checked"})
+	}
+	var unresolvedRefs []inventory.UnresolvedObject
+	inv.Workloads, unresolvedRefs = inventory.ResolveArgoRefs(inv.Workloads, all.ArgoTemplates)
+	inv.UnresolvedObjects = append(inv.UnresolvedObjects, unresolvedRefs...)
+	inventory.AssignFargate(inv.Workloads, all.FargateProfiles)
+	inventory.Reconcile(inv)
+	inv.UnresolvedObjects = append(inv.UnresolvedObjects, inventory.ApplyAutoscalers(inv.Workloads, all.Autoscalers)...)
+	pools, err := karpenter.Resolve(all.NodePools, all.NodeClasses, table, karpenter.MentionsOf(mayHoldBranchENIs(inv)))
+	if err != nil {
+		return nil, inventory.Fragment{}, nil, err
+	}
+	if len(pools) == len(all.NodePools) { // one spec per pool, in order
+		for i, defs := range inventory.DuplicateNodePools(all.NodePools) {
+			pools[i].Duplicates = defs
+		}
+	}
+	specs := append(append(append([]inventory.NodeGroupSpec{}, flagGroups...), all.NodeGroups...), pools...)
+	for _, spec := range specs {
+		inv.NodeGroups = append(inv.NodeGroups, inventory.BuildNodeGroup(spec, table))
+	}
+	inventory.SortNodeGroups(inv.NodeGroups)
+	inv.InstanceFamilies = inventory.Families(inv.NodeGroups, table)
+	ensureSlices(inv)
+	return inv, all, loadErrors, nil
+}
+
+// evaluateCluster evaluates the policies over one cluster's inventory, unless the run only
+// discovers clusters. When the run's deadline (--timeout) passed while reading or evaluating,
+// the result is empty and stopped says so: the report still goes out, with what was read and
+// the reason there is no verdict, as exit 2.
+func evaluateCluster(ctx context.Context, engine *rules.Engine, opts Options, inv *inventory.Inventory) (res *rules.Result, stopped string, err error) {
+	evalCtx := ctx
+	if opts.EvalTimeout > 0 {
+		var cancel context.CancelFunc
+		evalCtx, cancel = context.WithTimeout(ctx, opts.EvalTimeout)
+		defer cancel()
+	}
+	res = &rules.Result{}
+	if opts.Workloads != nil {
+		opts.Workloads(inv.Workloads)
+	}
+	if opts.Discover {
+		// Nothing to evaluate: eni-lint clusters shows what would be.
+	} else if ctx.Err() != nil {
+		stopped = "the run took longer than --timeout while reading the inputs: the policies were not evaluated, so there is no verdict; the files not read are listed"
+	} else if r, err := evaluate(evalCtx, engine, inv, opts.ProfilePolicies, opts.sharedInputs); err != nil {
+		switch {
+		case ctx.Err() != nil:
+			stopped = "the run took longer than --timeout while evaluating the policies: there is no verdict"
+		case evalCtx.Err() == context.DeadlineExceeded:
+			return nil, "", fmt.Errorf("policy evaluation took longer than %v (--policy-timeout)", opts.EvalTimeout)
+		default:
+			return nil, "", err
+		}
+	} else {
+		res = r
+	}
+	return res, stopped, nil
+}
+
+// suppressions marks the findings that inline and config-file ignores suppress, and lists
+// each inline ignore with whether it was used.
+func suppressions(res *rules.Result, opts Options) []findings.IgnoreUse {
+	used := suppress.Inline(res.Findings, res.Ignores)
+	var uses []findings.IgnoreUse
+	for i, ig := range res.Ignores {
+		use := findings.IgnoreUse{ObjectID: ig.Object, Object: ig.Ref, Rules: ig.Rules, Text: ig.Text, Used: used[i]}
+		if ig.Location != nil {
+			use.Location = *ig.Location
+		}
+		uses = append(uses, use)
+	}
+	var accepted []suppress.ConfigIgnore
+	for _, i := range res.ConfigIgnores {
+		if i >= 0 && i < len(opts.Ignores) {
+			accepted = append(accepted, opts.Ignores[i].ConfigIgnore)
+		}
+	}
+	suppress.Config(res.Findings, accepted)
+	return uses
 }
 
 // evaluate runs the prepared query, under OPA's profiler when a profile is asked for.
