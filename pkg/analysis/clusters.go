@@ -73,218 +73,260 @@ const (
 // root's folder (that root's clusters). scanned are the paths the run was given: a root that is
 // one of them holds everything, so its folder decides nothing.
 func planClusters(frags []inventory.Fragment, flagGroups []inventory.NodeGroupSpec, specs []ClusterSpec, scanned []string) []*cluster {
-	byKey := map[clusterKey]*cluster{}
-	// rootClusters are the clusters each Terraform root's evaluations went to.
-	rootClusters := map[string][]*cluster{}
-	addRoot := func(root string, c *cluster) {
-		root = filepath.Clean(root)
-		if !slices.Contains(rootClusters[root], c) {
-			rootClusters[root] = append(rootClusters[root], c)
-		}
-	}
-	var order []*cluster
-	get := func(key clusterKey, meta findings.Cluster) *cluster {
-		if c, ok := byKey[key]; ok {
-			return c
-		}
-		c := &cluster{meta: meta, key: key, manifests: map[string]bool{}}
-		byKey[key] = c
-		order = append(order, c)
-		return c
-	}
+	p := &planner{frags: frags, specs: specs, byKey: map[clusterKey]*cluster{}, rootClusters: map[string][]*cluster{},
+		groups: make([][]*cluster, len(frags)), pools: make([][][]*cluster, len(frags)), rootFrags: map[string][]int{}}
 	for _, s := range specs {
-		c := get(configKey(s.Name), findings.Cluster{Name: s.Name, Kind: clusterConfig, VarFiles: s.VarFiles, Sources: []inventory.Position{s.Location},
+		c := p.get(configKey(s.Name), findings.Cluster{Name: s.Name, Kind: clusterConfig, VarFiles: s.VarFiles, Sources: []inventory.Position{s.Location},
 			Infrastructure: slashed(s.Infrastructure), ManifestPaths: slashed(s.Manifests)})
 		c.nodeGroups = append(c.nodeGroups, s.NodeGroups...)
 	}
 	if len(flagGroups) > 0 {
-		c := get(clusterKey{kind: clusterFlags}, findings.Cluster{Name: "default", Kind: clusterFlags})
+		c := p.get(clusterKey{kind: clusterFlags}, findings.Cluster{Name: "default", Kind: clusterFlags})
 		c.nodeGroups = append(c.nodeGroups, flagGroups...)
 		for _, g := range flagGroups {
 			c.meta.Sources = appendPosition(c.meta.Sources, g.Location)
 		}
 	}
-	// configFor is the config cluster that names path as infrastructure; in a Terraform
-	// environment a config cluster declared, that one.
-	configFor := func(path, declaredFor string) *cluster {
-		var first *cluster
-		for _, s := range specs {
-			for _, p := range s.Infrastructure {
-				if !within(path, p) {
-					continue
-				}
-				c := byKey[configKey(s.Name)]
-				if declaredFor == "" || s.Name == declaredFor {
-					return c
-				}
-				if first == nil {
-					first = c
-				}
-			}
-		}
-		return first
+	p.placeInfrastructure()
+	p.findRoots(scanned)
+	p.placeWaitingPools()
+	uniqueNames(p.order)
+	p.assignObjects()
+	return p.order
+}
+
+// planner is one planClusters: the clusters made so far, by key and in order, and where each
+// fragment's node groups (groups) and NodePools (pools) go.
+type planner struct {
+	frags []inventory.Fragment
+	specs []ClusterSpec
+	byKey map[clusterKey]*cluster
+	order []*cluster
+	// rootClusters are the clusters each Terraform root's evaluations went to, rootFrags the
+	// fragments of each root.
+	rootClusters map[string][]*cluster
+	rootFrags    map[string][]int
+	groups       [][]*cluster
+	pools        [][][]*cluster
+	// waiting are the NodePools no infrastructure claims, placed once the clusters are known.
+	waiting []pendingPool
+	// roots are the Terraform roots that are not a folder the run was asked to scan.
+	roots []plannedRoot
+}
+
+type pendingPool struct{ frag, pool int }
+
+type plannedRoot struct{ dir, abs string }
+
+// get is the cluster of key, made with meta the first time.
+func (p *planner) get(key clusterKey, meta findings.Cluster) *cluster {
+	if c, ok := p.byKey[key]; ok {
+		return c
 	}
-	// infraOf is the cluster an item of infrastructure belongs to, or nil when it waits for
-	// the others (a NodePool manifest).
-	infraOf := func(f inventory.Fragment, file string, ref inventory.ClusterRef) *cluster {
-		if f.TerraformRoot != "" {
-			if c := configFor(f.TerraformRoot, f.ConfigCluster); c != nil {
-				if c.meta.Environment == "" {
-					c.meta.Environment = f.Environment
-				}
-				addRoot(f.TerraformRoot, c)
+	c := &cluster{meta: meta, key: key, manifests: map[string]bool{}}
+	p.byKey[key] = c
+	p.order = append(p.order, c)
+	return c
+}
+
+func (p *planner) addRoot(root string, c *cluster) {
+	root = filepath.Clean(root)
+	if !slices.Contains(p.rootClusters[root], c) {
+		p.rootClusters[root] = append(p.rootClusters[root], c)
+	}
+}
+
+// configFor is the config cluster that names path as infrastructure; in a Terraform
+// environment a config cluster declared, that one.
+func (p *planner) configFor(path, declaredFor string) *cluster {
+	var first *cluster
+	for _, s := range p.specs {
+		for _, infra := range s.Infrastructure {
+			if !within(path, infra) {
+				continue
+			}
+			c := p.byKey[configKey(s.Name)]
+			if declaredFor == "" || s.Name == declaredFor {
 				return c
 			}
-			c := get(terraformKey(f), findings.Cluster{Name: terraformName(f.TerraformRoot, f.Environment), Kind: clusterTerraform,
-				Root: filepath.ToSlash(f.TerraformRoot), Environment: f.Environment, VarFiles: f.VarFiles,
-				Sources: []inventory.Position{{File: filepath.ToSlash(f.TerraformRoot)}}})
-			addRoot(f.TerraformRoot, c)
-			return c
+			if first == nil {
+				first = c
+			}
 		}
-		if c := configFor(file, ""); c != nil {
-			return c
-		}
-		if ref.Kind != "" {
-			c := get(clusterKey{kind: ref.Kind, name: ref.Name}, findings.Cluster{Name: ref.Name, Kind: ref.Kind})
-			c.meta.Sources = appendPosition(c.meta.Sources, ref.Location)
-			return c
-		}
-		return nil
 	}
-	type pending struct {
-		frag int
-		pool int
+	return first
+}
+
+// infraOf is the cluster an item of infrastructure belongs to, or nil when it waits for the
+// others (a NodePool manifest).
+func (p *planner) infraOf(f inventory.Fragment, file string, ref inventory.ClusterRef) *cluster {
+	if f.TerraformRoot != "" {
+		if c := p.configFor(f.TerraformRoot, f.ConfigCluster); c != nil {
+			if c.meta.Environment == "" {
+				c.meta.Environment = f.Environment
+			}
+			p.addRoot(f.TerraformRoot, c)
+			return c
+		}
+		c := p.get(terraformKey(f), findings.Cluster{Name: terraformName(f.TerraformRoot, f.Environment), Kind: clusterTerraform,
+			Root: filepath.ToSlash(f.TerraformRoot), Environment: f.Environment, VarFiles: f.VarFiles,
+			Sources: []inventory.Position{{File: filepath.ToSlash(f.TerraformRoot)}}})
+		p.addRoot(f.TerraformRoot, c)
+		return c
 	}
-	var waiting []pending
-	groups := make([][]*cluster, len(frags))
-	pools := make([][][]*cluster, len(frags))
-	rootFrags := map[string][]int{}
-	for i, f := range frags {
-		groups[i] = make([]*cluster, len(f.NodeGroups))
-		pools[i] = make([][]*cluster, len(f.NodePools))
+	if c := p.configFor(file, ""); c != nil {
+		return c
+	}
+	if ref.Kind != "" {
+		c := p.get(clusterKey{kind: ref.Kind, name: ref.Name}, findings.Cluster{Name: ref.Name, Kind: ref.Kind})
+		c.meta.Sources = appendPosition(c.meta.Sources, ref.Location)
+		return c
+	}
+	return nil
+}
+
+// placeInfrastructure gives each fragment's node groups and NodePools their cluster, or
+// leaves a NodePool waiting.
+func (p *planner) placeInfrastructure() {
+	for i, f := range p.frags {
+		p.groups[i] = make([]*cluster, len(f.NodeGroups))
+		p.pools[i] = make([][]*cluster, len(f.NodePools))
 		for j, g := range f.NodeGroups {
-			groups[i][j] = infraOf(f, g.Location.File, g.Cluster)
+			p.groups[i][j] = p.infraOf(f, g.Location.File, g.Cluster)
 		}
-		for j, p := range f.NodePools {
-			c := infraOf(f, p.Location.File, p.Cluster)
+		for j, pool := range f.NodePools {
+			c := p.infraOf(f, pool.Location.File, pool.Cluster)
 			if c == nil {
-				c = manifestsCluster(specs, byKey, p.Location.File)
+				c = manifestsCluster(p.specs, p.byKey, pool.Location.File)
 			}
 			if c == nil {
-				waiting = append(waiting, pending{i, j})
+				p.waiting = append(p.waiting, pendingPool{i, j})
 			} else {
-				pools[i][j] = []*cluster{c}
+				p.pools[i][j] = []*cluster{c}
 			}
 		}
 		if f.TerraformRoot != "" {
-			rootFrags[filepath.Clean(f.TerraformRoot)] = append(rootFrags[filepath.Clean(f.TerraformRoot)], i)
+			root := filepath.Clean(f.TerraformRoot)
+			p.rootFrags[root] = append(p.rootFrags[root], i)
 			if len(f.FargateProfiles) > 0 {
 				// Fargate only (the Karpenter controller on Fargate): still an EKS cluster.
-				infraOf(f, f.TerraformRoot, inventory.ClusterRef{})
+				p.infraOf(f, f.TerraformRoot, inventory.ClusterRef{})
 			}
 		}
 	}
-	// holder is the Terraform root whose folder holds a file, when that root is not a folder
-	// the run was asked to scan (which holds everything): a pattern folder with main.tf and
-	// the manifests and NodePools applied to its cluster.
-	type root struct{ dir, abs string }
-	var roots []root
-	for r := range rootFrags {
-		if r == "." || slices.ContainsFunc(scanned, func(p string) bool { return filepath.Clean(p) == r }) {
+}
+
+// findRoots lists the Terraform roots that are not a folder the run was asked to scan (which
+// holds everything), for holder.
+func (p *planner) findRoots(scanned []string) {
+	for r := range p.rootFrags {
+		if r == "." || slices.ContainsFunc(scanned, func(s string) bool { return filepath.Clean(s) == r }) {
 			continue
 		}
 		if abs, err := filepath.Abs(r); err == nil {
-			roots = append(roots, root{r, abs})
+			p.roots = append(p.roots, plannedRoot{r, abs})
 		}
 	}
-	sort.Slice(roots, func(i, j int) bool { return roots[i].dir < roots[j].dir })
-	holder := func(file string) string {
-		abs, err := filepath.Abs(file)
-		if err != nil || len(roots) == 0 {
-			return ""
-		}
-		best := ""
-		for _, r := range roots {
-			if confine.Within(r.abs, abs) && len(r.dir) > len(best) {
-				best = r.dir
-			}
-		}
-		return best
+	sort.Slice(p.roots, func(i, j int) bool { return p.roots[i].dir < p.roots[j].dir })
+}
+
+// holder is the Terraform root whose folder holds a file: a pattern folder with main.tf and
+// the manifests and NodePools applied to its cluster.
+func (p *planner) holder(file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil || len(p.roots) == 0 {
+		return ""
 	}
-	// NodePool manifests no infrastructure claims: the clusters of the Terraform root that
-	// holds them, else the only cluster's, else their folder's.
-	var unplaced []pending
-	for _, w := range waiting {
-		file := frags[w.frag].NodePools[w.pool].Location.File
-		if h := holder(file); h != "" {
-			for _, i := range rootFrags[h] {
-				pools[w.frag][w.pool] = appendNew(pools[w.frag][w.pool], []*cluster{infraOf(frags[i], file, inventory.ClusterRef{})})
+	best := ""
+	for _, r := range p.roots {
+		if confine.Within(r.abs, abs) && len(r.dir) > len(best) {
+			best = r.dir
+		}
+	}
+	return best
+}
+
+// placeWaitingPools gives the NodePool manifests no infrastructure claims the clusters of the
+// Terraform root that holds them, else the only cluster, else a cluster of their folder.
+func (p *planner) placeWaitingPools() {
+	var unplaced []pendingPool
+	for _, w := range p.waiting {
+		file := p.frags[w.frag].NodePools[w.pool].Location.File
+		if h := p.holder(file); h != "" {
+			for _, i := range p.rootFrags[h] {
+				p.pools[w.frag][w.pool] = appendNew(p.pools[w.frag][w.pool], []*cluster{p.infraOf(p.frags[i], file, inventory.ClusterRef{})})
 			}
 			continue
 		}
 		unplaced = append(unplaced, w)
 	}
-	only := len(order) == 1
+	only := len(p.order) == 1
 	for _, w := range unplaced {
 		if only {
-			pools[w.frag][w.pool] = []*cluster{order[0]}
+			p.pools[w.frag][w.pool] = []*cluster{p.order[0]}
 			continue
 		}
-		dir := filepath.ToSlash(filepath.Dir(frags[w.frag].NodePools[w.pool].Location.File))
+		dir := filepath.ToSlash(filepath.Dir(p.frags[w.frag].NodePools[w.pool].Location.File))
 		name := dir
 		if name == "." {
 			name = clusterKarpenter
 		}
-		pools[w.frag][w.pool] = []*cluster{get(clusterKey{kind: clusterKarpenter, name: dir}, findings.Cluster{Name: name, Kind: clusterKarpenter, Root: dir, Sources: []inventory.Position{{File: dir}}})}
+		p.pools[w.frag][w.pool] = []*cluster{p.get(clusterKey{kind: clusterKarpenter, name: dir}, findings.Cluster{Name: name, Kind: clusterKarpenter, Root: dir, Sources: []inventory.Position{{File: dir}}})}
 	}
-	uniqueNames(order)
+}
 
-	// Objects: where each fragment's go.
-	for i, f := range frags {
-		targets := objectTargets(f, specs, byKey, order)
+// assignObjects gives each cluster its part of every fragment: the objects that go to it, and
+// the node groups, NodePools and Fargate profiles placed there.
+func (p *planner) assignObjects() {
+	for i, f := range p.frags {
+		targets := objectTargets(f, p.specs, p.byKey, p.order)
 		if targets == nil && f.TerraformRoot == "" {
-			if h := holder(f.File); h != "" && len(rootClusters[h]) > 0 {
+			if h := p.holder(f.File); h != "" && len(p.rootClusters[h]) > 0 {
 				targets = map[*cluster]bool{}
-				for _, c := range rootClusters[h] {
+				for _, c := range p.rootClusters[h] {
 					targets[c] = true
 				}
 			}
 		}
-		for _, c := range order {
-			part := f
-			part.NodeGroups, part.NodePools, part.FargateProfiles = nil, nil, nil
-			in := targets == nil || targets[c]
-			if !in {
-				part.ClearObjects()
-			}
-			for j, g := range f.NodeGroups {
-				if groups[i][j] == c {
-					g.Environment = f.Environment
-					if f.TerraformRoot != "" && !within(g.Location.File, f.TerraformRoot) {
-						g.Root = filepath.ToSlash(filepath.Clean(f.TerraformRoot))
-					}
-					part.NodeGroups = append(part.NodeGroups, g)
-				}
-			}
-			for j, p := range f.NodePools {
-				if slices.Contains(pools[i][j], c) {
-					part.NodePools = append(part.NodePools, p)
-				}
-			}
-			for _, p := range f.FargateProfiles {
-				if ref := fargateCluster(f, p, byKey); ref == c || (ref == nil && in) {
-					part.FargateProfiles = append(part.FargateProfiles, p)
-				}
-			}
-			if in && (len(f.Workloads) > 0 || len(f.SecurityGroupPolicies) > 0 || len(f.ServiceAccounts) > 0) {
-				c.manifests[f.File] = true
-			}
-			if in || len(part.NodeGroups) > 0 || len(part.NodePools) > 0 || len(part.FargateProfiles) > 0 {
-				c.frags = append(c.frags, part)
-			}
+		for _, c := range p.order {
+			p.assignPart(i, f, c, targets == nil || targets[c])
 		}
 	}
-	return order
+}
+
+// assignPart gives cluster c its part of fragment i: its objects when in, and what is placed
+// there.
+func (p *planner) assignPart(i int, f inventory.Fragment, c *cluster, in bool) {
+	part := f
+	part.NodeGroups, part.NodePools, part.FargateProfiles = nil, nil, nil
+	if !in {
+		part.ClearObjects()
+	}
+	for j, g := range f.NodeGroups {
+		if p.groups[i][j] == c {
+			g.Environment = f.Environment
+			if f.TerraformRoot != "" && !within(g.Location.File, f.TerraformRoot) {
+				g.Root = filepath.ToSlash(filepath.Clean(f.TerraformRoot))
+			}
+			part.NodeGroups = append(part.NodeGroups, g)
+		}
+	}
+	for j, pool := range f.NodePools {
+		if slices.Contains(p.pools[i][j], c) {
+			part.NodePools = append(part.NodePools, pool)
+		}
+	}
+	for _, fp := range f.FargateProfiles {
+		if ref := fargateCluster(f, fp, p.byKey); ref == c || (ref == nil && in) {
+			part.FargateProfiles = append(part.FargateProfiles, fp)
+		}
+	}
+	if in && (len(f.Workloads) > 0 || len(f.SecurityGroupPolicies) > 0 || len(f.ServiceAccounts) > 0) {
+		c.manifests[f.File] = true
+	}
+	if in || len(part.NodeGroups) > 0 || len(part.NodePools) > 0 || len(part.FargateProfiles) > 0 {
+		c.frags = append(c.frags, part)
+	}
 }
 
 // objectTargets are the clusters a fragment's objects go to; nil means every cluster.
