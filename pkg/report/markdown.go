@@ -78,9 +78,29 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 	if !r.CapacityKnown {
 		b.WriteString("No node groups were given, so branch-ENI capacity is unknown; the rules that need it did not run.\n\n")
 	}
+	m.writeRows(&b, r)
+	var open, suppressed []findings.Finding
+	for _, f := range r.Findings {
+		if f.Suppressed != nil {
+			suppressed = append(suppressed, f)
+		} else {
+			open = append(open, f)
+		}
+	}
+	m.writeFindings(&b, r, open)
+	m.writeSuppressed(&b, suppressed)
+	m.writeInputs(&b, r)
+	fmt.Fprintf(&b, "<sub>eni-lint %s · %s · %s (%s) · fail-on %s · exit %d</sub>\n",
+		mdEscape(r.Version), r.Model.ENIRelease, count(r.Inputs.Files, "file"), count(r.Inputs.Documents, "document"), r.FailOn, r.ExitCode())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeRows writes the per-instance-type table and its chart, or why there is none.
+func (m Markdown) writeRows(b *strings.Builder, r *findings.Report) {
 	noVerdict := r.ExitCode() == findings.ExitFailed
 	if noVerdict && len(r.InstanceTypes) > 0 {
-		fmt.Fprintf(&b, "**No verdict:** %s could not be read, so the per-instance-type verdicts are not shown.\n\n", count(len(r.Errors), "input"))
+		fmt.Fprintf(b, "**No verdict:** %s could not be read, so the per-instance-type verdicts are not shown.\n\n", count(len(r.Errors), "input"))
 	}
 	if len(r.InstanceTypes) > 0 && !noVerdict {
 		b.WriteString("### Branch ENIs per instance type (worst case on one node)\n\n")
@@ -97,29 +117,25 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 			if row.Cluster != "" {
 				group = row.Cluster + " / " + group
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s |\n", mdEscape(group), mdEscape(row.TypeLabel()), branch, row.Hidden, row.Active, demand, verdict)
+			fmt.Fprintf(b, "| %s | %s | %s | %d | %d | %s | %s |\n", mdEscape(group), mdEscape(row.TypeLabel()), branch, row.Hidden, row.Active, demand, verdict)
 		}
 		if empty > 0 {
-			fmt.Fprintf(&b, "\n_%s of node pools that no SGP workload can land on are not shown; the JSON report lists them._\n", count(empty, "row"))
+			fmt.Fprintf(b, "\n_%s of node pools that no SGP workload can land on are not shown; the JSON report lists them._\n", count(empty, "row"))
 		}
 		for _, row := range rows {
 			if s := row.ScheduleSeparated; s != nil {
-				fmt.Fprintf(&b, "\n_%s %s: %s whose runs cannot hold at the same time are counted at their peak together (%d fewer than their sum)._\n", mdEscape(row.NodeGroup), mdEscape(row.TypeLabel()), count(len(s.Workloads), "CronJob"), s.Saved)
+				fmt.Fprintf(b, "\n_%s %s: %s whose runs cannot hold at the same time are counted at their peak together (%d fewer than their sum)._\n", mdEscape(row.NodeGroup), mdEscape(row.TypeLabel()), count(len(s.Workloads), "CronJob"), s.Saved)
 			}
 		}
 		b.WriteString("\n_Hidden: terminated pods that still hold branch ENIs but that the scheduler no longer counts. Demand = min(held, hidden + min(active, branch ENIs)), held being the workloads' own peaks added up._\n\n")
 		if m.Chart {
-			m.chart(&b, r)
+			m.chart(b, r)
 		}
 	}
-	var open, suppressed []findings.Finding
-	for _, f := range r.Findings {
-		if f.Suppressed != nil {
-			suppressed = append(suppressed, f)
-		} else {
-			open = append(open, f)
-		}
-	}
+}
+
+// writeFindings writes the open findings' table, their fixes and their witnesses.
+func (m Markdown) writeFindings(b *strings.Builder, r *findings.Report, open []findings.Finding) {
 	if len(open) > 0 {
 		docs := map[string]findings.RuleDoc{}
 		for _, rule := range r.Rules {
@@ -129,7 +145,7 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 		b.WriteString("| Severity | Rule | Where | Node group | Instance type | ENIs needed | Branch ENIs | Finding |\n")
 		b.WriteString("| --- | --- | --- | --- | --- | ---: | ---: | --- |\n")
 		for _, f := range open {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", f.Severity, ruleLink(docs, f.Rule, r.Version), m.link(f.Location),
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", f.Severity, ruleLink(docs, f.Rule, r.Version), m.link(f.Location),
 				detailCell(f, "nodeGroup"), detailCell(f, "instanceType"), neededCell(f), detailCell(f, "branchInterfaces"), mdEscape(clusterTag(f)+f.Message))
 		}
 		b.WriteString("\n")
@@ -143,48 +159,61 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 			b.WriteString("#### Fixes\n\n")
 			for _, f := range withFixes {
 				fixes := f.Fixes()
-				fmt.Fprintf(&b, "- %s at %s: %s\n", f.Rule, m.link(f.Location), strings.ToLower(fixesIntro(f, len(fixes))[:1])+fixesIntro(f, len(fixes))[1:])
+				fmt.Fprintf(b, "- %s at %s: %s\n", f.Rule, m.link(f.Location), strings.ToLower(fixesIntro(f, len(fixes))[:1])+fixesIntro(f, len(fixes))[1:])
 				for _, fix := range fixes {
-					fmt.Fprintf(&b, "  - %s\n", mdEscape(fix))
+					fmt.Fprintf(b, "  - %s\n", mdEscape(fix))
 				}
 			}
 			b.WriteString("\n")
 		}
-		// A trajectory that several findings share (the same workloads exceed several node
-		// groups) is charted once; the others say where.
-		charted := map[*findings.WitnessTrajectory]findings.Finding{}
-		for _, f := range open {
-			if f.Witness == nil || f.Witness.NotSearched != "" {
-				continue
-			}
-			if first, ok := charted[f.Witness.Trajectory]; ok && f.Witness.Trajectory != nil {
-				fmt.Fprintf(&b, "- %s on %s %s at %s: %s; its trajectory is the one charted for %s %s above.\n\n", f.Rule,
-					detailCell(f, "nodeGroup"), detailCell(f, "instanceType"), m.link(f.Location), mdEscape(WitnessSummary(f.Witness)),
-					detailCell(first, "nodeGroup"), detailCell(first, "instanceType"))
-				continue
-			}
-			charted[f.Witness.Trajectory] = f
-			// Inside <summary> Markdown is not parsed: the location is escaped text, no code span.
-			fmt.Fprintf(&b, "<details><summary>%s at %s: %s</summary>\n\n", f.Rule, mdEscape(plainLocation(rooted(m.Root, f.Location))), mdEscape(WitnessSummary(f.Witness)))
-			b.WriteString(witnessGantt(f.Witness) + "\n")
-			for _, l := range witnessTimeline(f.Witness, 12) {
-				fmt.Fprintf(&b, "- %s\n", mdEscape(l))
-			}
-			b.WriteString("\n</details>\n\n")
-		}
+		m.writeWitnesses(b, open)
 		b.WriteString("`eni-lint explain RULE` tells what a rule checks, the numbers it uses and how to fix it.\n\n")
 	}
-	if len(suppressed) > 0 {
-		fmt.Fprintf(&b, "<details><summary>%s (not counted)</summary>\n\n| Rule | Where | Why |\n| --- | --- | --- |\n", count(len(suppressed), "suppressed finding"))
-		for _, f := range suppressed {
-			fmt.Fprintf(&b, "| %s | %s | %s: %s |\n", f.Rule, m.link(f.Location), f.Suppressed.Kind, mdEscape(f.Suppressed.Reason))
+}
+
+// writeWitnesses charts each trajectory once; the other findings that share one say where.
+func (m Markdown) writeWitnesses(b *strings.Builder, open []findings.Finding) {
+	// A trajectory that several findings share (the same workloads exceed several node
+	// groups) is charted once; the others say where.
+	charted := map[*findings.WitnessTrajectory]findings.Finding{}
+	for _, f := range open {
+		if f.Witness == nil || f.Witness.NotSearched != "" {
+			continue
+		}
+		if first, ok := charted[f.Witness.Trajectory]; ok && f.Witness.Trajectory != nil {
+			fmt.Fprintf(b, "- %s on %s %s at %s: %s; its trajectory is the one charted for %s %s above.\n\n", f.Rule,
+				detailCell(f, "nodeGroup"), detailCell(f, "instanceType"), m.link(f.Location), mdEscape(WitnessSummary(f.Witness)),
+				detailCell(first, "nodeGroup"), detailCell(first, "instanceType"))
+			continue
+		}
+		charted[f.Witness.Trajectory] = f
+		// Inside <summary> Markdown is not parsed: the location is escaped text, no code span.
+		fmt.Fprintf(b, "<details><summary>%s at %s: %s</summary>\n\n", f.Rule, mdEscape(plainLocation(rooted(m.Root, f.Location))), mdEscape(WitnessSummary(f.Witness)))
+		b.WriteString(witnessGantt(f.Witness) + "\n")
+		for _, l := range witnessTimeline(f.Witness, 12) {
+			fmt.Fprintf(b, "- %s\n", mdEscape(l))
 		}
 		b.WriteString("\n</details>\n\n")
 	}
+}
+
+// writeSuppressed lists the suppressed findings, folded.
+func (m Markdown) writeSuppressed(b *strings.Builder, suppressed []findings.Finding) {
+	if len(suppressed) > 0 {
+		fmt.Fprintf(b, "<details><summary>%s (not counted)</summary>\n\n| Rule | Where | Why |\n| --- | --- | --- |\n", count(len(suppressed), "suppressed finding"))
+		for _, f := range suppressed {
+			fmt.Fprintf(b, "| %s | %s | %s: %s |\n", f.Rule, m.link(f.Location), f.Suppressed.Kind, mdEscape(f.Suppressed.Reason))
+		}
+		b.WriteString("\n</details>\n\n")
+	}
+}
+
+// writeInputs lists what could not be read and what was read in another way.
+func (m Markdown) writeInputs(b *strings.Builder, r *findings.Report) {
 	if len(r.Errors) > 0 {
 		b.WriteString("### Inputs that could not be read\n\n| Where | Problem |\n| --- | --- |\n")
 		for _, e := range r.Errors {
-			fmt.Fprintf(&b, "| %s | %s |\n", m.link(e.Position), mdEscape(e.Message))
+			fmt.Fprintf(b, "| %s | %s |\n", m.link(e.Position), mdEscape(e.Message))
 		}
 		b.WriteString("\n")
 	}
@@ -193,19 +222,19 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 		for _, c := range r.Inputs.RenderedCharts {
 			names = append(names, "`"+mdCode(c)+"`")
 		}
-		fmt.Fprintf(&b, "Helm charts rendered: %s.\n\n", strings.Join(names, ", "))
+		fmt.Fprintf(b, "Helm charts rendered: %s.\n\n", strings.Join(names, ", "))
 	}
 	if len(r.Inputs.BuiltKustomizations) > 0 {
 		var names []string
 		for _, k := range r.Inputs.BuiltKustomizations {
 			names = append(names, "`"+mdCode(k)+"`")
 		}
-		fmt.Fprintf(&b, "Kustomizations built: %s.\n\n", strings.Join(names, ", "))
+		fmt.Fprintf(b, "Kustomizations built: %s.\n\n", strings.Join(names, ", "))
 	}
 	for _, p := range r.Inputs.TerraformPlans {
-		fmt.Fprintf(&b, "Terraform %s: %s.\n\n", p.Kind, mdEscape(planLine(p)))
+		fmt.Fprintf(b, "Terraform %s: %s.\n\n", p.Kind, mdEscape(planLine(p)))
 		for _, d := range p.Disagreements {
-			fmt.Fprintf(&b, "- differs from the code: %s\n", mdEscape(d))
+			fmt.Fprintf(b, "- differs from the code: %s\n", mdEscape(d))
 		}
 		if len(p.Disagreements) > 0 {
 			b.WriteString("\n")
@@ -214,21 +243,17 @@ func (m Markdown) Write(w io.Writer, r *findings.Report) error {
 	if len(r.Inputs.NotModelled) > 0 {
 		b.WriteString("**Not modelled** (they run pods eni-lint does not count):\n\n")
 		for _, o := range r.Inputs.NotModelled {
-			fmt.Fprintf(&b, "- %s `%s` %s\n", m.link(o.Location), mdCode(o.APIVersion+" "+o.Kind), mdEscape(qualified(o.Namespace, o.Name)))
+			fmt.Fprintf(b, "- %s `%s` %s\n", m.link(o.Location), mdCode(o.APIVersion+" "+o.Kind), mdEscape(qualified(o.Namespace, o.Name)))
 		}
 		b.WriteString("\n")
 	}
 	if len(r.Inputs.Skipped) > 0 {
-		fmt.Fprintf(&b, "<details><summary>%s not read</summary>\n\n| Path | Why |\n| --- | --- |\n", count(len(r.Inputs.Skipped), "input"))
+		fmt.Fprintf(b, "<details><summary>%s not read</summary>\n\n| Path | Why |\n| --- | --- |\n", count(len(r.Inputs.Skipped), "input"))
 		for _, s := range r.Inputs.Skipped {
-			fmt.Fprintf(&b, "| `%s` | %s |\n", mdCode(s.Path), mdEscape(s.Reason))
+			fmt.Fprintf(b, "| `%s` | %s |\n", mdCode(s.Path), mdEscape(s.Reason))
 		}
 		b.WriteString("\n</details>\n\n")
 	}
-	fmt.Fprintf(&b, "<sub>eni-lint %s · %s · %s (%s) · fail-on %s · exit %d</sub>\n",
-		mdEscape(r.Version), r.Model.ENIRelease, count(r.Inputs.Files, "file"), count(r.Inputs.Documents, "document"), r.FailOn, r.ExitCode())
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // ruleLink links a built-in rule's ID to its page at the version that ran.
