@@ -105,51 +105,10 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 	case g == "batch" && kind == "Job":
 		frag.Workloads = append(frag.Workloads, jobWorkload(r, doc, obj, r.mapping(doc, "", "spec"), "spec"))
 	case g == "batch" && kind == "CronJob":
-		w := inventory.Workload{Object: obj, JobSpecPath: "spec.jobTemplate.spec", PodPath: "spec.jobTemplate.spec.template"}
-		spec := r.mapping(doc, "", "spec")
-		cj := readCronFields(r, spec, "successfulJobsHistoryLimit", "failedJobsHistoryLimit")
-		cj.TimeZone = r.str(spec, "spec", "timeZone")
-		cron := inventory.CronJobDefaults(cj)
-		w.CronJob = &cron
-		jt := r.mapping(spec, "spec", "jobTemplate")
-		jobSpec := r.mapping(jt, "spec.jobTemplate", "spec")
-		job := readJobSpec(r, jobSpec, "spec.jobTemplate.spec")
-		w.Job = &job
-		w.Pod = readPodTemplate(r, jobSpec, "spec.jobTemplate.spec.template")
-		w.Ignores = append(w.Ignores, templateIgnores(r, doc, w.PodPath)...)
-		w.Object.Locations = r.locs
-		frag.Workloads = append(frag.Workloads, w)
+		frag.Workloads = append(frag.Workloads, cronJobWorkload(r, doc, obj))
 	case g == "apps" && (kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet"),
 		g == "" && kind == "ReplicationController": // core/v1, ReplicaSet's predecessor
-		w := inventory.Workload{Object: obj, PodPath: "spec.template"}
-		spec := r.mapping(doc, "", "spec")
-		if kind != "DaemonSet" {
-			replicas := 1
-			if n := r.integer(spec, "spec", "replicas"); n != nil {
-				replicas = *n
-			}
-			w.Replicas = &replicas
-		}
-		if kind == "Deployment" {
-			strategy := r.mapping(spec, "spec", "strategy")
-			typ := ""
-			if s := r.str(strategy, "spec.strategy", "type"); s != nil {
-				typ = *s
-			}
-			ru := r.mapping(strategy, "spec.strategy", "rollingUpdate")
-			surgeText := r.intOrString(ru, "spec.strategy.rollingUpdate", "maxSurge")
-			w.StrategyType, w.MaxSurgeText = typ, surgeText
-			surge, err := inventory.DeploymentSurge(*w.Replicas, typ, surgeText)
-			if err != nil {
-				_, v := yamlpos.Lookup(ru, "maxSurge")
-				r.errorf(v, "spec.strategy.rollingUpdate.%v", err)
-			}
-			w.MaxSurge = &surge
-		}
-		w.Pod = readPodTemplate(r, spec, "spec.template")
-		w.Ignores = append(w.Ignores, templateIgnores(r, doc, w.PodPath)...)
-		w.Object.Locations = r.locs
-		frag.Workloads = append(frag.Workloads, w)
+		frag.Workloads = append(frag.Workloads, replicatedWorkload(r, doc, obj, kind))
 	case g == "" && kind == "Pod":
 		w := inventory.Workload{Object: obj, PodPath: ""}
 		w.Pod = readPod(r, doc, "")
@@ -175,53 +134,16 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 	case g == "autoscaling" && kind == "HorizontalPodAutoscaler", g == "keda.sh" && kind == "ScaledObject":
 		frag.Autoscalers = append(frag.Autoscalers, readAutoscaler(r, doc, obj))
 	case g == "vpcresources.k8s.aws" && kind == "SecurityGroupPolicy":
-		spec := r.mapping(doc, "", "spec")
-		sgp := inventory.SecurityGroupPolicy{
-			Object:                 obj,
-			PodSelector:            r.labelSelector(spec, "spec", "podSelector"),
-			ServiceAccountSelector: r.labelSelector(spec, "spec", "serviceAccountSelector"),
-		}
-		sg := r.mapping(spec, "spec", "securityGroups")
-		sgp.GroupIDs = r.stringList(sg, "spec.securityGroups", "groupIds")
-		sgp.Object.Locations = r.locs
-		frag.SecurityGroupPolicies = append(frag.SecurityGroupPolicies, sgp)
+		frag.SecurityGroupPolicies = append(frag.SecurityGroupPolicies, readSecurityGroupPolicy(r, doc, obj))
 	case g == "" && kind == "ServiceAccount":
 		meta := r.mapping(doc, "", "metadata")
 		sa := inventory.ServiceAccount{Object: obj, Labels: r.stringMap(meta, "metadata", "labels")}
 		sa.Object.Locations = r.locs
 		frag.ServiceAccounts = append(frag.ServiceAccounts, sa)
 	case g == "" && kind == "ConfigMap" && obj.Name == "amazon-vpc-cni" && obj.Namespace == "kube-system":
-		// The VPC resource controller reads branch-eni-cooldown (seconds) from here.
-		data := r.mapping(doc, "", "data")
-		setting := inventory.CNISetting{Source: "kubernetes:ConfigMap kube-system/amazon-vpc-cni", Location: r.locs[""], Object: inventory.ObjectKey("ConfigMap", "kube-system", "amazon-vpc-cni")}
-		if s := r.str(data, "data", "branch-eni-cooldown"); s != nil {
-			if n, err := strconv.Atoi(strings.TrimSpace(*s)); err == nil {
-				setting.BranchENICooldownSeconds = &n
-				setting.Location = r.locs["data.branch-eni-cooldown"]
-			} else {
-				_, v := yamlpos.Lookup(data, "branch-eni-cooldown")
-				r.errorf(v, "data.branch-eni-cooldown must be a number of seconds, found %q", *s)
-			}
-		}
-		frag.CNISettings = append(frag.CNISettings, setting)
+		frag.CNISettings = append(frag.CNISettings, readCNISetting(r, doc))
 	case g == "eksctl.io" && kind == "ClusterConfig":
-		// Each ClusterConfig is a cluster of its own: what it declares carries its name.
-		cluster := inventory.ClusterRef{Kind: "eksctl", Name: obj.Name, Location: r.locs[""]}
-		if cluster.Name == "" {
-			cluster.Name = r.file
-		}
-		for _, g := range readClusterConfig(r, doc) {
-			g.Cluster = cluster
-			frag.NodeGroups = append(frag.NodeGroups, g)
-		}
-		for _, p := range readAutoModeConfig(r, doc) {
-			p.Cluster = cluster
-			frag.NodePools = append(frag.NodePools, p)
-		}
-		for _, p := range readFargateProfiles(r, doc) {
-			p.Cluster = cluster
-			frag.FargateProfiles = append(frag.FargateProfiles, p)
-		}
+		addClusterConfig(frag, r, doc, obj)
 	case g == "karpenter.sh" && (kind == "NodePool" || kind == "Provisioner"):
 		frag.NodePools = append(frag.NodePools, readNodePool(r, doc, obj))
 	case g == "karpenter.k8s.aws" && kind == "EC2NodeClass":
@@ -248,6 +170,112 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		return
 	}
 	frag.Errors = append(frag.Errors, r.errs...)
+}
+
+// cronJobWorkload reads a CronJob: its schedule and history, its job template's Job spec
+// and pod template.
+func cronJobWorkload(r *fieldReader, doc *yaml.Node, obj inventory.Object) inventory.Workload {
+	w := inventory.Workload{Object: obj, JobSpecPath: "spec.jobTemplate.spec", PodPath: "spec.jobTemplate.spec.template"}
+	spec := r.mapping(doc, "", "spec")
+	cj := readCronFields(r, spec, "successfulJobsHistoryLimit", "failedJobsHistoryLimit")
+	cj.TimeZone = r.str(spec, "spec", "timeZone")
+	cron := inventory.CronJobDefaults(cj)
+	w.CronJob = &cron
+	jt := r.mapping(spec, "spec", "jobTemplate")
+	jobSpec := r.mapping(jt, "spec.jobTemplate", "spec")
+	job := readJobSpec(r, jobSpec, "spec.jobTemplate.spec")
+	w.Job = &job
+	w.Pod = readPodTemplate(r, jobSpec, "spec.jobTemplate.spec.template")
+	w.Ignores = append(w.Ignores, templateIgnores(r, doc, w.PodPath)...)
+	w.Object.Locations = r.locs
+	return w
+}
+
+// replicatedWorkload reads a Deployment, ReplicaSet, StatefulSet, DaemonSet or
+// ReplicationController: its replicas (none for a DaemonSet), a Deployment's surge, and its
+// pod template.
+func replicatedWorkload(r *fieldReader, doc *yaml.Node, obj inventory.Object, kind string) inventory.Workload {
+	w := inventory.Workload{Object: obj, PodPath: "spec.template"}
+	spec := r.mapping(doc, "", "spec")
+	if kind != "DaemonSet" {
+		replicas := 1
+		if n := r.integer(spec, "spec", "replicas"); n != nil {
+			replicas = *n
+		}
+		w.Replicas = &replicas
+	}
+	if kind == "Deployment" {
+		strategy := r.mapping(spec, "spec", "strategy")
+		typ := ""
+		if s := r.str(strategy, "spec.strategy", "type"); s != nil {
+			typ = *s
+		}
+		ru := r.mapping(strategy, "spec.strategy", "rollingUpdate")
+		surgeText := r.intOrString(ru, "spec.strategy.rollingUpdate", "maxSurge")
+		w.StrategyType, w.MaxSurgeText = typ, surgeText
+		surge, err := inventory.DeploymentSurge(*w.Replicas, typ, surgeText)
+		if err != nil {
+			_, v := yamlpos.Lookup(ru, "maxSurge")
+			r.errorf(v, "spec.strategy.rollingUpdate.%v", err)
+		}
+		w.MaxSurge = &surge
+	}
+	w.Pod = readPodTemplate(r, spec, "spec.template")
+	w.Ignores = append(w.Ignores, templateIgnores(r, doc, w.PodPath)...)
+	w.Object.Locations = r.locs
+	return w
+}
+
+// readSecurityGroupPolicy reads an SGP's pod and ServiceAccount selectors and its groups.
+func readSecurityGroupPolicy(r *fieldReader, doc *yaml.Node, obj inventory.Object) inventory.SecurityGroupPolicy {
+	spec := r.mapping(doc, "", "spec")
+	sgp := inventory.SecurityGroupPolicy{
+		Object:                 obj,
+		PodSelector:            r.labelSelector(spec, "spec", "podSelector"),
+		ServiceAccountSelector: r.labelSelector(spec, "spec", "serviceAccountSelector"),
+	}
+	sg := r.mapping(spec, "spec", "securityGroups")
+	sgp.GroupIDs = r.stringList(sg, "spec.securityGroups", "groupIds")
+	sgp.Object.Locations = r.locs
+	return sgp
+}
+
+// readCNISetting reads kube-system/amazon-vpc-cni: the VPC resource controller reads
+// branch-eni-cooldown (seconds) from there.
+func readCNISetting(r *fieldReader, doc *yaml.Node) inventory.CNISetting {
+	data := r.mapping(doc, "", "data")
+	setting := inventory.CNISetting{Source: "kubernetes:ConfigMap kube-system/amazon-vpc-cni", Location: r.locs[""], Object: inventory.ObjectKey("ConfigMap", "kube-system", "amazon-vpc-cni")}
+	if s := r.str(data, "data", "branch-eni-cooldown"); s != nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(*s)); err == nil {
+			setting.BranchENICooldownSeconds = &n
+			setting.Location = r.locs["data.branch-eni-cooldown"]
+		} else {
+			_, v := yamlpos.Lookup(data, "branch-eni-cooldown")
+			r.errorf(v, "data.branch-eni-cooldown must be a number of seconds, found %q", *s)
+		}
+	}
+	return setting
+}
+
+// addClusterConfig adds what an eksctl ClusterConfig declares, each carrying its cluster's
+// name: every ClusterConfig is a cluster of its own.
+func addClusterConfig(frag *inventory.Fragment, r *fieldReader, doc *yaml.Node, obj inventory.Object) {
+	cluster := inventory.ClusterRef{Kind: "eksctl", Name: obj.Name, Location: r.locs[""]}
+	if cluster.Name == "" {
+		cluster.Name = r.file
+	}
+	for _, g := range readClusterConfig(r, doc) {
+		g.Cluster = cluster
+		frag.NodeGroups = append(frag.NodeGroups, g)
+	}
+	for _, p := range readAutoModeConfig(r, doc) {
+		p.Cluster = cluster
+		frag.NodePools = append(frag.NodePools, p)
+	}
+	for _, p := range readFargateProfiles(r, doc) {
+		p.Cluster = cluster
+		frag.FargateProfiles = append(frag.FargateProfiles, p)
+	}
 }
 
 func readObjectMeta(r *fieldReader, doc *yaml.Node, apiVersion, kind string, opts Options) inventory.Object {
