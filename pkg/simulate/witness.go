@@ -215,9 +215,9 @@ func Search(ws []Workload, m Model, horizon, plays, target int, limit Limit, see
 		}
 		var from *state
 		if c%3 == 0 {
-			// Every third climb goes on from the hostile start: a run or a pod changed from
-			// there (one that succeeds, one that ends just before a schedule time) is often
-			// what the bound is made of.
+			// Every third climb goes on from the best trajectory so far (the first from the
+			// hostile start): a run or a pod changed from there (one that succeeds, one that
+			// ends just before a schedule time) is often what the bound is made of.
 			from = best.clone()
 		}
 		got := climb(ws, m, horizon, n, target, limit, rng, from)
