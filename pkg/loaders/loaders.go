@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -428,23 +429,13 @@ func (r *run) renderChart(c helm.Chart) {
 	r.frags = append(r.frags, rendered...)
 }
 
-// sortedKeys are a set's members in order.
-func sortedKeys(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for d := range set {
-		out = append(out, d)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // buildKustomizations builds the kustomization folders found; false when the run's deadline
 // passed first (the fragments then say what was not read).
 func (r *run) buildKustomizations() bool {
 	if len(r.kustDirs) == 0 {
 		return true
 	}
-	dirs := sortedKeys(r.kustDirs)
+	dirs := slices.Sorted(maps.Keys(r.kustDirs))
 	if r.ctx.Err() != nil {
 		r.frags = append(r.frags, failed(dirs[0], fmt.Sprintf("%s (and the other %d kustomizations)", notRead(r.ctx), len(dirs)-1)))
 		return false
@@ -475,7 +466,7 @@ func (r *run) loadTerraform() bool {
 	if len(r.tfDirs) == 0 {
 		return true
 	}
-	dirs := sortedKeys(r.tfDirs)
+	dirs := slices.Sorted(maps.Keys(r.tfDirs))
 	r.stats.TerraformModules = len(dirs)
 	if r.ctx.Err() != nil {
 		r.frags = append(r.frags, failed(dirs[0], fmt.Sprintf("%s (and the other %d Terraform folders)", notRead(r.ctx), len(dirs)-1)))

@@ -91,7 +91,11 @@ func withClasses(input ast.Value, fields []*ast.Term) ast.Value {
 	if !ok {
 		return input
 	}
-	workloads, ok := obj.Get(ast.InternedTerm("workloads")).Value.(*ast.Array)
+	list := obj.Get(ast.InternedTerm("workloads"))
+	if list == nil {
+		return input
+	}
+	workloads, ok := list.Value.(*ast.Array)
 	if !ok {
 		return input
 	}
