@@ -34,10 +34,11 @@ const minParallelWorkloads = 2000
 
 // WorkloadInputs holds the Rego form of workloads by their JSON form, for a run that evaluates
 // several clusters: a workload many clusters hold (a manifest outside every cluster's folder)
-// is converted once, not once per cluster. The key is the whole JSON form, so a workload that
-// differs in anything the policies see is converted on its own; the zero value is ready.
+// is converted once, not once per cluster. The key is an exact form of the whole JSON form
+// (keyWriter), so a workload that differs in anything the policies see is converted on its
+// own; the zero value is ready.
 type WorkloadInputs struct {
-	m sync.Map // JSON form → ast.Value
+	m sync.Map // key → ast.Value
 }
 
 // InputValueSharing is InputValue with the workloads taken from (and added to) shared, when
@@ -72,14 +73,16 @@ func InputValueSharing(inv *inventory.Inventory, shared *WorkloadInputs) (ast.Va
 // convertWorkloads writes the Rego form of workloads[from:to] into terms[from:to].
 func convertWorkloads(workloads []inventory.Workload, terms []*ast.Term, from, to int, shared *WorkloadInputs) error {
 	encode := encoderOf(reflect.TypeFor[inventory.Workload]())
+	writeKey := keyWriterOf(reflect.TypeFor[inventory.Workload]())
+	var buf []byte
 	for i := from; i < to; i++ {
 		var key string
 		if shared != nil {
-			b, err := json.Marshal(&workloads[i])
-			if err != nil {
+			var err error
+			if buf, err = writeKey(buf[:0], reflect.ValueOf(&workloads[i]).Elem()); err != nil {
 				return err
 			}
-			key = string(b)
+			key = string(buf)
 			if v, ok := shared.m.Load(key); ok {
 				terms[i] = ast.NewTerm(v.(ast.Value))
 				continue
