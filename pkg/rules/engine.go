@@ -540,56 +540,9 @@ func (e *Engine) EvaluateSharing(ctx context.Context, inv *inventory.Inventory, 
 }
 
 func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared *WorkloadInputs, extra ...rego.EvalOption) (*Result, error) {
-	input, err := InputValueSharing(inv, shared)
+	out, err := e.report(ctx, inv, shared, extra...)
 	if err != nil {
-		return nil, fmt.Errorf("building policy input: %w", err)
-	}
-	if !e.policyClasses {
-		input = withClasses(input, e.numbersFields)
-	}
-	if len(extra) == 0 { // the profiler wants one evaluation
-		k := e.partitions
-		if k == 0 {
-			k = partitionsFor(len(inv.Workloads))
-		}
-		if input, err = e.evaluatePartitions(ctx, input, k); err != nil {
-			return nil, err
-		}
-	}
-	var out policyReport
-	if len(extra) == 0 && e.split {
-		// Two queries at once, one per core: the report without ENI002 and ENI003, and their
-		// findings. The report sorts the findings later, by place and rule, so where the
-		// fanned-out ones are appended does not show.
-		var fanned *ast.Term
-		var fannedErr error
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			fanned, fannedErr = evalTerm(ctx, e.fannedOut, FannedOutQuery, input)
-		}()
-		term, err := evalTerm(ctx, e.query, ReportQuery, withFanOutApart(input))
-		<-done
-		if err = errors.Join(err, fannedErr); err != nil {
-			return nil, err
-		}
-		if err := fromValue(term.Value, reflect.ValueOf(&out).Elem()); err != nil {
-			return nil, fmt.Errorf("reading the report: %w", err)
-		}
-		var more []policyFinding
-		if err := fromValue(fanned.Value, reflect.ValueOf(&more).Elem()); err != nil {
-			return nil, fmt.Errorf("reading the report: %w", err)
-		}
-		out.Findings = append(out.Findings, more...)
-	} else {
-		// One evaluation of everything: for the profiler, and with custom policies.
-		term, err := evalTerm(ctx, e.query, ReportQuery, input, extra...)
-		if err != nil {
-			return nil, err
-		}
-		if err := fromValue(term.Value, reflect.ValueOf(&out).Elem()); err != nil {
-			return nil, fmt.Errorf("reading the report: %w", err)
-		}
+		return nil, err
 	}
 	objects := inv.Objects()
 	locate := func(id string, paths []string) inventory.Position {
@@ -605,7 +558,7 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared 
 			ig.Location = &p
 		}
 	}
-	if res.Workloads, err = workloadTable(&out, inv.Workloads); err != nil {
+	if res.Workloads, err = workloadTable(out, inv.Workloads); err != nil {
 		return nil, err
 	}
 	for _, pf := range out.Findings {
@@ -645,6 +598,70 @@ func (e *Engine) evaluate(ctx context.Context, inv *inventory.Inventory, shared 
 		res.Workloads[i].Location = locate(res.Workloads[i].ID, nil)
 	}
 	return res, nil
+}
+
+// report evaluates the policies over the inventory and reads their report into Go values. The
+// input is not held past the queries; what stays of it is what the result's terms share.
+func (e *Engine) report(ctx context.Context, inv *inventory.Inventory, shared *WorkloadInputs, extra ...rego.EvalOption) (*policyReport, error) {
+	report, fanned, err := e.runQueries(ctx, inv, shared, extra...)
+	if err != nil {
+		return nil, err
+	}
+	var out policyReport
+	if err := fromValue(report.Value, reflect.ValueOf(&out).Elem()); err != nil {
+		return nil, fmt.Errorf("reading the report: %w", err)
+	}
+	report = nil // read: the collector may have it while the fanned-out findings are read
+	if fanned != nil {
+		// The report sorts the findings later, by place and rule, so where the fanned-out
+		// ones are appended does not show.
+		var more []policyFinding
+		if err := fromValue(fanned.Value, reflect.ValueOf(&more).Elem()); err != nil {
+			return nil, fmt.Errorf("reading the report: %w", err)
+		}
+		out.Findings = append(out.Findings, more...)
+	}
+	return &out, nil
+}
+
+// runQueries builds the input and evaluates the report query: with the partitions and the
+// fanned-out findings apart (two queries at once, one per core) unless extra options (the
+// profiler) want one evaluation of everything, as custom policies also have.
+func (e *Engine) runQueries(ctx context.Context, inv *inventory.Inventory, shared *WorkloadInputs, extra ...rego.EvalOption) (report, fanned *ast.Term, err error) {
+	input, err := InputValueSharing(inv, shared)
+	if err != nil {
+		return nil, nil, fmt.Errorf("building policy input: %w", err)
+	}
+	if !e.policyClasses {
+		input = withClasses(input, e.numbersFields)
+	}
+	if len(extra) > 0 {
+		report, err = evalTerm(ctx, e.query, ReportQuery, input, extra...)
+		return report, nil, err
+	}
+	k := e.partitions
+	if k == 0 {
+		k = partitionsFor(len(inv.Workloads))
+	}
+	if input, err = e.evaluatePartitions(ctx, input, k); err != nil {
+		return nil, nil, err
+	}
+	if !e.split {
+		report, err = evalTerm(ctx, e.query, ReportQuery, input)
+		return report, nil, err
+	}
+	var fannedErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fanned, fannedErr = evalTerm(ctx, e.fannedOut, FannedOutQuery, input)
+	}()
+	report, err = evalTerm(ctx, e.query, ReportQuery, withFanOutApart(input))
+	<-done
+	if err = errors.Join(err, fannedErr); err != nil {
+		return nil, nil, err
+	}
+	return report, fanned, nil
 }
 
 // addLocations gives every object a finding's details refer to by "id" its document position,
