@@ -182,23 +182,9 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 	if err != nil {
 		return run, err
 	}
-	maxFileSize, err := parseBytes(f.maxFileSize)
+	maxFileSize, maxMemory, err := flagBudgets(f)
 	if err != nil {
-		return run, usageError{fmt.Errorf("--max-file-size: %v", err)}
-	}
-	var maxMemory int64
-	if strings.TrimSpace(f.maxMemory) != "0" {
-		if maxMemory, err = parseBytes(f.maxMemory); err != nil {
-			return run, usageError{fmt.Errorf("--max-memory: %v", err)}
-		}
-	}
-	if f.maxDocuments <= 0 {
-		return run, usageError{fmt.Errorf("--max-documents must be more than 0")}
-	}
-	if f.changedSince != "" {
-		if err := validRevision(f.changedSince); err != nil {
-			return run, usageError{err}
-		}
+		return run, err
 	}
 	exit := stdio.Exit
 	if exit == nil {
@@ -214,21 +200,9 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 		stops = append(stops, cancel)
 	}
-	cooldown := ""
-	if f.cooldown != 0 {
-		cooldown = f.cooldown.String()
-	}
-	disruptions := "" // not given: the config's, or 0
-	if cmd.Flags().Changed("disruptions") {
-		disruptions = strconv.Itoa(f.disruptions) // config.Resolve refuses a negative one
-	}
-	eff, err := config.Resolve(config.Flags{
-		Config: f.config, Paths: args, NodeGroups: f.nodeGroups, ENIRelease: f.eniRelease,
-		Cooldown: cooldown, Disruptions: disruptions, Namespace: f.namespace, FailOn: f.failOn, Baseline: f.baseline, Policies: f.policies,
-		Exclude: f.exclude,
-	}, stdio.Getenv, wd)
+	eff, err := resolveCheck(cmd, stdio, f, args, wd)
 	if err != nil {
-		return run, usageError{err}
+		return run, err
 	}
 	failOn, err := findings.ParseSeverity(eff.FailOn)
 	if err != nil {
@@ -258,13 +232,87 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 	opts.HelmCharts, opts.SkipTreeCharts = charts, !f.renderCharts
 	opts.WitnessBudget = witnessBudget
 	opts.WorkingFolder = rootFolder(stdio.Getenv)
+	if err := addConfigured(&opts, eff, f); err != nil {
+		return run, err
+	}
+	if opts.CooldownSeconds < inventory.MinCooldownSeconds {
+		fmt.Fprintf(stdio.Err, "eni-lint: cool-down %ds is below the controller's minimum; using %ds as the controller does\n", opts.CooldownSeconds, inventory.MinCooldownSeconds)
+		opts.CooldownSeconds = inventory.MinCooldownSeconds
+	}
+	readBaseline(&opts, eff, f, stdio, maxFileSize)
+	if glob := firstNonEmpty(f.eachVarFile, eff.EachVarFile); glob != "" {
+		envFiles, err := filepath.Glob(glob)
+		if err != nil || len(envFiles) == 0 {
+			return run, usageError{fmt.Errorf("--each-var-file %q matches no file", glob)}
+		}
+		opts.EachVarFile = envFiles
+	}
+	if f.changedSince != "" {
+		changed, err := changedFiles(ctx, f.changedSince)
+		if err != nil {
+			return run, usageError{err}
+		}
+		opts.ChangedFiles, opts.ChangedSince = changed, f.changedSince
+	}
+	run.ctx, run.opts, run.policies = ctx, opts, eff.Policies
+	return run, nil
+}
+
+// flagBudgets reads the size and memory budgets of the flags and checks the flags that must
+// have a value of a kind (documents, revision): a malformed one is a usage error.
+func flagBudgets(f checkFlags) (maxFileSize, maxMemory int64, err error) {
+	maxFileSize, err = parseBytes(f.maxFileSize)
+	if err != nil {
+		return 0, 0, usageError{fmt.Errorf("--max-file-size: %v", err)}
+	}
+	if strings.TrimSpace(f.maxMemory) != "0" {
+		if maxMemory, err = parseBytes(f.maxMemory); err != nil {
+			return 0, 0, usageError{fmt.Errorf("--max-memory: %v", err)}
+		}
+	}
+	if f.maxDocuments <= 0 {
+		return 0, 0, usageError{fmt.Errorf("--max-documents must be more than 0")}
+	}
+	if f.changedSince != "" {
+		if err := validRevision(f.changedSince); err != nil {
+			return 0, 0, usageError{err}
+		}
+	}
+	return maxFileSize, maxMemory, nil
+}
+
+// resolveCheck merges the flags given, the config file and the environment into the run's
+// settings (config.Resolve).
+func resolveCheck(cmd *cobra.Command, stdio IO, f checkFlags, args []string, wd string) (*config.Effective, error) {
+	cooldown := ""
+	if f.cooldown != 0 {
+		cooldown = f.cooldown.String()
+	}
+	disruptions := "" // not given: the config's, or 0
+	if cmd.Flags().Changed("disruptions") {
+		disruptions = strconv.Itoa(f.disruptions) // config.Resolve refuses a negative one
+	}
+	eff, err := config.Resolve(config.Flags{
+		Config: f.config, Paths: args, NodeGroups: f.nodeGroups, ENIRelease: f.eniRelease,
+		Cooldown: cooldown, Disruptions: disruptions, Namespace: f.namespace, FailOn: f.failOn, Baseline: f.baseline, Policies: f.policies,
+		Exclude: f.exclude,
+	}, stdio.Getenv, wd)
+	if err != nil {
+		return eff, usageError{err}
+	}
+	return eff, nil
+}
+
+// addConfigured adds what the config and flags list beside the settings: Terraform plans,
+// clusters, rule overrides and ignores.
+func addConfigured(opts *analysis.Options, eff *config.Effective, f checkFlags) error {
 	for _, p := range eff.TerraformPlans {
 		opts.TerraformPlans = append(opts.TerraformPlans, loaders.TerraformPlan{File: p.File, Root: p.Root})
 	}
 	for _, flag := range f.terraformPlans {
 		file, root := splitChartFlag(flag)
 		if file == "" {
-			return run, usageError{fmt.Errorf("--terraform-plan %q: want FILE[:ROOT]", flag)}
+			return usageError{fmt.Errorf("--terraform-plan %q: want FILE[:ROOT]", flag)}
 		}
 		opts.TerraformPlans = append(opts.TerraformPlans, loaders.TerraformPlan{File: file, Root: root})
 	}
@@ -274,7 +322,7 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 			spec.NodeGroups = append(spec.NodeGroups, ng.Spec())
 		}
 		if err := checkWrittenTypes(spec.NodeGroups, eff.Limits); err != nil {
-			return run, usageError{err}
+			return usageError{err}
 		}
 		opts.Clusters = append(opts.Clusters, spec)
 	}
@@ -293,10 +341,12 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 		}
 		opts.Ignores = append(opts.Ignores, ci)
 	}
-	if opts.CooldownSeconds < inventory.MinCooldownSeconds {
-		fmt.Fprintf(stdio.Err, "eni-lint: cool-down %ds is below the controller's minimum; using %ds as the controller does\n", opts.CooldownSeconds, inventory.MinCooldownSeconds)
-		opts.CooldownSeconds = inventory.MinCooldownSeconds
-	}
+	return nil
+}
+
+// readBaseline reads the baseline file into the options, unless the run writes one. A baseline
+// that cannot be read is an input error of the report, not the end of the run.
+func readBaseline(opts *analysis.Options, eff *config.Effective, f checkFlags, stdio IO, maxFileSize int64) {
 	if eff.Baseline != "" && f.writeBaseline == "" {
 		b, err := suppress.ReadBaseline(eff.Baseline, maxFileSize)
 		if err != nil {
@@ -311,22 +361,6 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 			opts.Baseline, opts.BaselineFile = &b, eff.Baseline
 		}
 	}
-	if glob := firstNonEmpty(f.eachVarFile, eff.EachVarFile); glob != "" {
-		envFiles, err := filepath.Glob(glob)
-		if err != nil || len(envFiles) == 0 {
-			return run, usageError{fmt.Errorf("--each-var-file %q matches no file", glob)}
-		}
-		opts.EachVarFile = envFiles
-	}
-	if f.changedSince != "" {
-		changed, err := changedFiles(ctx, f.changedSince)
-		if err != nil {
-			return run, usageError{err}
-		}
-		opts.ChangedFiles, opts.ChangedSince = changed, f.changedSince
-	}
-	run.ctx, run.opts, run.policies = ctx, opts, eff.Policies
-	return run, nil
 }
 
 // checkAndReport evaluates and writes the reports: the rest of check.

@@ -60,23 +60,6 @@ func newKeyWriter(t reflect.Type) keyWriter {
 		return keyViaJSON
 	}
 	switch t.Kind() {
-	case reflect.Bool:
-		return func(b []byte, v reflect.Value) ([]byte, error) {
-			if v.Bool() {
-				return append(b, 1), nil
-			}
-			return append(b, 0), nil
-		}
-	case reflect.String:
-		return func(b []byte, v reflect.Value) ([]byte, error) { return appendString(b, v.String()), nil }
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return func(b []byte, v reflect.Value) ([]byte, error) { return binary.AppendVarint(b, v.Int()), nil }
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return func(b []byte, v reflect.Value) ([]byte, error) { return binary.AppendUvarint(b, v.Uint()), nil }
-	case reflect.Float32, reflect.Float64:
-		return func(b []byte, v reflect.Value) ([]byte, error) {
-			return binary.BigEndian.AppendUint64(b, math.Float64bits(v.Float())), nil
-		}
 	case reflect.Pointer:
 		elem := keyWriterOf(t.Elem())
 		return func(b []byte, v reflect.Value) ([]byte, error) {
@@ -94,49 +77,82 @@ func newKeyWriter(t reflect.Type) keyWriter {
 			b = appendString(append(b, keyPresent), e.Type().String())
 			return keyWriterOf(e.Type())(b, e)
 		}
-	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
+	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
 			return keyViaJSON
 		}
-		fallthrough
-	case reflect.Array:
-		elem := keyWriterOf(t.Elem())
-		return func(b []byte, v reflect.Value) ([]byte, error) {
-			if v.Kind() == reflect.Slice && v.IsNil() {
-				return append(b, keyNull), nil
-			}
-			b = binary.AppendUvarint(append(b, keyPresent), uint64(v.Len()))
-			var err error
-			for i := 0; i < v.Len() && err == nil; i++ {
-				b, err = elem(b, v.Index(i))
-			}
-			return b, err
-		}
+		return listKeyWriter(t)
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
 			return keyViaJSON
 		}
-		elem := keyWriterOf(t.Elem())
-		return func(b []byte, v reflect.Value) ([]byte, error) {
-			if v.IsNil() {
-				return append(b, keyNull), nil
-			}
-			// In key order, as encoding/json writes a map.
-			keys := v.MapKeys()
-			slices.SortFunc(keys, func(x, y reflect.Value) int { return cmp.Compare(x.String(), y.String()) })
-			b = binary.AppendUvarint(append(b, keyPresent), uint64(len(keys)))
-			var err error
-			for _, k := range keys {
-				if b, err = elem(appendString(b, k.String()), v.MapIndex(k)); err != nil {
-					return nil, err
-				}
-			}
-			return b, nil
-		}
+		return mapKeyWriter(t)
 	case reflect.Struct:
 		return structKeyWriter(t)
 	}
-	return func(b []byte, v reflect.Value) ([]byte, error) { return keyViaJSON(b, v) }
+	return scalarKeyWriter(t)
+}
+
+// scalarKeyWriter writes booleans, numbers and strings; other kinds (none in the inventory) by
+// their JSON form.
+func scalarKeyWriter(t reflect.Type) keyWriter {
+	switch t.Kind() {
+	case reflect.Bool:
+		return func(b []byte, v reflect.Value) ([]byte, error) {
+			if v.Bool() {
+				return append(b, 1), nil
+			}
+			return append(b, 0), nil
+		}
+	case reflect.String:
+		return func(b []byte, v reflect.Value) ([]byte, error) { return appendString(b, v.String()), nil }
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return func(b []byte, v reflect.Value) ([]byte, error) { return binary.AppendVarint(b, v.Int()), nil }
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return func(b []byte, v reflect.Value) ([]byte, error) { return binary.AppendUvarint(b, v.Uint()), nil }
+	case reflect.Float32, reflect.Float64:
+		return func(b []byte, v reflect.Value) ([]byte, error) {
+			return binary.BigEndian.AppendUint64(b, math.Float64bits(v.Float())), nil
+		}
+	}
+	return keyViaJSON
+}
+
+// listKeyWriter writes a slice or an array: null, or its length and elements.
+func listKeyWriter(t reflect.Type) keyWriter {
+	elem := keyWriterOf(t.Elem())
+	return func(b []byte, v reflect.Value) ([]byte, error) {
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return append(b, keyNull), nil
+		}
+		b = binary.AppendUvarint(append(b, keyPresent), uint64(v.Len()))
+		var err error
+		for i := 0; i < v.Len() && err == nil; i++ {
+			b, err = elem(b, v.Index(i))
+		}
+		return b, err
+	}
+}
+
+// mapKeyWriter writes a map keyed by strings: null, or its size and its entries in key order,
+// as encoding/json writes them.
+func mapKeyWriter(t reflect.Type) keyWriter {
+	elem := keyWriterOf(t.Elem())
+	return func(b []byte, v reflect.Value) ([]byte, error) {
+		if v.IsNil() {
+			return append(b, keyNull), nil
+		}
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(x, y reflect.Value) int { return cmp.Compare(x.String(), y.String()) })
+		b = binary.AppendUvarint(append(b, keyPresent), uint64(len(keys)))
+		var err error
+		for _, k := range keys {
+			if b, err = elem(appendString(b, k.String()), v.MapIndex(k)); err != nil {
+				return nil, err
+			}
+		}
+		return b, nil
+	}
 }
 
 // structKeyWriter writes a struct's JSON members in their fixed order, each after a marker:

@@ -509,153 +509,53 @@ type live struct {
 // backoffLimit (for OnFailure, when the containers' restarts reach it) and deletes the
 // active pods then, and at activeDeadlineSeconds.
 func (s *sim) playParallel(start int) *run {
-	r := &run{start: start, deletedAt: -1}
-	succeeded, failures, restarts, disrupted, attempts := 0, 0, 0, 0, 0
-	// The back-off counts the failed pods whose containers finished after the last success's
-	// finished (newBackoffRecord): in parallel, a success seen later can have finished earlier.
-	lastFailure, lastSuccess := start, -1
-	var failedAt []int
-	consecutive := func() int {
-		n := 0
-		for _, f := range failedAt {
-			if f > lastSuccess {
-				n++
-			}
-		}
-		return n
-	}
-	var active []*live
-	deadline := -1
+	j := &parallelJob{s: s, r: &run{start: start, deletedAt: -1}, lastFailure: start, lastSuccess: -1, deadline: -1}
 	if s.w.Deadline >= 0 {
-		deadline = start + s.w.Deadline
+		j.deadline = start + s.w.Deadline
 	}
-	wanted := func() int {
-		switch {
-		case s.w.Completions > 0:
-			return min(s.w.Parallelism, s.w.Completions-succeeded)
-		case succeeded > 0:
-			return 0 // a work queue creates no pod once one has succeeded
-		}
-		return s.w.Parallelism
-	}
-	// attempt draws a container attempt of l from second t.
-	attempt := func(l *live, t int) {
-		l.finished = max(t, l.p.bound) + s.runTime()
-		l.ended = l.finished + s.pick(s.a.MaxLag)
-		l.fail = s.fails(&attempts)
-		l.restart = false
-		if l.fail && s.w.OnFailure {
-			if disrupted < s.m.Disruptions && s.rng.IntN(2) == 0 {
-				disrupted++ // the pod fails; the controller replaces it
-			} else {
-				l.restart = true
-			}
-		}
-	}
-	// stopAll deletes the active pods at t: each ends within its grace period, no later than
-	// it would have; the Job is finished once they have (1.31), or at once (before).
-	stopAll := func(t int) {
-		r.finish, r.failed = t, true
-		for _, l := range active {
-			l.p.ended = min(max(l.ended, t), t+s.pick(s.a.stop(s.w)))
-			if l.p.bound >= t {
-				l.p.bound, l.p.ended = -1, t // still Pending: deleted before it was bound
-			}
-			l.p.finished = min(l.finished, l.p.ended)
-			l.p.failed = true
-			s.deletedRunning(l.p)
-			r.finish = max(r.finish, l.p.ended)
-		}
-		if !s.a.Legal && (s.a.Release == "" && s.rng.IntN(2) == 0 || s.a.Release == "1.30") {
-			r.finish = t
-		}
-		active = nil
-	}
+	r := j.r
 	r.pods = make([]*pod, 0, min(64, s.w.Parallelism+max(0, s.w.BackoffLimit)+max(1, s.w.Completions)))
 	createAt := start
 	for {
 		next := math.MaxInt
-		if len(active) < wanted() {
+		if len(j.active) < j.wanted() {
 			next = createAt
-			if n := consecutive(); n > 0 {
-				next = max(next, lastFailure+s.a.backoff(n))
+			if n := j.consecutive(); n > 0 {
+				next = max(next, j.lastFailure+s.a.backoff(n))
 			}
 		}
-		for _, l := range active {
+		for _, l := range j.active {
 			next = min(next, l.ended)
 		}
-		if deadline >= 0 && next >= deadline {
-			if len(active) == 0 && len(r.pods) > 0 && next == math.MaxInt {
+		if j.deadline >= 0 && next >= j.deadline {
+			if len(j.active) == 0 && len(r.pods) > 0 && next == math.MaxInt {
 				break // the run ended before its deadline
 			}
-			if next > deadline || !s.endsAt(active, next) {
-				stopAll(deadline)
+			if next > j.deadline || !s.endsAt(j.active, next) {
+				j.stopAll(j.deadline)
 				return r
 			}
 		}
 		if next == math.MaxInt {
 			break
 		}
-		if s.endsAt(active, next) {
-			// The controller sees the pods that ended at next.
-			kept := active[:0]
-			latest := next
-			for _, l := range active {
-				if l.ended != next {
-					kept = append(kept, l)
-					continue
-				}
-				latest = max(latest, s.reacts(l.finished, l.ended))
-				switch {
-				case l.restart:
-					restarts++
-					l.restarts++
-					attempt(l, l.ended+containerBackoff(l.restarts))
-					kept = append(kept, l)
-				case l.fail:
-					l.p.ended, l.p.finished, l.p.failed = l.ended, l.finished, true
-					failures++
-					failedAt = append(failedAt, l.finished)
-					lastFailure = max(lastFailure, l.finished)
-				default:
-					l.p.ended, l.p.finished = l.ended, l.finished
-					succeeded++
-					lastSuccess = max(lastSuccess, l.finished)
-				}
-			}
-			active = kept
-			if failures > s.w.BackoffLimit || s.w.OnFailure && (restarts >= max(1, s.w.BackoffLimit)) {
-				stopAll(next)
-				return r
-			}
-			if s.w.Completions > 0 && succeeded >= s.w.Completions || s.w.Completions == 0 && succeeded > 0 && len(active) == 0 {
-				r.finish = next
+		if s.endsAt(j.active, next) {
+			latest, done := j.seeEnds(next)
+			if done {
 				return r
 			}
 			createAt = latest + s.pick(s.a.MaxLatency)
 			continue
 		}
 		if s.a.Cut && len(r.pods) > 0 && (next > s.a.Horizon || len(r.pods) >= maxPodsPerRun) {
-			// Not played further: the run is still in flight when the trajectory ends. Its
-			// pods still running at its deadline are stopped there.
-			for _, l := range active {
-				if deadline >= 0 && l.ended > deadline {
-					stopAll(deadline)
-					return r
-				}
-			}
-			r.finish = next
-			for _, l := range active {
-				l.p.ended, l.p.finished = l.ended, l.finished
-				r.finish = max(r.finish, l.ended)
-			}
+			j.cut(next)
 			return r
 		}
-		for n := wanted() - len(active); n > 0; n-- {
+		for n := j.wanted() - len(j.active); n > 0; n-- {
 			l := &live{p: s.newPod(pod{created: next, bound: next + s.a.Pending + s.pick(s.a.MaxPending), release: -1, deleted: -1})}
-			attempt(l, next)
+			j.attempt(l, next)
 			r.pods = append(r.pods, l.p)
-			active = append(active, l)
+			j.active = append(j.active, l)
 		}
 	}
 	r.finish = start
@@ -663,6 +563,136 @@ func (s *sim) playParallel(start int) *run {
 		r.finish = max(r.finish, p.ended)
 	}
 	return r
+}
+
+// parallelJob is the Job controller's state of one run played by playParallel.
+type parallelJob struct {
+	s                                                  *sim
+	r                                                  *run
+	succeeded, failures, restarts, disrupted, attempts int
+	// The back-off counts the failed pods whose containers finished after the last success's
+	// finished (newBackoffRecord): in parallel, a success seen later can have finished earlier.
+	lastFailure, lastSuccess int
+	failedAt                 []int
+	active                   []*live
+	deadline                 int // -1: none
+}
+
+func (j *parallelJob) consecutive() int {
+	n := 0
+	for _, f := range j.failedAt {
+		if f > j.lastSuccess {
+			n++
+		}
+	}
+	return n
+}
+
+// wanted is how many pods the controller keeps active.
+func (j *parallelJob) wanted() int {
+	switch w := j.s.w; {
+	case w.Completions > 0:
+		return min(w.Parallelism, w.Completions-j.succeeded)
+	case j.succeeded > 0:
+		return 0 // a work queue creates no pod once one has succeeded
+	default:
+		return w.Parallelism
+	}
+}
+
+// attempt draws a container attempt of l from second t.
+func (j *parallelJob) attempt(l *live, t int) {
+	s := j.s
+	l.finished = max(t, l.p.bound) + s.runTime()
+	l.ended = l.finished + s.pick(s.a.MaxLag)
+	l.fail = s.fails(&j.attempts)
+	l.restart = false
+	if l.fail && s.w.OnFailure {
+		if j.disrupted < s.m.Disruptions && s.rng.IntN(2) == 0 {
+			j.disrupted++ // the pod fails; the controller replaces it
+		} else {
+			l.restart = true
+		}
+	}
+}
+
+// stopAll deletes the active pods at t: each ends within its grace period, no later than it
+// would have; the Job is finished once they have (1.31), or at once (before).
+func (j *parallelJob) stopAll(t int) {
+	s, r := j.s, j.r
+	r.finish, r.failed = t, true
+	for _, l := range j.active {
+		l.p.ended = min(max(l.ended, t), t+s.pick(s.a.stop(s.w)))
+		if l.p.bound >= t {
+			l.p.bound, l.p.ended = -1, t // still Pending: deleted before it was bound
+		}
+		l.p.finished = min(l.finished, l.p.ended)
+		l.p.failed = true
+		s.deletedRunning(l.p)
+		r.finish = max(r.finish, l.p.ended)
+	}
+	if !s.a.Legal && (s.a.Release == "" && s.rng.IntN(2) == 0 || s.a.Release == "1.30") {
+		r.finish = t
+	}
+	j.active = nil
+}
+
+// seeEnds is the controller seeing the pods that ended at next: restarted containers, failed
+// and succeeded pods. It returns the latest second the controller reacts at, and whether the
+// run is over (failed past its limits, or complete).
+func (j *parallelJob) seeEnds(next int) (latest int, done bool) {
+	s, w := j.s, j.s.w
+	kept := j.active[:0]
+	latest = next
+	for _, l := range j.active {
+		if l.ended != next {
+			kept = append(kept, l)
+			continue
+		}
+		latest = max(latest, s.reacts(l.finished, l.ended))
+		switch {
+		case l.restart:
+			j.restarts++
+			l.restarts++
+			j.attempt(l, l.ended+containerBackoff(l.restarts))
+			kept = append(kept, l)
+		case l.fail:
+			l.p.ended, l.p.finished, l.p.failed = l.ended, l.finished, true
+			j.failures++
+			j.failedAt = append(j.failedAt, l.finished)
+			j.lastFailure = max(j.lastFailure, l.finished)
+		default:
+			l.p.ended, l.p.finished = l.ended, l.finished
+			j.succeeded++
+			j.lastSuccess = max(j.lastSuccess, l.finished)
+		}
+	}
+	j.active = kept
+	if j.failures > w.BackoffLimit || w.OnFailure && (j.restarts >= max(1, w.BackoffLimit)) {
+		j.stopAll(next)
+		return latest, true
+	}
+	if w.Completions > 0 && j.succeeded >= w.Completions || w.Completions == 0 && j.succeeded > 0 && len(j.active) == 0 {
+		j.r.finish = next
+		return latest, true
+	}
+	return latest, false
+}
+
+// cut ends the play at next: the run is still in flight when the trajectory ends. Its pods
+// still running at its deadline are stopped there.
+func (j *parallelJob) cut(next int) {
+	for _, l := range j.active {
+		if j.deadline >= 0 && l.ended > j.deadline {
+			j.stopAll(j.deadline)
+			return
+		}
+	}
+	j.r.finish = next
+	for _, l := range j.active {
+		l.p.ended, l.p.finished = l.ended, l.finished
+		j.r.finish = max(j.r.finish, l.ended)
+	}
 }
 
 // endsAt is whether one of the active pods' ends is seen at t.
