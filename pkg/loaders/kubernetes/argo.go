@@ -55,15 +55,75 @@ func readArgoWorkflow(r *fieldReader, doc *yaml.Node, obj inventory.Object) []in
 	var cron *inventory.CronJobSpec
 	if obj.Kind == "CronWorkflow" {
 		wfSpec, wfPath = r.mapping(spec, "spec", "workflowSpec"), "spec.workflowSpec"
-		d := readCronFields(r, spec, "successfulJobsHistoryLimit", "failedJobsHistoryLimit")
-		if d.Schedule == "" {
-			if list := r.stringList(spec, "spec", "schedules"); len(list) > 0 {
-				d.Schedule = list[0] // the shortest gap among several is not worked out
-			}
-		}
-		c := inventory.CronJobDefaults(d) // Allow, 3 and 1: the CronJob defaults, and Argo's
-		cron = &c
+		cron = readCronWorkflowSchedule(r, spec)
 	}
+	wf := argoWorkflow{obj: obj, spec: wfSpec, path: wfPath, cron: cron}
+	wf.templates, wf.paths = argoTemplates(r, wfSpec, wfPath)
+	count := argoCount{pods: map[string]int{}, pos: func(path string, n *yaml.Node) { r.locs[path] = r.pos(n) }}
+	var reason *inventory.UnboundedReason
+	wf.templateRef, reason = argoTemplateRef(r, wfSpec, wfPath)
+	if reason != nil {
+		count.unbounded = append(count.unbounded, *reason)
+	}
+	entry := ""
+	if s := r.str(wfSpec, wfPath, "entrypoint"); s != nil {
+		entry = *s
+	}
+	if wf.templateRef != nil {
+		wf.templateRef.Entrypoint = entry
+	}
+	wf.countEntries(entry, count)
+
+	// What every pod of the workflow shares: spec.podMetadata, serviceAccountName, placement.
+	podMeta := r.mapping(wfSpec, wfPath, "podMetadata")
+	wf.shared = readPodParts(r, podMeta, wfPath+".podMetadata", wfSpec, wfPath)
+	wf.ttl = workflowTTL(r, wfSpec, wfPath)
+	wf.deadline = r.integer(wfSpec, wfPath, "activeDeadlineSeconds")
+	out := wf.workloads(r)
+	if len(wf.counts) > 0 {
+		count = wf.counts[0]
+	}
+	if len(out) == 0 && len(count.unbounded) > 0 {
+		out = append(out, wf.podless(r, count))
+	}
+	return out
+}
+
+// argoWorkflow is what readArgoWorkflow has read of one Workflow, CronWorkflow or template:
+// its templates by name, the pods each entry's run creates of each, and what its pods share.
+type argoWorkflow struct {
+	obj         inventory.Object
+	spec        *yaml.Node
+	path        string
+	cron        *inventory.CronJobSpec
+	templates   map[string]*yaml.Node
+	paths       map[string]string
+	templateRef *inventory.ArgoRef
+	// entries are the entrypoints counted, counts their pods; perEntry: one workload set per
+	// template (a template without an entrypoint).
+	entries  []string
+	counts   []argoCount
+	perEntry bool
+	shared   inventory.PodTemplate
+	ttl      *int
+	deadline *int
+}
+
+// readCronWorkflowSchedule reads a CronWorkflow's schedule and history limits, with Argo's
+// defaults (those of a CronJob).
+func readCronWorkflowSchedule(r *fieldReader, spec *yaml.Node) *inventory.CronJobSpec {
+	d := readCronFields(r, spec, "successfulJobsHistoryLimit", "failedJobsHistoryLimit")
+	if d.Schedule == "" {
+		if list := r.stringList(spec, "spec", "schedules"); len(list) > 0 {
+			d.Schedule = list[0] // the shortest gap among several is not worked out
+		}
+	}
+	c := inventory.CronJobDefaults(d) // Allow, 3 and 1: the CronJob defaults, and Argo's
+	return &c
+}
+
+// argoTemplates indexes a workflow's templates by name, with their paths.
+func argoTemplates(r *fieldReader, wfSpec *yaml.Node, wfPath string) (map[string]*yaml.Node, map[string]string) {
 	templates := map[string]*yaml.Node{}
 	paths := map[string]string{}
 	for i, t := range r.sequence(wfSpec, wfPath, "templates") {
@@ -73,37 +133,43 @@ func readArgoWorkflow(r *fieldReader, doc *yaml.Node, obj inventory.Object) []in
 			r.locs[paths[n.Value]] = r.pos(t)
 		}
 	}
-	count := argoCount{pods: map[string]int{}, pos: func(path string, n *yaml.Node) { r.locs[path] = r.pos(n) }}
-	var templateRef *inventory.ArgoRef
-	if ref := r.mapping(wfSpec, wfPath, "workflowTemplateRef"); ref != nil {
-		templateRef = &inventory.ArgoRef{}
-		if s := r.str(ref, wfPath+".workflowTemplateRef", "name"); s != nil {
-			templateRef.Name = *s
-		}
-		if b := r.boolean(ref, wfPath+".workflowTemplateRef", "clusterScope"); b != nil {
-			templateRef.Cluster = *b
-		}
-		kind := "WorkflowTemplate"
-		if templateRef.Cluster {
-			kind = "ClusterWorkflowTemplate"
-		}
-		count.unbounded = append(count.unbounded, inventory.UnboundedReason{
-			Reason: fmt.Sprintf("it runs %s %q (workflowTemplateRef), which is not in the scanned files: its pods are not counted", kind, templateRef.Name),
-			Path:   wfPath + ".workflowTemplateRef",
-		})
+	return templates, paths
+}
+
+// argoTemplateRef reads spec.workflowTemplateRef: the template the workflow runs, whose pods
+// ResolveArgoRefs counts once the tree is read (until then, the reason its count is low).
+func argoTemplateRef(r *fieldReader, wfSpec *yaml.Node, wfPath string) (*inventory.ArgoRef, *inventory.UnboundedReason) {
+	ref := r.mapping(wfSpec, wfPath, "workflowTemplateRef")
+	if ref == nil {
+		return nil, nil
 	}
-	entry := ""
-	if s := r.str(wfSpec, wfPath, "entrypoint"); s != nil {
-		entry = *s
+	templateRef := &inventory.ArgoRef{}
+	if s := r.str(ref, wfPath+".workflowTemplateRef", "name"); s != nil {
+		templateRef.Name = *s
 	}
-	if templateRef != nil {
-		templateRef.Entrypoint = entry
+	if b := r.boolean(ref, wfPath+".workflowTemplateRef", "clusterScope"); b != nil {
+		templateRef.Cluster = *b
 	}
+	kind := "WorkflowTemplate"
+	if templateRef.Cluster {
+		kind = "ClusterWorkflowTemplate"
+	}
+	return templateRef, &inventory.UnboundedReason{
+		Reason: fmt.Sprintf("it runs %s %q (workflowTemplateRef), which is not in the scanned files: its pods are not counted", kind, templateRef.Name),
+		Path:   wfPath + ".workflowTemplateRef",
+	}
+}
+
+// countEntries counts the pods of each template that a run from entry creates (from each
+// template, for a template without an entrypoint), each with the workflow's reasons its count
+// is low (count) and its own, once each.
+func (wf *argoWorkflow) countEntries(entry string, count argoCount) {
+	templates, paths, obj, wfPath := wf.templates, wf.paths, wf.obj, wf.path
 	// A WorkflowTemplate without an entrypoint runs from the entrypoint of the Workflow that
 	// refers to it: its pods are counted from each of its templates, one set per entry.
 	entries := []string{entry}
-	perEntry := entry == "" && (obj.Kind == "WorkflowTemplate" || obj.Kind == "ClusterWorkflowTemplate")
-	if perEntry {
+	wf.perEntry = entry == "" && (obj.Kind == "WorkflowTemplate" || obj.Kind == "ClusterWorkflowTemplate")
+	if wf.perEntry {
 		entries = entries[:0]
 		for name := range templates {
 			entries = append(entries, name)
@@ -126,18 +192,18 @@ func readArgoWorkflow(r *fieldReader, doc *yaml.Node, obj inventory.Object) []in
 		}
 		counts[i].unbounded = reasons
 	}
+	wf.entries, wf.counts = entries, counts
+}
 
-	// What every pod of the workflow shares: spec.podMetadata, serviceAccountName, placement.
-	podMeta := r.mapping(wfSpec, wfPath, "podMetadata")
-	shared := readPodParts(r, podMeta, wfPath+".podMetadata", wfSpec, wfPath)
-	ttl := workflowTTL(r, wfSpec, wfPath)
-	deadline := r.integer(wfSpec, wfPath, "activeDeadlineSeconds")
-
+// workloads is one Job-shaped workload per template and entry: the pods a run creates of it,
+// one at a time, none retried (retries are counted as pods), the workflow's TTL and deadline.
+func (wf *argoWorkflow) workloads(r *fieldReader) []inventory.Workload {
+	templates, paths, obj, wfPath, cron, ttl, deadline, shared := wf.templates, wf.paths, wf.obj, wf.path, wf.cron, wf.ttl, wf.deadline, wf.shared
 	var out []inventory.Workload
-	for ei, entryName := range entries {
-		count := counts[ei]
+	for ei, entryName := range wf.entries {
+		count := wf.counts[ei]
 		tag := ""
-		if perEntry {
+		if wf.perEntry {
 			tag = entryName
 		}
 		names := make([]string, 0, len(count.pods))
@@ -170,25 +236,24 @@ func readArgoWorkflow(r *fieldReader, doc *yaml.Node, obj inventory.Object) []in
 			out = append(out, w)
 		}
 	}
-	if len(counts) > 0 {
-		count = counts[0]
-	}
-	if len(out) == 0 && len(count.unbounded) > 0 {
-		// Nothing countable, but pods will run: say so through one workload of no pods.
-		w := inventory.Workload{Object: obj, PodPath: wfPath, JobSpecPath: wfPath}
-		w.ID = objectID(obj) + "#"
-		w.Pod = mergeArgoPod(shared, inventory.PodTemplate{ServiceAccountName: "default", Labels: map[string]string{}, Tolerations: []inventory.Toleration{}, RequiredAffinity: []inventory.NodeSelectorTerm{}, PodENIRequests: []inventory.PodENIRequest{}}, obj.Name)
-		zero := 0
-		job := inventory.JobDefaults(inventory.DeclaredJob{Completions: &zero, BackoffLimit: &zero, TTLSecondsAfterFinished: ttl, ActiveDeadlineSeconds: deadline})
-		w.Job = &job
-		w.CronJob = cron
-		w.Argo = &inventory.ArgoTemplate{}
-		w.Unbounded = count.unbounded
-		w.ArgoRef = templateRef
-		w.Locations = r.locs
-		out = append(out, w)
-	}
 	return out
+}
+
+// podless is the workload of no pods that says a workflow's pods run but none is counted.
+func (wf *argoWorkflow) podless(r *fieldReader, count argoCount) inventory.Workload {
+	obj, wfPath := wf.obj, wf.path
+	w := inventory.Workload{Object: obj, PodPath: wfPath, JobSpecPath: wfPath}
+	w.ID = objectID(obj) + "#"
+	w.Pod = mergeArgoPod(wf.shared, inventory.PodTemplate{ServiceAccountName: "default", Labels: map[string]string{}, Tolerations: []inventory.Toleration{}, RequiredAffinity: []inventory.NodeSelectorTerm{}, PodENIRequests: []inventory.PodENIRequest{}}, obj.Name)
+	zero := 0
+	job := inventory.JobDefaults(inventory.DeclaredJob{Completions: &zero, BackoffLimit: &zero, TTLSecondsAfterFinished: wf.ttl, ActiveDeadlineSeconds: wf.deadline})
+	w.Job = &job
+	w.CronJob = wf.cron
+	w.Argo = &inventory.ArgoTemplate{}
+	w.Unbounded = count.unbounded
+	w.ArgoRef = wf.templateRef
+	w.Locations = r.locs
+	return w
 }
 
 func intPtr(n int) *int { return &n }
