@@ -171,43 +171,10 @@ type candidate struct {
 }
 
 func resolvePool(p inventory.NodePool, amiFamily map[string]string, catalog []limits.KarpenterType, table *limits.Table, mentions Mentions) inventory.NodeGroupSpec {
-	autoMode := IsAutoMode(p)
-	kind := "karpenter:" + p.Kind
-	if autoMode {
-		kind = "eks-auto-mode:" + p.Kind
-	}
-	g := inventory.NodeGroupSpec{
-		Name: p.Name, Source: kind, Location: p.Location, SelfManaged: true, PicksTrunkingTypes: true, AutoMode: autoMode,
-		Labels: map[string]string{LabelNodePool: p.Name}, Taints: p.Taints,
-	}
-	for k, v := range p.Labels {
-		g.Labels[k] = v
-	}
-	if strings.HasPrefix(strings.ToLower(amiFamily[p.NodeClass]), "windows") {
-		g.Windows = true
-	}
-	at := p.Location
-	if len(p.RequirementLocations) > 0 {
-		at = p.RequirementLocations[0]
-	}
-	g.TypeLocations = []inventory.Position{at}
-
+	g, kind := poolGroup(p, amiFamily)
 	// The keys the catalog describes for this flavour restrict types; the others are labels
 	// Karpenter sets at launch (or does not set at all).
-	described := map[string]bool{}
-	var admitted []limits.KarpenterType
-	var labelsOf []map[string]string
-	for _, t := range catalog {
-		if autoMode && !limits.AutoModeLaunches(t) {
-			continue
-		}
-		labels := typeLabels(t, autoMode)
-		for k := range labels {
-			described[k] = true
-		}
-		labelsOf = append(labelsOf, labels)
-		admitted = append(admitted, t)
-	}
+	described, admitted, labelsOf := flavourTypes(catalog, g.AutoMode)
 	var typeReqs, launchReqs []inventory.Requirement
 	for _, r := range p.Requirements {
 		if described[r.Key] || r.Key == inventory.LabelInstanceType || r.Key == inventory.LabelArch || r.Key == inventory.LabelOS {
@@ -231,23 +198,9 @@ func resolvePool(p inventory.NodePool, amiFamily map[string]string, catalog []li
 		cands = append(cands, candidate{name: t.Name, labels: labelsOf[i], it: it})
 	}
 	if len(cands) == 0 {
-		if unknown > 0 {
-			g.UnknownTypes = fmt.Sprintf("the %d types its requirements admit are not in eni-lint's instance table", unknown)
-		} else {
-			g.UnknownTypes = "its requirements admit no instance type Karpenter knows"
-			if autoMode {
-				g.UnknownTypes = "its requirements admit no instance type EKS Auto Mode launches"
-				// Types the catalog knows but Auto Mode never launches (t3.small, a
-				// one-vCPU size, a family it does not offer): a known fact, not an unknown.
-				if never := neverLaunched(typeReqs, catalog); len(never) > 0 {
-					g.UnknownTypes = ""
-					g.LaunchesNothing = fmt.Sprintf("its requirements admit only instance types EKS Auto Mode never launches (%s)", strings.Join(never, ", "))
-				}
-			}
-		}
+		noCandidates(&g, unknown, typeReqs, catalog)
 		return g
 	}
-
 	classes := classify(cands, described, mentions)
 	variants := launchVariants(launchReqs, g.Labels, mentions)
 	if len(variants) == 0 {
@@ -259,12 +212,91 @@ func resolvePool(p inventory.NodePool, amiFamily map[string]string, catalog []li
 		return g
 	}
 	trunking := 0
-	var binding []string
 	for _, c := range cands {
 		if c.it.Trunking {
 			trunking++
 		}
 	}
+	binding := addEntries(&g, classes, variants)
+	switch {
+	case trunking == 0:
+		g.Source = fmt.Sprintf("%s (%d types admitted, none with ENI trunking%s)", kind, total, leftOut(unknown))
+	case len(binding) == 1:
+		g.Source = fmt.Sprintf("%s (%d types admitted, %d with ENI trunking%s; binding type %s)", kind, total, trunking, leftOut(unknown), binding[0])
+	default:
+		g.Source = fmt.Sprintf("%s (%d types admitted, %d with ENI trunking%s; binding types by the labels workloads select on: %s)", kind, total, trunking, leftOut(unknown), strings.Join(binding, ", "))
+	}
+	return g
+}
+
+// poolGroup is the node group of a pool before its types: its name, labels, taints, where
+// its types are written, and its source kind (karpenter: or eks-auto-mode: and the kind).
+func poolGroup(p inventory.NodePool, amiFamily map[string]string) (inventory.NodeGroupSpec, string) {
+	autoMode := IsAutoMode(p)
+	kind := "karpenter:" + p.Kind
+	if autoMode {
+		kind = "eks-auto-mode:" + p.Kind
+	}
+	g := inventory.NodeGroupSpec{
+		Name: p.Name, Source: kind, Location: p.Location, SelfManaged: true, PicksTrunkingTypes: true, AutoMode: autoMode,
+		Labels: map[string]string{LabelNodePool: p.Name}, Taints: p.Taints,
+	}
+	for k, v := range p.Labels {
+		g.Labels[k] = v
+	}
+	if strings.HasPrefix(strings.ToLower(amiFamily[p.NodeClass]), "windows") {
+		g.Windows = true
+	}
+	at := p.Location
+	if len(p.RequirementLocations) > 0 {
+		at = p.RequirementLocations[0]
+	}
+	g.TypeLocations = []inventory.Position{at}
+	return g, kind
+}
+
+// flavourTypes are the catalog's types this flavour launches (Auto Mode launches fewer), their
+// labels, and the label keys those describe.
+func flavourTypes(catalog []limits.KarpenterType, autoMode bool) (described map[string]bool, admitted []limits.KarpenterType, labelsOf []map[string]string) {
+	described = map[string]bool{}
+	for _, t := range catalog {
+		if autoMode && !limits.AutoModeLaunches(t) {
+			continue
+		}
+		labels := typeLabels(t, autoMode)
+		for k := range labels {
+			described[k] = true
+		}
+		labelsOf = append(labelsOf, labels)
+		admitted = append(admitted, t)
+	}
+	return described, admitted, labelsOf
+}
+
+// noCandidates says why a pool has no type eni-lint can count: its types are not in the
+// table, it admits none, or (Auto Mode) only types Auto Mode never launches, a known fact.
+func noCandidates(g *inventory.NodeGroupSpec, unknown int, typeReqs []inventory.Requirement, catalog []limits.KarpenterType) {
+	if unknown > 0 {
+		g.UnknownTypes = fmt.Sprintf("the %d types its requirements admit are not in eni-lint's instance table", unknown)
+		return
+	}
+	g.UnknownTypes = "its requirements admit no instance type Karpenter knows"
+	if g.AutoMode {
+		g.UnknownTypes = "its requirements admit no instance type EKS Auto Mode launches"
+		// Types the catalog knows but Auto Mode never launches (t3.small, a one-vCPU size, a
+		// family it does not offer): a known fact, not an unknown.
+		if never := neverLaunched(typeReqs, catalog); len(never) > 0 {
+			g.UnknownTypes = ""
+			g.LaunchesNothing = fmt.Sprintf("its requirements admit only instance types EKS Auto Mode never launches (%s)", strings.Join(never, ", "))
+		}
+	}
+}
+
+// addEntries writes one entry per type of each class and launch variant (one per class and
+// variant for a class without trunking, when there are several) and returns the binding types,
+// sorted: each class's first type that has trunking.
+func addEntries(g *inventory.NodeGroupSpec, classes [][]candidate, variants []variant) []string {
+	var binding []string
 	for _, class := range classes {
 		if class[0].it.Trunking {
 			binding = append(binding, class[0].name)
@@ -289,15 +321,7 @@ func resolvePool(p inventory.NodePool, amiFamily map[string]string, catalog []li
 		}
 	}
 	sort.Strings(binding)
-	switch {
-	case trunking == 0:
-		g.Source = fmt.Sprintf("%s (%d types admitted, none with ENI trunking%s)", kind, total, leftOut(unknown))
-	case len(binding) == 1:
-		g.Source = fmt.Sprintf("%s (%d types admitted, %d with ENI trunking%s; binding type %s)", kind, total, trunking, leftOut(unknown), binding[0])
-	default:
-		g.Source = fmt.Sprintf("%s (%d types admitted, %d with ENI trunking%s; binding types by the labels workloads select on: %s)", kind, total, trunking, leftOut(unknown), strings.Join(binding, ", "))
-	}
-	return g
+	return binding
 }
 
 // neverLaunched lists (up to five, and how many more) the catalog types an Auto Mode pool's
