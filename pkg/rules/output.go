@@ -27,19 +27,40 @@ func fromValue(v ast.Value, dst reflect.Value) error {
 		}
 		return fromValue(v, dst.Elem())
 	case reflect.Interface:
-		if dst.NumMethod() != 0 {
-			return fmt.Errorf("cannot store %s in %s", ast.ValueName(v), dst.Type())
-		}
-		x, err := plainValue(v)
-		if err != nil {
-			return err
-		}
-		if x == nil {
-			dst.Set(reflect.Zero(dst.Type()))
-		} else {
-			dst.Set(reflect.ValueOf(x))
-		}
-		return nil
+		return interfaceFromValue(v, dst)
+	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Float32, reflect.Float64:
+		return scalarFromValue(v, dst)
+	case reflect.Slice:
+		return sliceFromValue(v, dst)
+	case reflect.Map:
+		return mapFromValue(v, dst)
+	case reflect.Struct:
+		return structFromValue(v, dst)
+	}
+	return fmt.Errorf("cannot store a policy result in %s", dst.Type())
+}
+
+// interfaceFromValue stores v in an empty interface as encoding/json would: maps, slices,
+// float64s, strings and booleans.
+func interfaceFromValue(v ast.Value, dst reflect.Value) error {
+	if dst.NumMethod() != 0 {
+		return fmt.Errorf("cannot store %s in %s", ast.ValueName(v), dst.Type())
+	}
+	x, err := plainValue(v)
+	if err != nil {
+		return err
+	}
+	if x == nil {
+		dst.Set(reflect.Zero(dst.Type()))
+	} else {
+		dst.Set(reflect.ValueOf(x))
+	}
+	return nil
+}
+
+// scalarFromValue stores a string, boolean or number.
+func scalarFromValue(v ast.Value, dst reflect.Value) error {
+	switch dst.Kind() {
 	case reflect.String:
 		s, ok := v.(ast.String)
 		if !ok {
@@ -76,66 +97,75 @@ func fromValue(v ast.Value, dst reflect.Value) error {
 		}
 		dst.SetFloat(f)
 		return nil
-	case reflect.Slice:
-		elems, err := elements(v)
+	}
+	return fmt.Errorf("cannot store a policy result in %s", dst.Type())
+}
+
+func sliceFromValue(v ast.Value, dst reflect.Value) error {
+	elems, err := elements(v)
+	if err != nil {
+		return err
+	}
+	s := reflect.MakeSlice(dst.Type(), len(elems), len(elems))
+	for i, e := range elems {
+		if err := fromValue(e.Value, s.Index(i)); err != nil {
+			return fmt.Errorf("[%d]: %w", i, err)
+		}
+	}
+	dst.Set(s)
+	return nil
+}
+
+// mapFromValue stores an object in a map keyed by strings.
+func mapFromValue(v ast.Value, dst reflect.Value) error {
+	obj, ok := v.(ast.Object)
+	if !ok || dst.Type().Key().Kind() != reflect.String {
+		return fmt.Errorf("want an object, got %s", ast.ValueName(v))
+	}
+	if dst.IsNil() {
+		dst.Set(reflect.MakeMapWithSize(dst.Type(), obj.Len()))
+	}
+	var err error
+	obj.Foreach(func(k, x *ast.Term) {
+		key, ok := k.Value.(ast.String)
+		if err != nil {
+			return
+		}
+		if !ok {
+			err = fmt.Errorf("object key %s is not a string", k)
+			return
+		}
+		e := reflect.New(dst.Type().Elem()).Elem()
+		if err = fromValue(x.Value, e); err != nil {
+			err = fmt.Errorf("%s: %w", key, err)
+			return
+		}
+		dst.SetMapIndex(reflect.ValueOf(string(key)).Convert(dst.Type().Key()), e)
+	})
+	return err
+}
+
+// structFromValue stores an object's members in a struct's JSON fields; members it has no
+// field for are left out, as encoding/json leaves them.
+func structFromValue(v ast.Value, dst reflect.Value) error {
+	obj, ok := v.(ast.Object)
+	if !ok {
+		return fmt.Errorf("want an object, got %s", ast.ValueName(v))
+	}
+	for _, f := range jsonFields(dst.Type()) {
+		x := obj.Get(ast.InternedTerm(f.name))
+		if x == nil {
+			continue
+		}
+		fv, err := settableField(dst, f.index)
 		if err != nil {
 			return err
 		}
-		s := reflect.MakeSlice(dst.Type(), len(elems), len(elems))
-		for i, e := range elems {
-			if err := fromValue(e.Value, s.Index(i)); err != nil {
-				return fmt.Errorf("[%d]: %w", i, err)
-			}
+		if err := fromValue(x.Value, fv); err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
 		}
-		dst.Set(s)
-		return nil
-	case reflect.Map:
-		obj, ok := v.(ast.Object)
-		if !ok || dst.Type().Key().Kind() != reflect.String {
-			return fmt.Errorf("want an object, got %s", ast.ValueName(v))
-		}
-		if dst.IsNil() {
-			dst.Set(reflect.MakeMapWithSize(dst.Type(), obj.Len()))
-		}
-		var err error
-		obj.Foreach(func(k, x *ast.Term) {
-			key, ok := k.Value.(ast.String)
-			if err != nil {
-				return
-			}
-			if !ok {
-				err = fmt.Errorf("object key %s is not a string", k)
-				return
-			}
-			e := reflect.New(dst.Type().Elem()).Elem()
-			if err = fromValue(x.Value, e); err != nil {
-				err = fmt.Errorf("%s: %w", key, err)
-				return
-			}
-			dst.SetMapIndex(reflect.ValueOf(string(key)).Convert(dst.Type().Key()), e)
-		})
-		return err
-	case reflect.Struct:
-		obj, ok := v.(ast.Object)
-		if !ok {
-			return fmt.Errorf("want an object, got %s", ast.ValueName(v))
-		}
-		for _, f := range jsonFields(dst.Type()) {
-			x := obj.Get(ast.InternedTerm(f.name))
-			if x == nil {
-				continue
-			}
-			fv, err := settableField(dst, f.index)
-			if err != nil {
-				return err
-			}
-			if err := fromValue(x.Value, fv); err != nil {
-				return fmt.Errorf("%s: %w", f.name, err)
-			}
-		}
-		return nil
 	}
-	return fmt.Errorf("cannot store a policy result in %s", dst.Type())
+	return nil
 }
 
 // settableField follows an index path, allocating nil embedded pointers on the way.
