@@ -146,100 +146,20 @@ func Audit(snap *snapshot.Snapshot, s Settings, version string) *Report {
 		Nodes: []NodeReport{}, Owners: []OwnerReport{}, Unscheduled: []PodRef{},
 		Items: snap.Items, Errors: append([]inventory.LoadError{}, snap.Errors...), FailOn: s.FailOn,
 	}
-	byNode := map[string]*NodeReport{}
 	for _, n := range snap.Nodes {
-		nr := NodeReport{Name: n.Name, InstanceType: n.InstanceType, CapacitySource: "unknown", Holders: []PodRef{}, Stuck: []PodRef{}}
-		switch {
-		case n.PodENI != nil:
-			nr.Capacity, nr.CapacityKnown, nr.CapacitySource = *n.PodENI, true, "node status"
-		case s.Table != nil:
-			if it, ok := s.Table.Lookup(n.InstanceType); ok && it.Trunking {
-				nr.Capacity, nr.CapacityKnown, nr.CapacitySource = it.BranchInterfaces, true, "instance table"
-			} else if ok {
-				nr.Capacity, nr.CapacityKnown, nr.CapacitySource = 0, true, "instance table (no trunking)"
-			}
-		}
-		r.Nodes = append(r.Nodes, nr)
+		r.Nodes = append(r.Nodes, nodeReport(n, s.Table))
 	}
+	byNode := map[string]*NodeReport{}
 	for i := range r.Nodes {
 		byNode[r.Nodes[i].Name] = &r.Nodes[i]
 	}
-	type ownerKey struct{ kind, ns, name string }
-	owners := map[ownerKey]*OwnerReport{}
-	ownerNodes := map[ownerKey]map[string]bool{}
+	h := holders{owners: map[ownerKey]*OwnerReport{}, nodes: map[ownerKey]map[string]bool{}}
 	for _, p := range snap.Pods {
-		kind, ns, name := owner(snap, p)
-		ref := PodRef{Namespace: p.Namespace, Name: p.Name, Phase: p.Phase, At: p.At}
-		if kind != "" {
-			ref.Owner = kind + " " + ns + "/" + name
-		}
-		if p.NodeName == "" {
-			continue // not placed yet: no node counts it, no ENI is held
-		}
-		node := byNode[p.NodeName]
-		if node == nil {
-			if !p.Terminated() || p.ENIs > 0 {
-				r.Unscheduled = append(r.Unscheduled, ref)
-			}
-			continue
-		}
-		state, held := stateOf(p, s, at)
-		switch state {
-		case runningWithENI:
-			node.Running++
-			node.HeldByRunning += held
-			continue
-		case waitingForENI:
-			node.Running++
-			node.Waiting++
-			if p.ContainerCreating {
-				ref.Phase += ", ContainerCreating"
-			}
-			if evs := snap.Events[snapshot.Key(p.Namespace, p.Name)]; len(evs) > 0 {
-				ref.Event = evs[len(evs)-1].Reason + ": " + evs[len(evs)-1].Message
-			}
-			node.Stuck = append(node.Stuck, ref)
-			continue
-		case finishedReleased:
-			node.Released++
-			continue
-		case finishedWithoutENI:
-			continue
-		}
-		node.HeldByFinished += held
-		node.Holders = append(node.Holders, ref)
-		if kind == "" {
-			kind, ns, name = "Pod", p.Namespace, p.Name
-		}
-		k := ownerKey{kind, ns, name}
-		o := owners[k]
-		if o == nil {
-			o = &OwnerReport{Kind: kind, Namespace: ns, Name: name, Nodes: []string{}}
-			owners[k], ownerNodes[k] = o, map[string]bool{}
-		}
-		o.Holding += p.ENIs
-		ownerNodes[k][p.NodeName] = true
+		h.count(snap, r, byNode, p, s, at)
 	}
-	for i := range r.Nodes {
-		n := &r.Nodes[i]
-		n.Held = n.HeldByRunning + n.HeldByFinished
-		n.Verdict = verdict(*n)
-		switch n.Verdict {
-		case Waiting:
-			r.Summary.Waiting++
-		case Exhausted:
-			r.Summary.Exhausted++
-		case AtRisk:
-			r.Summary.AtRisk++
-		case OK:
-			r.Summary.OK++
-		default:
-			r.Summary.Unknown++
-		}
-	}
-	r.Summary.Nodes = len(r.Nodes)
-	for k, o := range owners {
-		for n := range ownerNodes[k] {
+	r.judgeNodes()
+	for k, o := range h.owners {
+		for n := range h.nodes[k] {
 			o.Nodes = append(o.Nodes, n)
 		}
 		sort.Strings(o.Nodes)
@@ -260,6 +180,110 @@ func Audit(snap *snapshot.Snapshot, s Settings, version string) *Report {
 		return r.Nodes[i].Name < r.Nodes[j].Name
 	})
 	return r
+}
+
+// nodeReport is a node's report before its pods: its branch-ENI capacity, from its status or
+// the instance table.
+func nodeReport(n snapshot.Node, table *limits.Table) NodeReport {
+	nr := NodeReport{Name: n.Name, InstanceType: n.InstanceType, CapacitySource: "unknown", Holders: []PodRef{}, Stuck: []PodRef{}}
+	switch {
+	case n.PodENI != nil:
+		nr.Capacity, nr.CapacityKnown, nr.CapacitySource = *n.PodENI, true, "node status"
+	case table != nil:
+		if it, ok := table.Lookup(n.InstanceType); ok && it.Trunking {
+			nr.Capacity, nr.CapacityKnown, nr.CapacitySource = it.BranchInterfaces, true, "instance table"
+		} else if ok {
+			nr.Capacity, nr.CapacityKnown, nr.CapacitySource = 0, true, "instance table (no trunking)"
+		}
+	}
+	return nr
+}
+
+type ownerKey struct{ kind, ns, name string }
+
+// holders are the workloads whose finished pods hold ENIs, and the nodes they hold them on.
+type holders struct {
+	owners map[ownerKey]*OwnerReport
+	nodes  map[ownerKey]map[string]bool
+}
+
+// count puts one pod on its node: running, waiting for an ENI, finished and released, or
+// finished and holding one (then on its owner too). A pod on a node the snapshot does not have
+// is listed as unscheduled when it may hold one.
+func (h holders) count(snap *snapshot.Snapshot, r *Report, byNode map[string]*NodeReport, p snapshot.Pod, s Settings, at time.Time) {
+	kind, ns, name := owner(snap, p)
+	ref := PodRef{Namespace: p.Namespace, Name: p.Name, Phase: p.Phase, At: p.At}
+	if kind != "" {
+		ref.Owner = kind + " " + ns + "/" + name
+	}
+	if p.NodeName == "" {
+		return // not placed yet: no node counts it, no ENI is held
+	}
+	node := byNode[p.NodeName]
+	if node == nil {
+		if !p.Terminated() || p.ENIs > 0 {
+			r.Unscheduled = append(r.Unscheduled, ref)
+		}
+		return
+	}
+	state, held := stateOf(p, s, at)
+	switch state {
+	case runningWithENI:
+		node.Running++
+		node.HeldByRunning += held
+		return
+	case waitingForENI:
+		node.Running++
+		node.Waiting++
+		if p.ContainerCreating {
+			ref.Phase += ", ContainerCreating"
+		}
+		if evs := snap.Events[snapshot.Key(p.Namespace, p.Name)]; len(evs) > 0 {
+			ref.Event = evs[len(evs)-1].Reason + ": " + evs[len(evs)-1].Message
+		}
+		node.Stuck = append(node.Stuck, ref)
+		return
+	case finishedReleased:
+		node.Released++
+		return
+	case finishedWithoutENI:
+		return
+	}
+	node.HeldByFinished += held
+	node.Holders = append(node.Holders, ref)
+	if kind == "" {
+		kind, ns, name = "Pod", p.Namespace, p.Name
+	}
+	k := ownerKey{kind, ns, name}
+	o := h.owners[k]
+	if o == nil {
+		o = &OwnerReport{Kind: kind, Namespace: ns, Name: name, Nodes: []string{}}
+		h.owners[k], h.nodes[k] = o, map[string]bool{}
+	}
+	o.Holding += p.ENIs
+	h.nodes[k][p.NodeName] = true
+}
+
+// judgeNodes gives each node its verdict and counts them in the summary.
+func (r *Report) judgeNodes() {
+	for i := range r.Nodes {
+		n := &r.Nodes[i]
+		n.Held = n.HeldByRunning + n.HeldByFinished
+		n.Verdict = verdict(*n)
+		switch n.Verdict {
+		case Waiting:
+			r.Summary.Waiting++
+		case Exhausted:
+			r.Summary.Exhausted++
+		case AtRisk:
+			r.Summary.AtRisk++
+		case OK:
+			r.Summary.OK++
+		default:
+			r.Summary.Unknown++
+		}
+	}
+	r.Summary.Nodes = len(r.Nodes)
 }
 
 // owner follows a pod to its workload: a Job's pods belong to the Job's CronJob when it has one.
