@@ -196,6 +196,21 @@ func Load(path string) (*File, error) {
 
 // Parse reads config text; path is used in positions.
 func Parse(path string, data []byte) (*File, error) {
+	f, doc, err := decodeConfig(path, data)
+	if err != nil || doc == nil {
+		return f, err
+	}
+	f.Path = path
+	f.locate(doc)
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// decodeConfig decodes the one YAML document of a config file into File, refusing unknown
+// keys; doc is nil for an empty file.
+func decodeConfig(path string, data []byte) (*File, *yaml.Node, error) {
 	f := &File{Path: path}
 	docs, err := yamlpos.Documents(data)
 	if errs := yamlpos.Errors(err); len(errs) > 0 {
@@ -204,13 +219,13 @@ func Parse(path string, data []byte) (*File, error) {
 		if se.Syntax {
 			msg = "YAML syntax error: " + msg
 		}
-		return nil, &Error{Position: inventory.Position{File: path, Line: se.Line}, Message: msg}
+		return nil, nil, &Error{Position: inventory.Position{File: path, Line: se.Line}, Message: msg}
 	}
 	if len(docs) == 0 {
-		return f, nil
+		return f, nil, nil
 	}
 	if len(docs) > 1 {
-		return nil, &Error{Position: inventory.Position{File: path, Line: docs[1].Line}, Message: "a config file holds one YAML document"}
+		return nil, nil, &Error{Position: inventory.Position{File: path, Line: docs[1].Line}, Message: "a config file holds one YAML document"}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -218,36 +233,42 @@ func Parse(path string, data []byte) (*File, error) {
 		msg := strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  ")
 		if m := unknownField.FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
-			return nil, &Error{Position: inventory.Position{File: path, Line: line}, Message: fmt.Sprintf("unknown key %q", m[2])}
+			return nil, nil, &Error{Position: inventory.Position{File: path, Line: line}, Message: fmt.Sprintf("unknown key %q", m[2])}
 		}
 		if m := decodeLine.FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
-			return nil, &Error{Position: inventory.Position{File: path, Line: line}, Message: m[2]}
+			return nil, nil, &Error{Position: inventory.Position{File: path, Line: line}, Message: m[2]}
 		}
-		return nil, &Error{Position: inventory.Position{File: path}, Message: msg}
+		return nil, nil, &Error{Position: inventory.Position{File: path}, Message: msg}
 	}
-	f.Path = path
+	return f, docs[0], nil
+}
+
+// locate records where the config's keys, ignores, charts, clusters and node groups are, for
+// errors and findings.
+func (f *File) locate(doc *yaml.Node) {
+	path := f.Path
 	f.lines = map[string]int{}
-	if docs[0].Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(docs[0].Content); i += 2 {
-			f.lines[docs[0].Content[i].Value] = docs[0].Content[i].Line
+	if doc.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(doc.Content); i += 2 {
+			f.lines[doc.Content[i].Value] = doc.Content[i].Line
 		}
 	}
-	if _, igs := yamlpos.Lookup(docs[0], "ignores"); igs != nil && igs.Kind == yaml.SequenceNode {
+	if _, igs := yamlpos.Lookup(doc, "ignores"); igs != nil && igs.Kind == yaml.SequenceNode {
 		for i, item := range igs.Content {
 			if i < len(f.Ignores) {
 				f.Ignores[i].location = nodePosition(path, item)
 			}
 		}
 	}
-	if _, charts := yamlpos.Lookup(docs[0], "charts"); charts != nil && charts.Kind == yaml.SequenceNode {
+	if _, charts := yamlpos.Lookup(doc, "charts"); charts != nil && charts.Kind == yaml.SequenceNode {
 		for i, item := range charts.Content {
 			if i < len(f.Charts) {
 				f.Charts[i].location = nodePosition(path, item)
 			}
 		}
 	}
-	if _, clusters := yamlpos.Lookup(docs[0], "clusters"); clusters != nil && clusters.Kind == yaml.SequenceNode {
+	if _, clusters := yamlpos.Lookup(doc, "clusters"); clusters != nil && clusters.Kind == yaml.SequenceNode {
 		for i, item := range clusters.Content {
 			if i >= len(f.Clusters) {
 				break
@@ -262,63 +283,68 @@ func Parse(path string, data []byte) (*File, error) {
 			}
 		}
 	}
+	// Positions of each node group and each of its instance types, for findings.
+	_, groups := yamlpos.Lookup(doc, "nodeGroups")
+	if groups != nil && groups.Kind == yaml.SequenceNode {
+		locateNodeGroups(path, groups, f.NodeGroups)
+	}
+}
+
+// check refuses what the schema cannot: required fields, names used twice, malformed values.
+func (f *File) check() error {
+	path := f.Path
 	names := map[string]bool{}
 	for i, c := range f.Clusters {
 		switch {
 		case c.Name == "":
-			return nil, &Error{Position: c.location, Message: fmt.Sprintf("clusters[%d]: name is required", i)}
+			return &Error{Position: c.location, Message: fmt.Sprintf("clusters[%d]: name is required", i)}
 		case names[c.Name]:
-			return nil, &Error{Position: c.location, Message: fmt.Sprintf("clusters[%d]: the name %q is used twice", i, c.Name)}
+			return &Error{Position: c.location, Message: fmt.Sprintf("clusters[%d]: the name %q is used twice", i, c.Name)}
 		case len(c.Infrastructure) == 0 && len(c.NodeGroups) == 0:
-			return nil, &Error{Position: c.location, Message: fmt.Sprintf("clusters[%d] (%s): name its infrastructure (paths of Terraform roots, eksctl or CloudFormation files, NodePools) or its nodeGroups", i, c.Name)}
+			return &Error{Position: c.location, Message: fmt.Sprintf("clusters[%d] (%s): name its infrastructure (paths of Terraform roots, eksctl or CloudFormation files, NodePools) or its nodeGroups", i, c.Name)}
 		case len(c.VarFiles) > 0 && len(c.Infrastructure) == 0:
-			return nil, &Error{Position: c.location, Message: fmt.Sprintf("clusters[%d] (%s): varFiles apply to the Terraform roots under infrastructure, and it names none", i, c.Name)}
+			return &Error{Position: c.location, Message: fmt.Sprintf("clusters[%d] (%s): varFiles apply to the Terraform roots under infrastructure, and it names none", i, c.Name)}
 		}
 		names[c.Name] = true
 		for j, ng := range c.NodeGroups {
 			if err := checkNodeGroup(ng.Name, ng.InstanceTypes, ng.Taints); err != nil {
-				return nil, &Error{Position: ng.location, Message: fmt.Sprintf("clusters[%d].nodeGroups[%d]: %v", i, j, err)}
+				return &Error{Position: ng.location, Message: fmt.Sprintf("clusters[%d].nodeGroups[%d]: %v", i, j, err)}
 			}
 		}
 	}
 	for i, c := range f.Charts {
 		if c.Path == "" {
-			return nil, &Error{Position: c.location, Message: fmt.Sprintf("charts[%d]: path is required (the chart's folder)", i)}
+			return &Error{Position: c.location, Message: fmt.Sprintf("charts[%d]: path is required (the chart's folder)", i)}
 		}
 		for _, s := range c.Set {
 			if !strings.Contains(s, "=") {
-				return nil, &Error{Position: c.location, Message: fmt.Sprintf("charts[%d].set: %q is not KEY=VALUE", i, s)}
+				return &Error{Position: c.location, Message: fmt.Sprintf("charts[%d].set: %q is not KEY=VALUE", i, s)}
 			}
 		}
 	}
 	for i, p := range f.TerraformPlans {
 		if p.File == "" {
-			return nil, &Error{Position: inventory.Position{File: f.Path, Line: f.Line("terraformPlans")}, Message: fmt.Sprintf("terraformPlans[%d]: file is required (terraform show -json output)", i)}
+			return &Error{Position: inventory.Position{File: f.Path, Line: f.Line("terraformPlans")}, Message: fmt.Sprintf("terraformPlans[%d]: file is required (terraform show -json output)", i)}
 		}
 	}
 	for i, ig := range f.Ignores {
 		if ig.Rule == "" {
-			return nil, &Error{Position: ig.location, Message: fmt.Sprintf("ignores[%d]: rule is required (a rule ID, or * for every rule)", i)}
+			return &Error{Position: ig.location, Message: fmt.Sprintf("ignores[%d]: rule is required (a rule ID, or * for every rule)", i)}
 		}
 	}
 	for id, rc := range f.Rules {
 		if rc.Severity != "" {
 			if _, err := findingsSeverity(rc.Severity); err != nil {
-				return nil, &Error{Position: inventory.Position{File: path, Line: f.lines["rules"]}, Message: fmt.Sprintf("rules.%s.severity: %v", id, err)}
+				return &Error{Position: inventory.Position{File: path, Line: f.lines["rules"]}, Message: fmt.Sprintf("rules.%s.severity: %v", id, err)}
 			}
 		}
 	}
-	// Positions of each node group and each of its instance types, for findings.
-	_, groups := yamlpos.Lookup(docs[0], "nodeGroups")
-	if groups != nil && groups.Kind == yaml.SequenceNode {
-		locateNodeGroups(path, groups, f.NodeGroups)
-	}
 	for i, ng := range f.NodeGroups {
 		if err := checkNodeGroup(ng.Name, ng.InstanceTypes, ng.Taints); err != nil {
-			return nil, &Error{Position: ng.location, Message: fmt.Sprintf("nodeGroups[%d]: %v", i, err)}
+			return &Error{Position: ng.location, Message: fmt.Sprintf("nodeGroups[%d]: %v", i, err)}
 		}
 	}
-	return f, nil
+	return nil
 }
 
 // locateNodeGroups sets the positions of node groups and each of their instance types.
