@@ -152,36 +152,7 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 		Start: inventory.ScheduleStart.Format("2006-01-02T15:04:05Z"), OtherContributors: others,
 		Played: []findings.WitnessWorkload{},
 	}
-	var played []simulate.Workload
-	var ids []string
-	notPlayedHeld, notPlayedActive := 0, 0
-	unlisted := contributors(f.Details["unlistedContributors"])
-	w.OtherContributors = max(0, others-len(unlisted))
-	for _, c := range append(contributors(f.Details["contributors"]), unlisted...) {
-		iw := s.byID[c.id]
-		if iw == nil {
-			w.NotPlayed = append(w.NotPlayed, findings.WitnessWorkload{ID: c.id, HeldAtPeak: c.held, Reason: "not in this cluster's inventory"})
-			notPlayedHeld += c.held
-			notPlayedActive += c.active
-			continue
-		}
-		sw, why := simulate.FromInventory(*iw)
-		if why != "" {
-			// Counted as the model counts it: every pod it may hold exists at once (a running
-			// replica, a finished bare pod) or, for shapes the simulator does not play, the count.
-			w.NotPlayed = append(w.NotPlayed, findings.WitnessWorkload{ID: c.id, HeldAtPeak: c.held, Reason: why + ": counted at its figure, not played"})
-			notPlayedHeld += c.held
-			notPlayedActive += c.active
-			continue
-		}
-		if iw.CronJob != nil && iw.CronJob.Suspend {
-			// The bound counts a suspended CronJob (it can be resumed, or run by hand): the
-			// trajectory plays it, and says so.
-			w.Assumes = append(w.Assumes, plainName(c.id)+" is resumed (it has spec.suspend: true, and starts no run until then)")
-		}
-		played = append(played, sw)
-		ids = append(ids, c.id)
-	}
+	played, ids, notPlayedHeld, notPlayedActive := s.sortContributors(f, w)
 	// The scheduler binds a pod while the running pods request fewer branch ENIs than the node
 	// has: the workloads not played have their running pods (replicas) there at the peak, and
 	// the trajectory takes them to start then (a rollout, a scale-up), after the played pods
@@ -199,29 +170,7 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 		p.final = true
 		return p
 	}
-	horizon := minHorizon
-	for _, sw := range played {
-		horizon = max(horizon, 16*sw.Period)
-		if sw.CronJob && sw.Schedule != "" {
-			// A schedule that first fires late in the week (*/5 9-17 * * 1-5: Monday 09:00) is
-			// played from its first times on, not from a window that holds none of them.
-			if first := inventory.ScheduleTimes(sw.Schedule, sw.Timezone, maxHorizon, 1); len(first) == 1 {
-				horizon = max(horizon, first[0]+16*sw.Period)
-			}
-		}
-	}
-	horizon = min(horizon, maxHorizon)
-	for i := range played {
-		if !played[i].CronJob {
-			continue
-		}
-		played[i].Times = inventory.ScheduleTimes(played[i].Schedule, played[i].Timezone, horizon, maxRuns)
-		if played[i].Times == nil && played[i].Schedule != "" {
-			// Runs only at the schedule's real times: none fires in the window, so none is
-			// played (the simulator's slots drawn from the period are for schedule-less tests).
-			played[i].Times = []int{}
-		}
-	}
+	played, horizon := scheduled(played)
 	p.key = strings.Join(ids, "\x00")
 	if x, ok := s.done[p.key]; ok {
 		x.limit = simulate.Limit{Running: min(x.limit.Running, p.limit.Running), AtPeak: min(x.limit.AtPeak, p.limit.AtPeak)}
@@ -249,6 +198,69 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 		s.order = append(s.order, p.key)
 	}
 	return p
+}
+
+// sortContributors sorts a finding's contributors into those the simulator plays (their
+// simulator form and ids) and those counted at their figures (w.NotPlayed, with what they hold
+// and run at the peak).
+func (s *searcher) sortContributors(f *findings.Finding, w *findings.Witness) (played []simulate.Workload, ids []string, notPlayedHeld, notPlayedActive int) {
+	unlisted := contributors(f.Details["unlistedContributors"])
+	w.OtherContributors = max(0, w.OtherContributors-len(unlisted)) // those are played or named below
+	for _, c := range append(contributors(f.Details["contributors"]), unlisted...) {
+		iw := s.byID[c.id]
+		if iw == nil {
+			w.NotPlayed = append(w.NotPlayed, findings.WitnessWorkload{ID: c.id, HeldAtPeak: c.held, Reason: "not in this cluster's inventory"})
+			notPlayedHeld += c.held
+			notPlayedActive += c.active
+			continue
+		}
+		sw, why := simulate.FromInventory(*iw)
+		if why != "" {
+			// Counted as the model counts it: every pod it may hold exists at once (a running
+			// replica, a finished bare pod) or, for shapes the simulator does not play, the count.
+			w.NotPlayed = append(w.NotPlayed, findings.WitnessWorkload{ID: c.id, HeldAtPeak: c.held, Reason: why + ": counted at its figure, not played"})
+			notPlayedHeld += c.held
+			notPlayedActive += c.active
+			continue
+		}
+		if iw.CronJob != nil && iw.CronJob.Suspend {
+			// The bound counts a suspended CronJob (it can be resumed, or run by hand): the
+			// trajectory plays it, and says so.
+			w.Assumes = append(w.Assumes, plainName(c.id)+" is resumed (it has spec.suspend: true, and starts no run until then)")
+		}
+		played = append(played, sw)
+		ids = append(ids, c.id)
+	}
+	return played, ids, notPlayedHeld, notPlayedActive
+}
+
+// scheduled is the horizon the search plays, and the played CronJobs with their schedule
+// times over it.
+func scheduled(played []simulate.Workload) ([]simulate.Workload, int) {
+	horizon := minHorizon
+	for _, sw := range played {
+		horizon = max(horizon, 16*sw.Period)
+		if sw.CronJob && sw.Schedule != "" {
+			// A schedule that first fires late in the week (*/5 9-17 * * 1-5: Monday 09:00) is
+			// played from its first times on, not from a window that holds none of them.
+			if first := inventory.ScheduleTimes(sw.Schedule, sw.Timezone, maxHorizon, 1); len(first) == 1 {
+				horizon = max(horizon, first[0]+16*sw.Period)
+			}
+		}
+	}
+	horizon = min(horizon, maxHorizon)
+	for i := range played {
+		if !played[i].CronJob {
+			continue
+		}
+		played[i].Times = inventory.ScheduleTimes(played[i].Schedule, played[i].Timezone, horizon, maxRuns)
+		if played[i].Times == nil && played[i].Schedule != "" {
+			// Runs only at the schedule's real times: none fires in the window, so none is
+			// played (the simulator's slots drawn from the period are for schedule-less tests).
+			played[i].Times = []int{}
+		}
+	}
+	return played, horizon
 }
 
 // finish writes a planned witness from its search's trajectory.
