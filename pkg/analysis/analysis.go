@@ -168,15 +168,7 @@ func Check(ctx context.Context, source rules.Source, opts Options) (*findings.Re
 	if opts.Overlay != nil {
 		fsys.SetOverlay(opts.Overlay)
 	}
-	tf := opts.Terraform
-	for _, f := range opts.EachVarFile {
-		tf.Environments = append(tf.Environments, terraform.Environment{VarFiles: []string{f}})
-	}
-	for _, c := range opts.Clusters {
-		if len(c.VarFiles) > 0 {
-			tf.Environments = append(tf.Environments, terraform.Environment{VarFiles: c.VarFiles, Under: c.Infrastructure, Cluster: c.Name})
-		}
-	}
+	tf := terraformEnvironments(opts)
 	frags, stats := loaders.Load(ctx, opts.Paths, loaders.Options{
 		DefaultNamespace: opts.DefaultNamespace, Workers: opts.Workers, Stdin: opts.Stdin,
 		Exclude: opts.Exclude, Terraform: tf, HelmCharts: opts.HelmCharts, SkipTreeCharts: opts.SkipTreeCharts,
@@ -208,6 +200,31 @@ func Check(ctx context.Context, source rules.Source, opts Options) (*findings.Re
 		}
 	}
 	step("evaluate")
+	judge(report, engine, opts, frags)
+	report.Sort()
+	report.Count()
+	step("report")
+	return report, nil
+}
+
+// terraformEnvironments are the Terraform options with one environment per --each-var-file
+// file and per cluster that names its own var files.
+func terraformEnvironments(opts Options) terraform.Options {
+	tf := opts.Terraform
+	for _, f := range opts.EachVarFile {
+		tf.Environments = append(tf.Environments, terraform.Environment{VarFiles: []string{f}})
+	}
+	for _, c := range opts.Clusters {
+		if len(c.VarFiles) > 0 {
+			tf.Environments = append(tf.Environments, terraform.Environment{VarFiles: c.VarFiles, Under: c.Infrastructure, Cluster: c.Name})
+		}
+	}
+	return tf
+}
+
+// judge applies what decides over the merged findings of every cluster: unused ignores, the
+// baseline, --changed-since.
+func judge(report *findings.Report, engine *rules.Engine, opts Options, frags []inventory.Fragment) {
 	// An ignore entry one cluster uses is no unused entry in the others.
 	report.Findings = append(report.Findings, tune(unusedIgnores(report.IgnoreUses, engine, opts.Rules), opts.Rules)...)
 	// Ignores, the baseline and --changed-since judge the findings once they are merged: a
@@ -227,10 +244,6 @@ func Check(ctx context.Context, source rules.Source, opts Options) (*findings.Re
 	if report.Findings == nil {
 		report.Findings = []findings.Finding{}
 	}
-	report.Sort()
-	report.Count()
-	step("report")
-	return report, nil
 }
 
 // NamePaths makes every path the command line or the config names besides the scanned ones
