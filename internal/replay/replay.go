@@ -97,53 +97,67 @@ func Check(s Spec, m Model, runs []Run, horizon int) []Violation {
 
 func checkJob(s Spec, m Model, r Run, horizon int, add func(at int, format string, args ...any)) {
 	cut := r.Finish > horizon
-	P := max(1, s.Parallelism)
 	for _, p := range r.Pods {
-		switch {
-		case p.Created < r.Start:
-			add(p.Created, "a pod created before its Job")
-		case !cut && p.Created > r.Finish:
-			add(p.Created, "a pod created after its Job finished")
-		case s.Deadline >= 0 && p.Created >= r.Start+s.Deadline:
-			add(p.Created, "a pod created past activeDeadlineSeconds")
+		checkPod(s, m, r, p, cut, add)
+	}
+	checkPodsOverTime(s, r, add)
+	if !cut {
+		checkOutcome(s, r, add)
+	}
+}
+
+// checkPod checks one pod's own times against its Job's: created while the Job runs, bound
+// after created, at least a second run, stopped in time, its ENI freed when it may be.
+func checkPod(s Spec, m Model, r Run, p Pod, cut bool, add func(at int, format string, args ...any)) {
+	switch {
+	case p.Created < r.Start:
+		add(p.Created, "a pod created before its Job")
+	case !cut && p.Created > r.Finish:
+		add(p.Created, "a pod created after its Job finished")
+	case s.Deadline >= 0 && p.Created >= r.Start+s.Deadline:
+		add(p.Created, "a pod created past activeDeadlineSeconds")
+	}
+	if p.Bound >= 0 {
+		if p.Bound < p.Created {
+			add(p.Bound, "a pod bound before it was created")
 		}
-		if p.Bound >= 0 {
-			if p.Bound < p.Created {
-				add(p.Bound, "a pod bound before it was created")
-			}
-			if p.Finished < p.Bound+1 && !(p.Ended == p.Finished && stoppedByDeletion(r, p)) {
-				add(p.Bound, "a pod that ran less than a second")
-			}
-		}
-		if p.Ended < p.Finished {
-			add(p.Ended, "a pod reported ended before its container finished")
-		}
-		switch {
-		case r.DeletedBy == "replaced" && p.Ended > r.Deleted+s.Grace:
-			add(p.Ended, "a pod of a replaced Job running past its grace period")
-		case r.DeletedBy != "replaced" && !cut && p.Ended > r.Finish:
-			// A deleted Job's pods stop after it; a finished one's before it (1.31 and later).
-			add(r.Finish, "a Job finished before its pod stopped")
-		}
-		if s.Deadline >= 0 && p.Ended > r.Start+s.Deadline+s.Grace {
-			add(p.Ended, "a pod still running past activeDeadlineSeconds and its grace period")
-		}
-		// What the pod may hold: from its binding to W after it ends (onCompletion) or after
-		// it is deleted (onDelete); a pod nothing deletes holds under onDelete for good.
-		if p.Bound >= 0 {
-			switch {
-			case !m.OnDelete && (p.Released < 0 || p.Released > p.Ended+m.W):
-				add(p.Ended, "an ENI held longer than the cool-down after its pod ended")
-			case m.OnDelete && p.Deleted >= 0 && (p.Released < 0 || p.Released > p.Deleted+m.W):
-				add(p.Deleted, "an ENI held longer than the cool-down after its pod was deleted")
-			case m.OnDelete && p.Deleted < 0 && p.Released >= 0 && p.Released < p.Ended:
-				add(p.Released, "an ENI freed before anything deleted its pod")
-			}
-		}
-		if r.Deleted >= 0 && p.Deleted >= 0 && p.Deleted < min(r.Deleted, p.Ended) {
-			add(p.Deleted, "a pod deleted before its Job")
+		if p.Finished < p.Bound+1 && !(p.Ended == p.Finished && stoppedByDeletion(r, p)) {
+			add(p.Bound, "a pod that ran less than a second")
 		}
 	}
+	if p.Ended < p.Finished {
+		add(p.Ended, "a pod reported ended before its container finished")
+	}
+	switch {
+	case r.DeletedBy == "replaced" && p.Ended > r.Deleted+s.Grace:
+		add(p.Ended, "a pod of a replaced Job running past its grace period")
+	case r.DeletedBy != "replaced" && !cut && p.Ended > r.Finish:
+		// A deleted Job's pods stop after it; a finished one's before it (1.31 and later).
+		add(r.Finish, "a Job finished before its pod stopped")
+	}
+	if s.Deadline >= 0 && p.Ended > r.Start+s.Deadline+s.Grace {
+		add(p.Ended, "a pod still running past activeDeadlineSeconds and its grace period")
+	}
+	// What the pod may hold: from its binding to W after it ends (onCompletion) or after
+	// it is deleted (onDelete); a pod nothing deletes holds under onDelete for good.
+	if p.Bound >= 0 {
+		switch {
+		case !m.OnDelete && (p.Released < 0 || p.Released > p.Ended+m.W):
+			add(p.Ended, "an ENI held longer than the cool-down after its pod ended")
+		case m.OnDelete && p.Deleted >= 0 && (p.Released < 0 || p.Released > p.Deleted+m.W):
+			add(p.Deleted, "an ENI held longer than the cool-down after its pod was deleted")
+		case m.OnDelete && p.Deleted < 0 && p.Released >= 0 && p.Released < p.Ended:
+			add(p.Released, "an ENI freed before anything deleted its pod")
+		}
+	}
+	if r.Deleted >= 0 && p.Deleted >= 0 && p.Deleted < min(r.Deleted, p.Ended) {
+		add(p.Deleted, "a pod deleted before its Job")
+	}
+}
+
+// checkPodsOverTime checks the pods against each other as the Job controller creates them.
+func checkPodsOverTime(s Spec, r Run, add func(at int, format string, args ...any)) {
+	P := max(1, s.Parallelism)
 	// Pods over time: the Job controller keeps at most min(P, C − succeeded) active, creates
 	// a pod for an ended one only once it has seen the end (and not within the second the
 	// container finished), none past the back-off since the last failure, and none once
@@ -201,9 +215,10 @@ func checkJob(s Spec, m Model, r Run, horizon int, add func(at int, format strin
 			add(p.Created, "a pod created %d s after a failure, within the back-off of %d s (%d failures)", p.Created-last, backoff(n), n)
 		}
 	}
-	if cut {
-		return
-	}
+}
+
+// checkOutcome checks how the Job ended against its pods: its completions, its failures.
+func checkOutcome(s Spec, r Run, add func(at int, format string, args ...any)) {
 	succeeded, failed := 0, 0
 	for _, p := range r.Pods {
 		if p.Failed {
