@@ -144,122 +144,154 @@ func (b *budgetReader) Read(p []byte) (int, error) {
 
 func (s *Snapshot) readJSON(name string, r io.Reader, lim Limits, lineOf func(int64) int, skippedLines int) {
 	br := &budgetReader{r: r, itemLimit: lim.MaxItemBytes, countLines: lineOf == nil, lines: skippedLines}
-	dec := json.NewDecoder(br)
-	dec.UseNumber()
-	// Lines come from the reader as it goes, unless the caller knows them (a YAML document).
-	locate := func(offset int64) int {
-		if lineOf != nil {
-			return lineOf(offset)
-		}
-		return br.lineAt(offset)
-	}
-	syntax := func(err error) {
-		off := dec.InputOffset()
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			off = se.Offset
-		}
-		switch {
-		case errors.Is(err, errItemTooLarge):
-			s.fail(name, locate(br.itemStart), fmt.Sprintf("an item larger than %d bytes: not read further", lim.MaxItemBytes))
-		case errors.Is(err, errTooManyItems):
-			s.fail(name, locate(off), fmt.Sprintf("more than %d items in the snapshot: not read further", lim.MaxItems))
-		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-			s.fail(name, locate(off), "the JSON ends early (a truncated snapshot?)")
-		case se != nil:
-			s.fail(name, locate(off), "not valid JSON: "+err.Error())
-		default: // the input itself failed: a budget of the caller, a read error
-			s.fail(name, locate(off), "not read further: "+err.Error())
-		}
-	}
-	tok, err := dec.Token()
+	j := &jsonInput{s: s, name: name, lim: lim, br: br, dec: json.NewDecoder(br), lineOf: lineOf}
+	j.dec.UseNumber()
+	tok, err := j.dec.Token()
 	if err != nil {
-		syntax(err)
+		j.syntax(err)
 		return
 	}
-	item := func() bool {
-		if s.total() >= lim.MaxItems {
-			syntax(errTooManyItems)
-			return false
-		}
-		br.itemStart = dec.InputOffset()
-		var it rawItem
-		if err := dec.Decode(&it); err != nil {
-			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) {
-				s.fail(name, locate(br.itemStart), fmt.Sprintf("%s %s: %s must be %s, found %s", orUnknown(it.Kind), it.Metadata.Name, te.Field, te.Type, te.Value))
-				return true // the decoder consumed the item; the next one can be read
-			}
-			syntax(err)
-			return false
-		}
-		s.add(it, inventory.Position{File: name, Line: locate(br.itemStart)})
-		return true
-	}
 	if d, ok := tok.(json.Delim); ok && d == '[' {
-		for dec.More() {
-			if !item() {
+		for j.dec.More() {
+			if !j.item() {
 				return
 			}
 		}
 		return
 	}
-	// An object: a List with items, or one resource (kubectl get pod NAME -o json).
+	j.object()
+}
+
+// jsonInput is one JSON snapshot being read: its decoder over the budgeted reader.
+type jsonInput struct {
+	s      *Snapshot
+	name   string
+	lim    Limits
+	br     *budgetReader
+	dec    *json.Decoder
+	lineOf func(int64) int
+}
+
+// locate is the line of an offset: from the reader as it goes, unless the caller knows them
+// (a YAML document).
+func (j *jsonInput) locate(offset int64) int {
+	if j.lineOf != nil {
+		return j.lineOf(offset)
+	}
+	return j.br.lineAt(offset)
+}
+
+// syntax reports why reading stopped where it did.
+func (j *jsonInput) syntax(err error) {
+	s, name, lim := j.s, j.name, j.lim
+	off := j.dec.InputOffset()
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = se.Offset
+	}
+	switch {
+	case errors.Is(err, errItemTooLarge):
+		s.fail(name, j.locate(j.br.itemStart), fmt.Sprintf("an item larger than %d bytes: not read further", lim.MaxItemBytes))
+	case errors.Is(err, errTooManyItems):
+		s.fail(name, j.locate(off), fmt.Sprintf("more than %d items in the snapshot: not read further", lim.MaxItems))
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		s.fail(name, j.locate(off), "the JSON ends early (a truncated snapshot?)")
+	case se != nil:
+		s.fail(name, j.locate(off), "not valid JSON: "+err.Error())
+	default: // the input itself failed: a budget of the caller, a read error
+		s.fail(name, j.locate(off), "not read further: "+err.Error())
+	}
+}
+
+// item reads one item of a list; false when reading cannot go on.
+func (j *jsonInput) item() bool {
+	s := j.s
+	if s.total() >= j.lim.MaxItems {
+		j.syntax(errTooManyItems)
+		return false
+	}
+	j.br.itemStart = j.dec.InputOffset()
+	var it rawItem
+	if err := j.dec.Decode(&it); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			s.fail(j.name, j.locate(j.br.itemStart), fmt.Sprintf("%s %s: %s must be %s, found %s", orUnknown(it.Kind), it.Metadata.Name, te.Field, te.Type, te.Value))
+			return true // the decoder consumed the item; the next one can be read
+		}
+		j.syntax(err)
+		return false
+	}
+	s.add(it, inventory.Position{File: j.name, Line: j.locate(j.br.itemStart)})
+	return true
+}
+
+// object reads an object: a List with items, or one resource (kubectl get pod NAME -o json).
+func (j *jsonInput) object() {
+	dec := j.dec
 	fields := map[string]json.RawMessage{}
 	sawItems := false
 	for dec.More() {
 		keyTok, err := dec.Token()
 		if err != nil {
-			syntax(err)
+			j.syntax(err)
 			return
 		}
 		key, _ := keyTok.(string)
 		if key == "items" {
 			sawItems = true
-			open, err := dec.Token()
-			if err != nil {
-				syntax(err)
-				return
-			}
-			if open == nil {
-				continue // items: null
-			}
-			if d, ok := open.(json.Delim); !ok || d != '[' {
-				s.fail(name, locate(dec.InputOffset()), "items must be a list")
-				return
-			}
-			for dec.More() {
-				if !item() {
-					return
-				}
-			}
-			if _, err := dec.Token(); err != nil {
-				syntax(err)
+			if !j.items() {
 				return
 			}
 			continue
 		}
-		br.itemStart = dec.InputOffset()
+		j.br.itemStart = dec.InputOffset()
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			syntax(err)
+			j.syntax(err)
 			return
 		}
 		fields[key] = v
 	}
 	if _, err := dec.Token(); err != nil {
-		syntax(err)
+		j.syntax(err)
 		return
 	}
 	if !sawItems {
 		raw, _ := json.Marshal(fields)
 		var it rawItem
 		if err := json.Unmarshal(raw, &it); err != nil {
-			s.fail(name, locate(0), "not a Kubernetes object: "+err.Error())
+			j.s.fail(j.name, j.locate(0), "not a Kubernetes object: "+err.Error())
 			return
 		}
-		s.add(it, inventory.Position{File: name, Line: locate(0)})
+		j.s.add(it, inventory.Position{File: j.name, Line: j.locate(0)})
 	}
+}
+
+// items reads a List's items (null is none); false when reading cannot go on.
+func (j *jsonInput) items() bool {
+	dec := j.dec
+	open, err := dec.Token()
+	if err != nil {
+		j.syntax(err)
+		return false
+	}
+	if open == nil {
+		return true // items: null
+	}
+	if d, ok := open.(json.Delim); !ok || d != '[' {
+		j.s.fail(j.name, j.locate(dec.InputOffset()), "items must be a list")
+		return false
+	}
+	for dec.More() {
+		if !j.item() {
+			return false
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		j.syntax(err)
+		return false
+	}
+	return true
 }
 
 // total is how many items all inputs held so far (the MaxItems budget counts them).
