@@ -162,38 +162,13 @@ func retry(o Outcome) bool {
 // nothing was kept.
 func fixRound(ctx context.Context, check Check, ws *Workspace, report *findings.Report, workloads map[string]inventory.Workload,
 	targets []findings.Finding, order []string) (*Workspace, *findings.Report, map[string]inventory.Workload, []Outcome, error) {
-	outs := make([]Outcome, len(targets))
-	for i, f := range targets {
-		fixes := FixesOf(f)
-		written, shown := Choose(fixes, order)
-		outs[i] = Outcome{Finding: f, Fix: written}
-		switch {
-		case written != nil:
-		case shown != nil:
-			outs[i].Fix, outs[i].Suggestion = shown, shown.Change
-			outs[i].Why = "an instance type is an infrastructure decision: eni-lint shows it and does not write it"
-		case len(fixes) == 0:
-			outs[i].Why = "no change of one workload resolves it (eni-lint explain " + f.Rule + " shows what to combine)"
-		default:
-			// Shown, not placed: an Outcome with a Fix would be written by place.
-			outs[i].Suggestion, outs[i].Why = fixes[0].Change, whyNotWritten(fixes[0])
-		}
-	}
+	outs := chooseFixes(targets, order)
 	preferType := len(order) > 0 && order[0] == LeverInstanceType
 	skip := map[int]bool{}
 	for attempt := 0; attempt < 3; attempt++ {
 		cand := place(ws, workloads, outs, skip)
-		for i := range outs {
-			if preferType && !skip[i] && outs[i].Fix != nil && outs[i].Fix.Lever == LeverInstanceType {
-				scratch := cand.Clone()
-				p := placeInstanceType(scratch, report, outs[i].Finding, outs[i].Fix)
-				// Preferred, it is no longer "an infrastructure decision": it is written where
-				// it can be, and the suggestion says why where it cannot.
-				outs[i].Files, outs[i].Suggestion, outs[i].Why = p.Files, p.Suggestion, ""
-				if p.Suggestion == "" {
-					cand = scratch
-				}
-			}
+		if preferType {
+			cand = placePreferredTypes(cand, report, outs, skip)
 		}
 		placed := false
 		for i := range outs {
@@ -215,53 +190,7 @@ func fixRound(ctx context.Context, check Check, ws *Workspace, report *findings.
 			}
 			continue
 		}
-		remaining := map[string]bool{}
-		for _, f := range after.Findings {
-			if f.Suppressed == nil {
-				remaining[Identity(f)] = true
-			}
-		}
-		// A finding the changes add is blamed on the fixes of its object; one about no object
-		// that a fix changed is blamed on every fix of the round.
-		old := map[string]bool{}
-		for _, f := range report.Findings {
-			old[Identity(f)] = true
-		}
-		blame := map[int][]string{}
-		for _, f := range after.Findings {
-			if f.Suppressed != nil || old[Identity(f)] {
-				continue
-			}
-			what := fmt.Sprintf("%s at %s (%s)", f.Rule, at(f.Location), shorten(f.Message, 100))
-			mine := false
-			for i := range outs {
-				if f.Object != nil && outs[i].Fix != nil && objectOf(outs[i].Fix.Workload) == f.Object.Kind+"/"+f.Object.Namespace+"/"+f.Object.Name {
-					blame[i], mine = append(blame[i], what), true
-				}
-			}
-			if !mine {
-				for i := range outs {
-					blame[i] = append(blame[i], what)
-				}
-			}
-		}
-		failed := false
-		for i := range outs {
-			if skip[i] || len(outs[i].Files) == 0 || outs[i].Suggestion != "" {
-				continue
-			}
-			switch {
-			case len(blame[i]) > 0:
-				outs[i].Why = "the change adds a finding: " + strings.Join(blame[i], "; ")
-				skip[i], failed = true, true
-			case remaining[Identity(outs[i].Finding)]:
-				outs[i].Why = "the finding is still there with the change: the model of the changed files does not fit"
-				skip[i], failed = true, true
-			default:
-				outs[i].Written, outs[i].Why = true, ""
-			}
-		}
-		if !failed {
+		if !judgeRound(report, after, outs, skip) {
 			return cand, after, afterWorkloads, outs, nil
 		}
 		for i := range outs {
@@ -269,6 +198,102 @@ func fixRound(ctx context.Context, check Check, ws *Workspace, report *findings.
 		}
 	}
 	return nil, nil, nil, outs, nil
+}
+
+// chooseFixes is each target's outcome before placing: the fix to write, or the one shown and
+// why it is not written.
+func chooseFixes(targets []findings.Finding, order []string) []Outcome {
+	outs := make([]Outcome, len(targets))
+	for i, f := range targets {
+		fixes := FixesOf(f)
+		written, shown := Choose(fixes, order)
+		outs[i] = Outcome{Finding: f, Fix: written}
+		switch {
+		case written != nil:
+		case shown != nil:
+			outs[i].Fix, outs[i].Suggestion = shown, shown.Change
+			outs[i].Why = "an instance type is an infrastructure decision: eni-lint shows it and does not write it"
+		case len(fixes) == 0:
+			outs[i].Why = "no change of one workload resolves it (eni-lint explain " + f.Rule + " shows what to combine)"
+		default:
+			// Shown, not placed: an Outcome with a Fix would be written by place.
+			outs[i].Suggestion, outs[i].Why = fixes[0].Change, whyNotWritten(fixes[0])
+		}
+	}
+	return outs
+}
+
+// placePreferredTypes writes the instance-type fixes when --prefer puts that lever first:
+// preferred, it is no longer "an infrastructure decision"; it is written where it can be, and
+// the suggestion says why where it cannot.
+func placePreferredTypes(cand *Workspace, report *findings.Report, outs []Outcome, skip map[int]bool) *Workspace {
+	for i := range outs {
+		if !skip[i] && outs[i].Fix != nil && outs[i].Fix.Lever == LeverInstanceType {
+			scratch := cand.Clone()
+			p := placeInstanceType(scratch, report, outs[i].Finding, outs[i].Fix)
+			outs[i].Files, outs[i].Suggestion, outs[i].Why = p.Files, p.Suggestion, ""
+			if p.Suggestion == "" {
+				cand = scratch
+			}
+		}
+	}
+	return cand
+}
+
+// judgeRound keeps the placed fixes whose finding went away and that add none; the others are
+// skipped with the reason. It reports whether one failed (the round is placed again).
+func judgeRound(report, after *findings.Report, outs []Outcome, skip map[int]bool) (failed bool) {
+	remaining := map[string]bool{}
+	for _, f := range after.Findings {
+		if f.Suppressed == nil {
+			remaining[Identity(f)] = true
+		}
+	}
+	blame := blameNewFindings(report, after, outs)
+	for i := range outs {
+		if skip[i] || len(outs[i].Files) == 0 || outs[i].Suggestion != "" {
+			continue
+		}
+		switch {
+		case len(blame[i]) > 0:
+			outs[i].Why = "the change adds a finding: " + strings.Join(blame[i], "; ")
+			skip[i], failed = true, true
+		case remaining[Identity(outs[i].Finding)]:
+			outs[i].Why = "the finding is still there with the change: the model of the changed files does not fit"
+			skip[i], failed = true, true
+		default:
+			outs[i].Written, outs[i].Why = true, ""
+		}
+	}
+	return failed
+}
+
+// blameNewFindings: a finding the changes add is blamed on the fixes of its object; one about
+// no object that a fix changed is blamed on every fix of the round.
+func blameNewFindings(report, after *findings.Report, outs []Outcome) map[int][]string {
+	old := map[string]bool{}
+	for _, f := range report.Findings {
+		old[Identity(f)] = true
+	}
+	blame := map[int][]string{}
+	for _, f := range after.Findings {
+		if f.Suppressed != nil || old[Identity(f)] {
+			continue
+		}
+		what := fmt.Sprintf("%s at %s (%s)", f.Rule, at(f.Location), shorten(f.Message, 100))
+		mine := false
+		for i := range outs {
+			if f.Object != nil && outs[i].Fix != nil && objectOf(outs[i].Fix.Workload) == f.Object.Kind+"/"+f.Object.Namespace+"/"+f.Object.Name {
+				blame[i], mine = append(blame[i], what), true
+			}
+		}
+		if !mine {
+			for i := range outs {
+				blame[i] = append(blame[i], what)
+			}
+		}
+	}
+	return blame
 }
 
 // place puts every chosen fix not skipped into a copy of the workspace. Fixes of one workload
