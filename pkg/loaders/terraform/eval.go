@@ -215,100 +215,19 @@ func (e *evaluator) unknownReason(expr hcl.Expression) string {
 func (e *evaluator) unknownReasonVisiting(expr hcl.Expression, visiting map[string]bool) string {
 	seen := map[string]bool{}
 	var why []string
-	for _, tr := range expr.Variables() {
-		name := traversalString(tr)
-		root := tr.RootName()
-		attr := ""
-		if len(tr) > 1 {
-			if a, ok := tr[1].(hcl.TraverseAttr); ok {
-				attr = a.Name
-			}
-		}
-		var reason string
-		switch {
-		case root == "data":
-			reason = name + " (a data source, read only when Terraform runs)"
-			if len(tr) > 2 {
-				if n, ok := tr[2].(hcl.TraverseAttr); ok {
-					if attrs, ok := e.mod.dataAttrs[attr+"."+n.Name]; ok && attrs["content"] != nil {
-						reason = fmt.Sprintf("%s (its content depends on %s)", name, e.unknownReason(attrs["content"].Expr))
-					}
-				}
-			}
-		case root == "var" && e.missing[attr]:
-			reason = "var." + attr + " (no default, and no value in tfvars or --var)"
-		case root == "module":
-			if c := e.mod.calls[attr]; c != nil && !e.loader.followable(e, c) {
-				reason = fmt.Sprintf("%s (module %q is not evaluated)", name, c.source)
-			} else {
-				reason = name
-			}
-		case root == "local":
-			if v := e.local(attr); !v.IsWhollyKnown() {
-				switch why, done := e.localWhy[attr]; {
-				case done:
-					reason = why
-				case e.localErrs[attr] != "":
-					reason = fmt.Sprintf("local.%s (cannot be evaluated: %s)", attr, e.localErrs[attr])
-				case visiting[attr]: // on the path that led here: a real cycle
-					reason = "local." + attr + " (it depends on itself)"
-				case e.mod.locals[attr] != nil:
-					// visiting is the path from the expression, not every local seen: a
-					// local used twice (a diamond) is no cycle.
-					visiting[attr] = true
-					reason = e.unknownReasonVisiting(e.mod.locals[attr].Expr, visiting)
-					delete(visiting, attr)
-					e.localWhy[attr] = reason
-				}
-			}
-		case root == "var":
-			if v, ok := e.vars[attr]; ok && !v.IsWhollyKnown() {
-				reason = "var." + attr + " (its value is not known statically)"
-			}
-		default:
-			if _, ok := e.mod.resources[root+"."+attr]; ok {
-				reason = name + " (set by the provider when Terraform applies)"
-			}
-		}
+	add := func(reason string) {
 		if reason != "" && !seen[reason] {
 			seen[reason] = true
 			why = append(why, reason)
 		}
 	}
+	for _, tr := range expr.Variables() {
+		add(e.unknownVariable(tr, visiting))
+	}
 	if syn, ok := expr.(hclsyntax.Expression); ok {
 		hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
-			call, ok := n.(*hclsyntax.FunctionCallExpr)
-			if !ok {
-				return nil
-			}
-			reason := ""
-			switch {
-			case isNotEvaluated(call.Name):
-				reason = call.Name + "() (a function eni-lint does not evaluate)"
-			case call.Name == "fileset" && len(call.Args) == 2:
-				ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"path": e.pathObject()}}
-				d, d1 := call.Args[0].Value(ctx)
-				p, d2 := call.Args[1].Value(ctx)
-				if !d1.HasErrors() && !d2.HasErrors() && d.Type() == cty.String && p.Type() == cty.String && d.IsKnown() && p.IsKnown() {
-					key := fmt.Sprintf("fileset(%q, %q)", d.AsString(), p.AsString())
-					if r, failed := e.loader.unreadFiles[key]; failed {
-						reason = key + " (" + r + ")"
-					}
-				}
-			case isYAMLDecoder(call.Name):
-				if r, failed := e.loader.undecoded[call.Name]; failed {
-					reason = call.Name + "() (" + r + ")"
-				}
-			case call.Name == "file" && len(call.Args) == 1:
-				if p, d := call.Args[0].Value(&hcl.EvalContext{Variables: map[string]cty.Value{"path": e.pathObject()}}); !d.HasErrors() && p.Type() == cty.String && p.IsKnown() {
-					if r, failed := e.loader.unreadFiles[p.AsString()]; failed {
-						reason = fmt.Sprintf("file(%q) (%s)", p.AsString(), r)
-					}
-				}
-			}
-			if reason != "" && !seen[reason] {
-				seen[reason] = true
-				why = append(why, reason)
+			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok {
+				add(e.unknownCall(call))
 			}
 			return nil
 		})
@@ -318,6 +237,96 @@ func (e *evaluator) unknownReasonVisiting(expr hcl.Expression, visiting map[stri
 	}
 	sort.Strings(why)
 	return strings.Join(why, "; ")
+}
+
+// unknownVariable is why a reference makes an expression unknown, or "" when it does not.
+func (e *evaluator) unknownVariable(tr hcl.Traversal, visiting map[string]bool) string {
+	name := traversalString(tr)
+	root := tr.RootName()
+	attr := ""
+	if len(tr) > 1 {
+		if a, ok := tr[1].(hcl.TraverseAttr); ok {
+			attr = a.Name
+		}
+	}
+	var reason string
+	switch {
+	case root == "data":
+		reason = name + " (a data source, read only when Terraform runs)"
+		if len(tr) > 2 {
+			if n, ok := tr[2].(hcl.TraverseAttr); ok {
+				if attrs, ok := e.mod.dataAttrs[attr+"."+n.Name]; ok && attrs["content"] != nil {
+					reason = fmt.Sprintf("%s (its content depends on %s)", name, e.unknownReason(attrs["content"].Expr))
+				}
+			}
+		}
+	case root == "var" && e.missing[attr]:
+		reason = "var." + attr + " (no default, and no value in tfvars or --var)"
+	case root == "module":
+		if c := e.mod.calls[attr]; c != nil && !e.loader.followable(e, c) {
+			reason = fmt.Sprintf("%s (module %q is not evaluated)", name, c.source)
+		} else {
+			reason = name
+		}
+	case root == "local":
+		if v := e.local(attr); !v.IsWhollyKnown() {
+			switch why, done := e.localWhy[attr]; {
+			case done:
+				reason = why
+			case e.localErrs[attr] != "":
+				reason = fmt.Sprintf("local.%s (cannot be evaluated: %s)", attr, e.localErrs[attr])
+			case visiting[attr]: // on the path that led here: a real cycle
+				reason = "local." + attr + " (it depends on itself)"
+			case e.mod.locals[attr] != nil:
+				// visiting is the path from the expression, not every local seen: a
+				// local used twice (a diamond) is no cycle.
+				visiting[attr] = true
+				reason = e.unknownReasonVisiting(e.mod.locals[attr].Expr, visiting)
+				delete(visiting, attr)
+				e.localWhy[attr] = reason
+			}
+		}
+	case root == "var":
+		if v, ok := e.vars[attr]; ok && !v.IsWhollyKnown() {
+			reason = "var." + attr + " (its value is not known statically)"
+		}
+	default:
+		if _, ok := e.mod.resources[root+"."+attr]; ok {
+			reason = name + " (set by the provider when Terraform applies)"
+		}
+	}
+	return reason
+}
+
+// unknownCall is why a function call makes an expression unknown (a function not evaluated,
+// a file not read, a document not decoded), or "".
+func (e *evaluator) unknownCall(call *hclsyntax.FunctionCallExpr) string {
+	reason := ""
+	switch {
+	case isNotEvaluated(call.Name):
+		reason = call.Name + "() (a function eni-lint does not evaluate)"
+	case call.Name == "fileset" && len(call.Args) == 2:
+		ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"path": e.pathObject()}}
+		d, d1 := call.Args[0].Value(ctx)
+		p, d2 := call.Args[1].Value(ctx)
+		if !d1.HasErrors() && !d2.HasErrors() && d.Type() == cty.String && p.Type() == cty.String && d.IsKnown() && p.IsKnown() {
+			key := fmt.Sprintf("fileset(%q, %q)", d.AsString(), p.AsString())
+			if r, failed := e.loader.unreadFiles[key]; failed {
+				reason = key + " (" + r + ")"
+			}
+		}
+	case isYAMLDecoder(call.Name):
+		if r, failed := e.loader.undecoded[call.Name]; failed {
+			reason = call.Name + "() (" + r + ")"
+		}
+	case call.Name == "file" && len(call.Args) == 1:
+		if p, d := call.Args[0].Value(&hcl.EvalContext{Variables: map[string]cty.Value{"path": e.pathObject()}}); !d.HasErrors() && p.Type() == cty.String && p.IsKnown() {
+			if r, failed := e.loader.unreadFiles[p.AsString()]; failed {
+				reason = fmt.Sprintf("file(%q) (%s)", p.AsString(), r)
+			}
+		}
+	}
+	return reason
 }
 
 func traversalString(tr hcl.Traversal) string {
