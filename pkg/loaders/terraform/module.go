@@ -134,20 +134,8 @@ func parseModule(parser *hclparse.Parser, fsys *confine.FS, dir string) (*module
 		for _, b := range content.Blocks {
 			switch b.Type {
 			case "variable":
-				c, _, d := b.Body.PartialContent(variableSchema)
+				v, d := readVariable(b)
 				diags = append(diags, d...)
-				v := &variable{name: b.Labels[0], declare: b.DefRange}
-				if a := c.Attributes["default"]; a != nil {
-					v.def = a.Expr
-				}
-				if a := c.Attributes["type"]; a != nil {
-					v.typ = a.Expr
-				}
-				if a := c.Attributes["nullable"]; a != nil {
-					if n, d := a.Expr.Value(nil); !d.HasErrors() && n.Type() == cty.Bool && n.IsKnown() && !n.IsNull() {
-						v.notNullable = n.False()
-					}
-				}
 				m.variables[v.name] = v
 			case "locals":
 				attrs, d := b.Body.JustAttributes()
@@ -156,16 +144,7 @@ func parseModule(parser *hclparse.Parser, fsys *confine.FS, dir string) (*module
 					m.locals[n] = a
 				}
 			case "resource":
-				r := &resource{typ: b.Labels[0], name: b.Labels[1], body: b.Body, declare: b.DefRange}
-				meta, _, _ := b.Body.PartialContent(metaSchema)
-				if a := meta.Attributes["count"]; a != nil {
-					r.count = a.Expr
-				}
-				if a := meta.Attributes["for_each"]; a != nil {
-					r.forEach = a.Expr
-				}
-				r.attrs = attributesOf(b.Body)
-				r.ignores = commentIgnores(lines, b.DefRange)
+				r := readResource(b, lines)
 				key := r.typ + "." + r.name
 				m.resources[key] = r
 				m.order = append(m.order, key)
@@ -175,19 +154,7 @@ func parseModule(parser *hclparse.Parser, fsys *confine.FS, dir string) (*module
 					m.dataAttrs[b.Labels[0]+"."+b.Labels[1]] = attributesOf(b.Body)
 				}
 			case "module":
-				c := &moduleCall{name: b.Labels[0], declare: b.DefRange, attrs: attributesOf(b.Body), ignores: commentIgnores(lines, b.DefRange),
-					inner: innerIgnores(lines, b.DefRange.Filename, blockRange(b))}
-				if a := c.attrs["source"]; a != nil {
-					if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type().FriendlyName() == "string" && v.IsKnown() {
-						c.source = v.AsString()
-					}
-				}
-				if a := c.attrs["version"]; a != nil {
-					if v, d := a.Expr.Value(nil); !d.HasErrors() && v.IsKnown() && v.Type().FriendlyName() == "string" {
-						c.version = v.AsString()
-					}
-				}
-				c.count, c.forEach = exprOf(c.attrs["count"]), exprOf(c.attrs["for_each"])
+				c := readModuleCall(b, lines)
 				m.calls[c.name] = c
 			case "output":
 				c, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "value"}}})
@@ -198,6 +165,59 @@ func parseModule(parser *hclparse.Parser, fsys *confine.FS, dir string) (*module
 		}
 	}
 	return m, diags
+}
+
+// readVariable reads a variable block: its default, type and nullable.
+func readVariable(b *hcl.Block) (*variable, hcl.Diagnostics) {
+	c, _, d := b.Body.PartialContent(variableSchema)
+	v := &variable{name: b.Labels[0], declare: b.DefRange}
+	if a := c.Attributes["default"]; a != nil {
+		v.def = a.Expr
+	}
+	if a := c.Attributes["type"]; a != nil {
+		v.typ = a.Expr
+	}
+	if a := c.Attributes["nullable"]; a != nil {
+		if n, d := a.Expr.Value(nil); !d.HasErrors() && n.Type() == cty.Bool && n.IsKnown() && !n.IsNull() {
+			v.notNullable = n.False()
+		}
+	}
+	return v, d
+}
+
+// readResource reads a resource block: count, for_each, its attributes and the ignore
+// comments above it.
+func readResource(b *hcl.Block, lines []string) *resource {
+	r := &resource{typ: b.Labels[0], name: b.Labels[1], body: b.Body, declare: b.DefRange}
+	meta, _, _ := b.Body.PartialContent(metaSchema)
+	if a := meta.Attributes["count"]; a != nil {
+		r.count = a.Expr
+	}
+	if a := meta.Attributes["for_each"]; a != nil {
+		r.forEach = a.Expr
+	}
+	r.attrs = attributesOf(b.Body)
+	r.ignores = commentIgnores(lines, b.DefRange)
+	return r
+}
+
+// readModuleCall reads a module block: its source and version when literal, count, for_each
+// and the ignore comments above and inside it.
+func readModuleCall(b *hcl.Block, lines []string) *moduleCall {
+	c := &moduleCall{name: b.Labels[0], declare: b.DefRange, attrs: attributesOf(b.Body), ignores: commentIgnores(lines, b.DefRange),
+		inner: innerIgnores(lines, b.DefRange.Filename, blockRange(b))}
+	if a := c.attrs["source"]; a != nil {
+		if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type().FriendlyName() == "string" && v.IsKnown() {
+			c.source = v.AsString()
+		}
+	}
+	if a := c.attrs["version"]; a != nil {
+		if v, d := a.Expr.Value(nil); !d.HasErrors() && v.IsKnown() && v.Type().FriendlyName() == "string" {
+			c.version = v.AsString()
+		}
+	}
+	c.count, c.forEach = exprOf(c.attrs["count"]), exprOf(c.attrs["for_each"])
+	return c
 }
 
 func exprOf(a *hcl.Attribute) hcl.Expression {
