@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/eni-lint/eni-lint/internal/fanout"
@@ -238,8 +239,37 @@ func build(ks *kustomizations, dir string, opts kubernetes.Options, helmLimits h
 		return frag
 	}
 	abs := fsys.Abs(dir)
-	virtual, rendered := map[string][]byte{}, map[string][2]string{}
-	read := map[string]bool{} // the files the build reads, for the folder's unlisted files
+	virtual, rendered, read, ok := inflateTree(ks, dir, helmLimits, &frag)
+	if !ok {
+		return frag
+	}
+	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
+	resources, err := k.Run(confinedFS{fsys: fsys, root: abs, virtual: virtual, read: read}, abs)
+	if err != nil {
+		frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: file}, Message: "kustomize build: " + err.Error()})
+		return frag
+	}
+	if n := len(resources.Resources()); n > MaxObjects {
+		frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: file}, Message: fmt.Sprintf("the build makes %d objects, more than the budget of %d: not read", n, MaxObjects)})
+		return frag
+	}
+	// Only a build that succeeded says which files its folders hold but do not list.
+	for p := range read {
+		frag.ReadFiles = append(frag.ReadFiles, p)
+	}
+	sort.Strings(frag.ReadFiles)
+	readBuilt(&frag, resources.Resources(), dir, file, virtual, rendered, fsys, opts)
+	return frag
+}
+
+// inflateTree renders the Helm charts the kustomizations of dir's tree inflate: the
+// kustomization files rewritten without them (virtual), where each rendered file comes from
+// (rendered: chart and template), and the values files read. Their objects and errors go into
+// frag; false when a kustomization could not be rewritten, and nothing is built.
+func inflateTree(ks *kustomizations, dir string, helmLimits helm.Limits, frag *inventory.Fragment) (virtual map[string][]byte, rendered map[string][2]string, read map[string]bool, ok bool) {
+	fsys := ks.fsys
+	virtual, rendered = map[string][]byte{}, map[string][2]string{}
+	read = map[string]bool{} // the files the build reads, for the folder's unlisted files
 	for _, d := range treeOf(ks, dir) {
 		if k, err := ks.get(d); err != nil || !k.helmCharts {
 			continue // read once already (checkTree): only those with charts are read again
@@ -257,7 +287,7 @@ func build(ks *kustomizations, dir string, opts kubernetes.Options, helmLimits h
 			frag.Append(f)
 		}
 		if inf.kustomization == nil {
-			return frag
+			return nil, nil, nil, false
 		}
 		virtual[filepath.Clean(fsys.Abs(kfile))] = inf.kustomization
 		for p, text := range inf.files {
@@ -272,23 +302,15 @@ func build(ks *kustomizations, dir string, opts kubernetes.Options, helmLimits h
 			frag.RenderedCharts = append(frag.RenderedCharts, c)
 		}
 	}
-	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
-	resources, err := k.Run(confinedFS{fsys: fsys, root: abs, virtual: virtual, read: read}, abs)
-	if err != nil {
-		frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: file}, Message: "kustomize build: " + err.Error()})
-		return frag
-	}
-	if n := len(resources.Resources()); n > MaxObjects {
-		frag.Errors = append(frag.Errors, inventory.LoadError{Position: inventory.Position{File: file}, Message: fmt.Sprintf("the build makes %d objects, more than the budget of %d: not read", n, MaxObjects)})
-		return frag
-	}
-	// Only a build that succeeded says which files its folders hold but do not list.
-	for p := range read {
-		frag.ReadFiles = append(frag.ReadFiles, p)
-	}
-	sort.Strings(frag.ReadFiles)
+	return virtual, rendered, read, true
+}
+
+// readBuilt reads the build's objects into frag, each located in the file it comes from (its
+// origin, else the kustomization): a source file's positions, a rendered template's through
+// the Helm locator.
+func readBuilt(frag *inventory.Fragment, built []*resource.Resource, dir, file string, virtual map[string][]byte, rendered map[string][2]string, fsys *confine.FS, opts kubernetes.Options) {
 	sources := map[string]*originIndex{}
-	for _, res := range resources.Resources() {
+	for _, res := range built {
 		src := file // where the object comes from: its origin file, else the kustomization
 		if origin, err := res.GetOrigin(); err == nil && origin != nil && origin.Path != "" && origin.Repo == "" {
 			src = filepath.Join(dir, origin.Path)
@@ -297,7 +319,7 @@ func build(ks *kustomizations, dir string, opts kubernetes.Options, helmLimits h
 		if err != nil {
 			continue
 		}
-		built := kubernetes.Load(src, data, opts)
+		objects := kubernetes.Load(src, data, opts)
 		origins, ok := sources[src]
 		switch {
 		case ok || src == file:
@@ -316,13 +338,12 @@ func build(ks *kustomizations, dir string, opts kubernetes.Options, helmLimits h
 			}
 			sources[src] = origins
 		}
-		relocate(&built, origins, file)
-		for i := range built.Workloads {
-			built.Workloads[i].BuiltBy = file
+		relocate(&objects, origins, file)
+		for i := range objects.Workloads {
+			objects.Workloads[i].BuiltBy = file
 		}
-		frag.Append(built)
+		frag.Append(objects)
 	}
-	return frag
 }
 
 // relocate gives the built object's fields the positions they have in the source file;
