@@ -147,22 +147,10 @@ func RenderTemplates(fsys *confine.FS, c Chart, namespace string, lim Limits, sk
 	if missing := missingDependencies(fsys, c.Dir, ch); len(missing) > 0 {
 		notes = append(notes, inventory.Fragment{File: c.Dir, Unresolved: missing})
 	}
-	values := map[string]any{}
-	for _, f := range c.Values {
-		data, err := fsys.ReadFile(f)
-		if err != nil {
-			fail(inventory.Position{File: f}, "values: "+confine.Reason(err))
-			return
-		}
-		v, err := chartutil.ReadValues(data)
-		if err != nil {
-			fail(inventory.Position{File: f}, fmt.Sprintf("values %s: %v", f, err))
-			return
-		}
-		values = chartutil.MergeTables(v.AsMap(), values) // later files win
-	}
-	for _, v := range c.Inline {
-		values = chartutil.MergeTables(v, values)
+	values, pos, msg := chartValues(fsys, c)
+	if msg != "" {
+		fail(pos, msg)
+		return
 	}
 	// As helm install does: dependencies whose condition or tags the values turn off are not
 	// rendered, and import-values are applied. Without this a chart's disabled subchart rendered
@@ -198,25 +186,53 @@ func RenderTemplates(fsys *confine.FS, c Chart, namespace string, lim Limits, sk
 		fail(inventory.Position{}, fmt.Sprintf("the chart renders to %d bytes, more than the %d-byte budget: not read", size, lim.MaxOutput))
 		return
 	}
+	templates = templateTexts(rendered, ch.Name(), c.Dir)
+	return templates, notes
+}
+
+// chartValues merges the chart's values files (later files win) and inline values; a file
+// that cannot be read or parsed is the message, at its position.
+func chartValues(fsys *confine.FS, c Chart) (values map[string]any, pos inventory.Position, msg string) {
+	values = map[string]any{}
+	for _, f := range c.Values {
+		data, err := fsys.ReadFile(f)
+		if err != nil {
+			return nil, inventory.Position{File: f}, "values: " + confine.Reason(err)
+		}
+		v, err := chartutil.ReadValues(data)
+		if err != nil {
+			return nil, inventory.Position{File: f}, fmt.Sprintf("values %s: %v", f, err)
+		}
+		values = chartutil.MergeTables(v.AsMap(), values) // later files win
+	}
+	for _, v := range c.Inline {
+		values = chartutil.MergeTables(v, values)
+	}
+	return values, inventory.Position{}, ""
+}
+
+// templateTexts are the YAML and JSON templates that render to something, sorted by name, each
+// named by the chart's folder: Helm names a template after the chart's name, whose folder may
+// be named otherwise (Chart.yaml name: billing-service, folder billing).
+func templateTexts(rendered map[string]string, chartName, dir string) []Template {
+	var templates []Template
 	names := make([]string, 0, len(rendered))
 	for name := range rendered {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	folder := filepath.Base(filepath.Clean(c.Dir))
+	folder := filepath.Base(filepath.Clean(dir))
 	for _, name := range names {
 		text := rendered[name]
 		if strings.TrimSpace(text) == "" || !(strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".json")) {
 			continue
 		}
-		// Helm names a template after the chart's name; the file is in the chart's folder,
-		// whose name may differ (Chart.yaml name: billing-service, folder billing).
-		if rest, ok := strings.CutPrefix(name, ch.Name()+"/"); ok && ch.Name() != folder {
+		if rest, ok := strings.CutPrefix(name, chartName+"/"); ok && chartName != folder {
 			name = folder + "/" + rest
 		}
 		templates = append(templates, Template{Name: name, Text: text})
 	}
-	return templates, notes
+	return templates
 }
 
 // renderWithin renders on its own goroutine and gives up after timeout. The goroutine cannot be
