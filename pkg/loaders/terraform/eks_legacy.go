@@ -29,19 +29,7 @@ var legacyWorkerDefaults = map[string]cty.Value{
 }
 
 func (l *loader) eksLegacyGroups(e *evaluator, c *moduleCall, args map[string]cty.Value, prefix string) {
-	defaults := legacyWorkerDefaults
-	if d := args["workers_group_defaults"]; d.IsKnown() && !d.IsNull() && (d.Type().IsObjectType() || d.Type().IsMapType()) {
-		merged := map[string]cty.Value{}
-		for k, v := range legacyWorkerDefaults {
-			merged[k] = v
-		}
-		for it := d.ElementIterator(); it.Next(); {
-			k, v := it.Element()
-			merged[k.AsString()] = v
-		}
-		defaults = merged
-	}
-	workerDefaults := cty.ObjectVal(defaults)
+	workerDefaults := legacyDefaults(args)
 	for _, attr := range []string{"worker_groups", "worker_groups_launch_template"} {
 		a := c.attrs[attr]
 		if a == nil {
@@ -56,78 +44,107 @@ func (l *loader) eksLegacyGroups(e *evaluator, c *moduleCall, args map[string]ct
 		i := 0
 		for it := list.ElementIterator(); it.Next(); i++ {
 			_, g := it.Element()
-			name := nameOr(field(g, cty.NilVal, "name"), fmt.Sprintf("%s[%d]", attr, i))
-			spec := inventory.NodeGroupSpec{Name: name, Source: "terraform:" + eksModule + " " + attr, Location: position(a.Expr.Range()),
-				SelfManaged: true, TypeLocations: []inventory.Position{position(a.Expr.Range())}, Ignores: c.ignores}
-			if !g.IsKnown() {
-				spec.UnknownTypes = "the worker group's settings are not known statically (" + prefix + ")"
-				l.groups = append(l.groups, spec)
-				continue
-			}
-			types := field(g, cty.NilVal, "instance_type")
-			if types == cty.NilVal {
-				types = field(workerDefaults, cty.NilVal, "instance_type")
-			}
-			if attr == "worker_groups_launch_template" {
-				// The mixed-instances policy, and so its override types, is used only when
-				// the group asks for it.
-				overrides := field(g, cty.NilVal, "override_instance_types")
-				strategy := field(g, workerDefaults, "on_demand_allocation_strategy")
-				if overrides != cty.NilVal || strategy != cty.NilVal {
-					types = field(g, workerDefaults, "override_instance_types")
-				}
-			}
-			switch list, ok := asStrings(types); {
-			case ok && len(list) > 0:
-				spec.InstanceTypes = list
-			case types != cty.NilVal && !types.IsWhollyKnown():
-				spec.UnknownTypes = "the instance type is not known statically (" + prefix + "." + attr + ")"
-			default:
-				spec.UnknownTypes = "the worker group has no instance type"
-			}
-			if s, ok := asString(field(g, workerDefaults, "platform")); ok && strings.EqualFold(s, "windows") {
-				spec.Windows = true
-			}
-			if args, ok := asString(field(g, workerDefaults, "kubelet_extra_args")); ok {
-				spec.Labels, spec.Taints = kubeletLabelsAndTaints(args)
-			}
-			l.groups = append(l.groups, spec)
+			l.groups = append(l.groups, legacyWorkerGroup(c, g, workerDefaults, attr, prefix, fmt.Sprintf("%s[%d]", attr, i), a.Expr.Range()))
 		}
 	}
 	if a := c.attrs["node_groups"]; a != nil {
-		keys, objs, ok := entries(args["node_groups"])
-		if !ok {
-			l.groups = append(l.groups, inventory.NodeGroupSpec{Name: prefix + ".node_groups", Source: "terraform:" + eksModule + " node_groups",
-				Location: position(a.Expr.Range()), UnknownTypes: "node_groups depends on " + e.unknownReason(a.Expr), Ignores: c.ignores})
-			return
+		l.legacyNodeGroups(e, c, a, args, workerDefaults, prefix)
+	}
+}
+
+// legacyDefaults are the module's worker defaults with workers_group_defaults applied.
+func legacyDefaults(args map[string]cty.Value) cty.Value {
+	defaults := legacyWorkerDefaults
+	if d := args["workers_group_defaults"]; d.IsKnown() && !d.IsNull() && (d.Type().IsObjectType() || d.Type().IsMapType()) {
+		merged := map[string]cty.Value{}
+		for k, v := range legacyWorkerDefaults {
+			merged[k] = v
 		}
-		ngDefaults := args["node_groups_defaults"]
-		var defaultsExpr hcl.Expression
-		if d := c.attrs["node_groups_defaults"]; d != nil {
-			defaultsExpr = d.Expr
+		for it := d.ElementIterator(); it.Next(); {
+			k, v := it.Element()
+			merged[k.AsString()] = v
 		}
-		for i, k := range keys {
-			obj := objs[i]
-			// instance_types defaults to the workers' instance type, not to EKS's t3.medium.
-			if field(obj, ngDefaults, "instance_types") == cty.NilVal && obj.IsKnown() && !obj.IsNull() {
-				obj = withAttr(obj, "instance_types", cty.TupleVal([]cty.Value{field(workerDefaults, cty.NilVal, "instance_type")}))
+		defaults = merged
+	}
+	return cty.ObjectVal(defaults)
+}
+
+// legacyWorkerGroup is one group of worker_groups or worker_groups_launch_template: its
+// instance types (the launch template's overrides when it asks for a mixed-instances policy),
+// platform, and the labels and taints of its kubelet arguments.
+func legacyWorkerGroup(c *moduleCall, g, workerDefaults cty.Value, attr, prefix, fallbackName string, at hcl.Range) inventory.NodeGroupSpec {
+	name := nameOr(field(g, cty.NilVal, "name"), fallbackName)
+	spec := inventory.NodeGroupSpec{Name: name, Source: "terraform:" + eksModule + " " + attr, Location: position(at),
+		SelfManaged: true, TypeLocations: []inventory.Position{position(at)}, Ignores: c.ignores}
+	if !g.IsKnown() {
+		spec.UnknownTypes = "the worker group's settings are not known statically (" + prefix + ")"
+		return spec
+	}
+	types := field(g, cty.NilVal, "instance_type")
+	if types == cty.NilVal {
+		types = field(workerDefaults, cty.NilVal, "instance_type")
+	}
+	if attr == "worker_groups_launch_template" {
+		// The mixed-instances policy, and so its override types, is used only when
+		// the group asks for it.
+		overrides := field(g, cty.NilVal, "override_instance_types")
+		strategy := field(g, workerDefaults, "on_demand_allocation_strategy")
+		if overrides != cty.NilVal || strategy != cty.NilVal {
+			types = field(g, workerDefaults, "override_instance_types")
+		}
+	}
+	switch list, ok := asStrings(types); {
+	case ok && len(list) > 0:
+		spec.InstanceTypes = list
+	case types != cty.NilVal && !types.IsWhollyKnown():
+		spec.UnknownTypes = "the instance type is not known statically (" + prefix + "." + attr + ")"
+	default:
+		spec.UnknownTypes = "the worker group has no instance type"
+	}
+	if s, ok := asString(field(g, workerDefaults, "platform")); ok && strings.EqualFold(s, "windows") {
+		spec.Windows = true
+	}
+	if args, ok := asString(field(g, workerDefaults, "kubelet_extra_args")); ok {
+		spec.Labels, spec.Taints = kubeletLabelsAndTaints(args)
+	}
+	return spec
+}
+
+// legacyNodeGroups are the managed groups of node_groups (v17 and earlier), with
+// node_groups_defaults and the workers' instance type as their default.
+func (l *loader) legacyNodeGroups(e *evaluator, c *moduleCall, a *hcl.Attribute, args map[string]cty.Value, workerDefaults cty.Value, prefix string) {
+	keys, objs, ok := entries(args["node_groups"])
+	if !ok {
+		l.groups = append(l.groups, inventory.NodeGroupSpec{Name: prefix + ".node_groups", Source: "terraform:" + eksModule + " node_groups",
+			Location: position(a.Expr.Range()), UnknownTypes: "node_groups depends on " + e.unknownReason(a.Expr), Ignores: c.ignores})
+		return
+	}
+	ngDefaults := args["node_groups_defaults"]
+	var defaultsExpr hcl.Expression
+	if d := c.attrs["node_groups_defaults"]; d != nil {
+		defaultsExpr = d.Expr
+	}
+	for i, k := range keys {
+		obj := objs[i]
+		// instance_types defaults to the workers' instance type, not to EKS's t3.medium.
+		if field(obj, ngDefaults, "instance_types") == cty.NilVal && obj.IsKnown() && !obj.IsNull() {
+			obj = withAttr(obj, "instance_types", cty.TupleVal([]cty.Value{field(workerDefaults, cty.NilVal, "instance_type")}))
+		}
+		obj = withAttr(obj, "labels", mergeMaps(field(ngDefaults, cty.NilVal, "k8s_labels"), field(obj, cty.NilVal, "k8s_labels")))
+		groupExpr := e.fieldExpr(a.Expr, k)
+		exprOf := func(name string) hcl.Expression {
+			if name == "labels" {
+				name = "k8s_labels"
 			}
-			obj = withAttr(obj, "labels", mergeMaps(field(ngDefaults, cty.NilVal, "k8s_labels"), field(obj, cty.NilVal, "k8s_labels")))
-			groupExpr := e.fieldExpr(a.Expr, k)
-			exprOf := func(name string) hcl.Expression {
-				if name == "labels" {
-					name = "k8s_labels"
-				}
-				if x := e.fieldExpr(groupExpr, name); x != nil {
-					return x
-				}
-				return e.fieldExpr(defaultsExpr, name)
+			if x := e.fieldExpr(groupExpr, name); x != nil {
+				return x
 			}
-			g := l.eksGroup(e, prefix, nameOr(field(obj, cty.NilVal, "name"), k), obj, ngDefaults, false, position(e.itemRange(a.Expr, k)), nil, exprOf, c.ignores)
-			g.Source = "terraform:" + eksModule + " node_groups"
-			g.Address = fmt.Sprintf("%s.module.node_groups.aws_eks_node_group.workers[%q]", prefix, k) // v17 and earlier
-			l.groups = append(l.groups, g)
+			return e.fieldExpr(defaultsExpr, name)
 		}
+		g := l.eksGroup(e, prefix, nameOr(field(obj, cty.NilVal, "name"), k), obj, ngDefaults, false, position(e.itemRange(a.Expr, k)), nil, exprOf, c.ignores)
+		g.Source = "terraform:" + eksModule + " node_groups"
+		g.Address = fmt.Sprintf("%s.module.node_groups.aws_eks_node_group.workers[%q]", prefix, k) // v17 and earlier
+		l.groups = append(l.groups, g)
 	}
 }
 
