@@ -196,46 +196,9 @@ const maxValueBytes = 1 << 20
 func (t *template) call(fn string, arg *yaml.Node) (any, string) {
 	switch fn {
 	case "Ref":
-		name := arg.Value
-		if def, ok := t.params[name]; ok {
-			if def == nil {
-				return nil, fmt.Sprintf("parameter %s has no Default (its value is given when the stack is deployed)", name)
-			}
-			return t.parameter(name, def)
-		}
-		if _, ok := t.resources[name]; ok {
-			return t.refPrefix + name, ""
-		}
-		return nil, fmt.Sprintf("Ref %s is only known when the stack is deployed", name)
+		return t.ref(arg.Value)
 	case "Fn::Sub":
-		text := arg.Value
-		if arg.Kind == yaml.SequenceNode && len(arg.Content) > 0 {
-			text = arg.Content[0].Value
-		}
-		var why string
-		size := len(text)
-		out := subVar.ReplaceAllStringFunc(text, func(m string) string {
-			if size > maxValueBytes {
-				return "" // over the budget: the value is refused below, not built
-			}
-			name := m[2 : len(m)-1]
-			if def, ok := t.params[name]; ok && def != nil {
-				if v, w := t.parameter(name, def); w == "" {
-					s := fmt.Sprint(v)
-					if size += len(s); size > maxValueBytes {
-						why = fmt.Sprintf("Fn::Sub expands to more than %d bytes (a budget: a CloudFormation template is at most 1 MB)", maxValueBytes)
-						return ""
-					}
-					return s
-				}
-			}
-			why = fmt.Sprintf("${%s} in Fn::Sub is only known when the stack is deployed", name)
-			return m
-		})
-		if why != "" {
-			return nil, why
-		}
-		return out, ""
+		return t.sub(arg)
 	case "Fn::If":
 		if arg.Kind == yaml.SequenceNode && len(arg.Content) == 3 {
 			a, wa := t.value(arg.Content[1])
@@ -247,21 +210,7 @@ func (t *template) call(fn string, arg *yaml.Node) (any, string) {
 		}
 	case "Fn::Join":
 		if arg.Kind == yaml.SequenceNode && len(arg.Content) == 2 {
-			parts, why := t.value(arg.Content[1])
-			if why != "" {
-				return nil, why
-			}
-			list, _ := parts.([]any)
-			var ss []string
-			size := 0
-			for _, p := range list {
-				s := fmt.Sprint(p)
-				if size += len(s) + len(arg.Content[0].Value); size > maxValueBytes {
-					return nil, fmt.Sprintf("Fn::Join expands to more than %d bytes (a budget: a CloudFormation template is at most 1 MB)", maxValueBytes)
-				}
-				ss = append(ss, s)
-			}
-			return strings.Join(ss, arg.Content[0].Value), ""
+			return t.join(arg)
 		}
 	case "Fn::Select":
 		if arg.Kind == yaml.SequenceNode && len(arg.Content) == 2 {
@@ -276,21 +225,96 @@ func (t *template) call(fn string, arg *yaml.Node) (any, string) {
 		}
 	case "Fn::FindInMap":
 		if arg.Kind == yaml.SequenceNode && len(arg.Content) == 3 && t.mappings != nil {
-			var keys []string
-			for _, c := range arg.Content {
-				v, why := t.value(c)
-				if why != "" {
-					return nil, why
-				}
-				keys = append(keys, fmt.Sprint(v))
-			}
-			_, m := yamlpos.Lookup(t.mappings, keys[0])
-			_, m = yamlpos.Lookup(m, keys[1])
-			_, v := yamlpos.Lookup(m, keys[2])
-			if v != nil {
-				return t.value(v)
+			if v, why, found := t.findInMap(arg); found {
+				return v, why
 			}
 		}
 	}
 	return nil, fmt.Sprintf("%s at %s:%d is only known when the stack is deployed", fn, t.file, arg.Line)
+}
+
+// ref is a Ref: a parameter's Default, a resource of the template, or what is known only on
+// deployment.
+func (t *template) ref(name string) (any, string) {
+	if def, ok := t.params[name]; ok {
+		if def == nil {
+			return nil, fmt.Sprintf("parameter %s has no Default (its value is given when the stack is deployed)", name)
+		}
+		return t.parameter(name, def)
+	}
+	if _, ok := t.resources[name]; ok {
+		return t.refPrefix + name, ""
+	}
+	return nil, fmt.Sprintf("Ref %s is only known when the stack is deployed", name)
+}
+
+// sub is an Fn::Sub with the parameters it names replaced, within maxValueBytes.
+func (t *template) sub(arg *yaml.Node) (any, string) {
+	text := arg.Value
+	if arg.Kind == yaml.SequenceNode && len(arg.Content) > 0 {
+		text = arg.Content[0].Value
+	}
+	var why string
+	size := len(text)
+	out := subVar.ReplaceAllStringFunc(text, func(m string) string {
+		if size > maxValueBytes {
+			return "" // over the budget: the value is refused below, not built
+		}
+		name := m[2 : len(m)-1]
+		if def, ok := t.params[name]; ok && def != nil {
+			if v, w := t.parameter(name, def); w == "" {
+				s := fmt.Sprint(v)
+				if size += len(s); size > maxValueBytes {
+					why = fmt.Sprintf("Fn::Sub expands to more than %d bytes (a budget: a CloudFormation template is at most 1 MB)", maxValueBytes)
+					return ""
+				}
+				return s
+			}
+		}
+		why = fmt.Sprintf("${%s} in Fn::Sub is only known when the stack is deployed", name)
+		return m
+	})
+	if why != "" {
+		return nil, why
+	}
+	return out, ""
+}
+
+// join is an Fn::Join of a known list, within maxValueBytes.
+func (t *template) join(arg *yaml.Node) (any, string) {
+	parts, why := t.value(arg.Content[1])
+	if why != "" {
+		return nil, why
+	}
+	list, _ := parts.([]any)
+	var ss []string
+	size := 0
+	for _, p := range list {
+		s := fmt.Sprint(p)
+		if size += len(s) + len(arg.Content[0].Value); size > maxValueBytes {
+			return nil, fmt.Sprintf("Fn::Join expands to more than %d bytes (a budget: a CloudFormation template is at most 1 MB)", maxValueBytes)
+		}
+		ss = append(ss, s)
+	}
+	return strings.Join(ss, arg.Content[0].Value), ""
+}
+
+// findInMap is an Fn::FindInMap of known keys; found is false when the map has no such entry.
+func (t *template) findInMap(arg *yaml.Node) (value any, why string, found bool) {
+	var keys []string
+	for _, c := range arg.Content {
+		k, why := t.value(c)
+		if why != "" {
+			return nil, why, true
+		}
+		keys = append(keys, fmt.Sprint(k))
+	}
+	_, m := yamlpos.Lookup(t.mappings, keys[0])
+	_, m = yamlpos.Lookup(m, keys[1])
+	_, v := yamlpos.Lookup(m, keys[2])
+	if v == nil {
+		return nil, "", false
+	}
+	value, why = t.value(v)
+	return value, why, true
 }
