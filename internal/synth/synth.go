@@ -67,7 +67,23 @@ func (g generator) document(i int, ns string, rng *rand.Rand) string {
 	}
 	switch kind {
 	case 0:
-		return fmt.Sprintf(`apiVersion: vpcresources.k8s.aws/v1beta1
+		return fmt.Sprintf(securityGroupPolicyDoc, i, ns, rng.Intn(3), rng.Uint32())
+	case 1:
+		return fmt.Sprintf(serviceAccountDoc, i, ns, ns)
+	case 2, 3:
+		return fmt.Sprintf(cronJobDoc, i, ns, 1+rng.Intn(30), rng.Intn(7), rng.Intn(3), i-i%10+1)
+	case 4, 5:
+		return fmt.Sprintf(jobDoc, i, ns, 1+rng.Intn(4), 60*rng.Intn(10), rng.Intn(3))
+	case 6, 7, 8:
+		return fmt.Sprintf(deploymentDoc, i, ns, 1+rng.Intn(5), i, i, rng.Intn(3))
+	default:
+		return fmt.Sprintf(configMapDoc, i, ns, i)
+	}
+}
+
+// The documents of a synthetic tree, filled by document.
+const (
+	securityGroupPolicyDoc = `apiVersion: vpcresources.k8s.aws/v1beta1
 kind: SecurityGroupPolicy
 metadata:
   name: sgp-%d
@@ -78,18 +94,16 @@ spec:
       db-access: "%d"
   securityGroups:
     groupIds: [sg-%08x]
-`, i, ns, rng.Intn(3), rng.Uint32())
-	case 1:
-		return fmt.Sprintf(`apiVersion: v1
+`
+	serviceAccountDoc = `apiVersion: v1
 kind: ServiceAccount
 metadata:
   name: sa-%d
   namespace: %s
   labels:
     team: %s
-`, i, ns, ns)
-	case 2, 3:
-		return fmt.Sprintf(`apiVersion: batch/v1
+`
+	cronJobDoc = `apiVersion: batch/v1
 kind: CronJob
 metadata:
   name: cron-%d
@@ -110,9 +124,8 @@ spec:
           containers:
             - name: main
               image: busybox
-`, i, ns, 1+rng.Intn(30), rng.Intn(7), rng.Intn(3), i-i%10+1)
-	case 4, 5:
-		return fmt.Sprintf(`apiVersion: batch/v1
+`
+	jobDoc = `apiVersion: batch/v1
 kind: Job
 metadata:
   name: job-%d
@@ -129,9 +142,8 @@ spec:
       containers:
         - name: main
           image: busybox
-`, i, ns, 1+rng.Intn(4), 60*rng.Intn(10), rng.Intn(3))
-	case 6, 7, 8:
-		return fmt.Sprintf(`apiVersion: apps/v1
+`
+	deploymentDoc = `apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: app-%d
@@ -153,15 +165,13 @@ spec:
           image: nginx
           resources:
             requests: {cpu: 100m, memory: 128Mi}
-`, i, ns, 1+rng.Intn(5), i, i, rng.Intn(3))
-	default:
-		return fmt.Sprintf(`apiVersion: v1
+`
+	configMapDoc = `apiVersion: v1
 kind: ConfigMap
 metadata:
   name: cm-%d
   namespace: %s
 data:
   key: value-%d
-`, i, ns, i)
-	}
-}
+`
+)
