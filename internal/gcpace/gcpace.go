@@ -5,11 +5,18 @@
 // megabytes of policy-evaluation garbage, and the collector took a sixth of its CPU. Go has
 // no minimum heap goal, so after every collection Start's hook sets GOGC from the live heap:
 // the goal is softHeap, at most maxPercent above the live heap, and never below Go's default
-// (100) so a large tree's heap grows no more than it does today. GOGC or GOMEMLIMIT in the
+// (100) so a large tree's heap grows no more than it does today.
+//
+// Before the first collection there is no live heap to pace from, and GOGC 400 from a 4 MB
+// start still collected five times in a pull request's run (about 270 MB allocated in all,
+// the last collection 70 ms of marking). So until then the collector is off under a memory
+// limit of the goal: a run that allocates less than softHeap never collects, and one that
+// allocates more collects at the goal and is paced from there. GOGC or GOMEMLIMIT in the
 // environment turn the pacing off: whoever set them decides.
 package gcpace
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -31,6 +38,9 @@ var (
 	paced atomic.Bool
 	// goal is the heap goal in force: softHeap, or less under Limit.
 	goal atomic.Uint64
+	// first is set from Start until the first collection: the collector is off under a memory
+	// limit of goal.
+	first atomic.Bool
 )
 
 func init() { goal.Store(softHeap) }
@@ -43,6 +53,10 @@ func Limit(maxBytes uint64) {
 		return
 	}
 	goal.Store(min(softHeap, maxBytes/2))
+	if first.Load() {
+		debug.SetMemoryLimit(int64(goal.Load()))
+		return
+	}
 	retune()
 }
 
@@ -51,11 +65,17 @@ func Start() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	once.Do(func() {
-		paced.Store(true)
-		debug.SetGCPercent(maxPercent)
-		arm()
-	})
+	once.Do(begin)
+}
+
+// begin turns the collector off until the heap reaches the goal (a memory limit), and arms
+// the hook that paces it after each collection.
+func begin() {
+	paced.Store(true)
+	first.Store(true)
+	debug.SetMemoryLimit(int64(goal.Load()))
+	debug.SetGCPercent(-1)
+	arm()
 }
 
 // sentinel is garbage whose finalizer runs after each collection that finds it unreachable:
@@ -69,10 +89,14 @@ func arm() {
 	})
 }
 
-// retune sets GOGC from the live heap of the last collection.
+// retune sets GOGC from the live heap of the last collection; after the first, it lifts the
+// memory limit begin set.
 func retune() {
 	if !paced.Load() {
 		return
+	}
+	if first.CompareAndSwap(true, false) {
+		debug.SetMemoryLimit(math.MaxInt64)
 	}
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(sample)

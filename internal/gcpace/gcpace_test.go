@@ -1,6 +1,7 @@
 package gcpace
 
 import (
+	"math"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -75,5 +76,45 @@ func TestLimitKeepsTheGoalUnderMaxMemory(t *testing.T) {
 	Limit(8 << 30)
 	if got := Percent(30 * mb); got != maxPercent {
 		t.Errorf("a limit above the soft goal raised it: %d", got)
+	}
+}
+
+// TestBeginWaitsForTheGoal: from begin until the first collection the collector is off under a
+// memory limit of the goal (which Limit lowers); the first collection lifts the limit and
+// paces GOGC from the live heap.
+func TestBeginWaitsForTheGoal(t *testing.T) {
+	const mb = 1 << 20
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer goal.Store(softHeap)
+	defer paced.Store(paced.Load())
+	begin()
+	gogc := func() int {
+		s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+		metrics.Read(s)
+		return int(s[0].Value.Uint64())
+	}
+	if got := gogc(); got != -1 {
+		t.Errorf("GOGC %d before the first collection, want off (-1)", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != softHeap {
+		t.Errorf("memory limit %d MB before the first collection, want %d MB", got/mb, softHeap/mb)
+	}
+	Limit(200 * mb)
+	if got := debug.SetMemoryLimit(-1); got != 100*mb {
+		t.Errorf("memory limit %d MB under --max-memory 200 MiB, want 100 MB", got/mb)
+	}
+	for i := 0; i < 50 && first.Load(); i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if first.Load() {
+		t.Fatal("the first collection did not end the first cycle")
+	}
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("memory limit %d after the first collection, want none", got)
+	}
+	if got := gogc(); got != maxPercent {
+		t.Errorf("GOGC %d after the first collection, want %d (a test's heap is small)", got, maxPercent)
 	}
 }

@@ -3,7 +3,8 @@
 //
 //	go run ./internal/tools/profrun DIR OUT.prof [flags for check...]
 //
-// With PROFRUN_HEAP=FILE set it also writes a heap profile each time the heap that survives a
+// PROFRUN_RUNS=N runs the check N times in the process, for a profile of a small tree with
+// enough samples (its output N times over). With PROFRUN_HEAP=FILE set it also writes a heap profile each time the heap that survives a
 // collection is the largest so far, so FILE ends as the profile of the run's highest point.
 package main
 
@@ -14,6 +15,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"runtime/pprof"
+	"strconv"
 	"time"
 
 	"github.com/eni-lint/eni-lint/pkg/cli"
@@ -41,7 +43,11 @@ func main() {
 		close(done)
 	}
 	args := append([]string{"check", os.Args[1], "--format", "json", "--timings"}, os.Args[3:]...)
-	code := cli.Run(context.Background(), args, cli.DefaultIO())
+	runs, _ := strconv.Atoi(os.Getenv("PROFRUN_RUNS"))
+	code := 0
+	for range max(1, runs) {
+		code = cli.Run(context.Background(), args, cli.DefaultIO())
+	}
 	close(stop)
 	<-done
 	pprof.StopCPUProfile()
