@@ -529,6 +529,7 @@ func (e *Engine) EvaluateProfiled(ctx context.Context, inv *inventory.Inventory,
 		}
 		fmt.Fprintf(w, "  %12v %10d %10d  %s\n", time.Duration(st.ExprTimeNs), st.NumEval, st.NumRedo, loc)
 	}
+	fmt.Fprintln(w, "  (the first expression the report evaluates, active_config_ignores, is also charged the evaluation's start: docs/guide.md)")
 	return res, nil
 }
 
