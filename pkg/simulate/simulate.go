@@ -125,6 +125,12 @@ type Adversary struct {
 	// have failed. A success seen in the same second as a failure resets the back-off, so a
 	// run whose pods run in pairs makes its C + B pods within seconds rather than minutes.
 	Interleave bool
+	// LongFirst, when positive, has the pods a CronJob's first run creates at its start run
+	// until LongFirst seconds before the second schedule time after that start: the run
+	// misses one time and ends shortly before the next, which is how the Forbid catch-up
+	// chain the bound counts begins (the run's end, its catch-up across the next time, and
+	// that time's catch-up, inside one release window).
+	LongFirst int
 }
 
 // maxPodsPerRun bounds a run's pods when Cut is set.
@@ -384,6 +390,7 @@ func (s *sim) playRun(start, _ int) *run {
 				finished = max(p.bound+s.minRun(), s.slots[first+s.rng.IntN(last-first)]-s.pick(s.m.Window))
 			}
 		}
+		finished = s.longFirst(r, p, finished)
 		ended := finished + s.pick(s.a.MaxLag)
 		fail := s.fails(&attempts)
 		// restartPolicy OnFailure: a failed container restarts in its pod unless the pod is
@@ -456,6 +463,19 @@ func (s *sim) minRun() int {
 // runTime is how long a container attempt runs.
 func (s *sim) runTime() int {
 	return max(s.minRun(), s.pick(s.a.MaxRun))
+}
+
+// longFirst is when a pod of run r whose container would finish at finished finishes under
+// Adversary.LongFirst: later, for a pod the first run creates at its start.
+func (s *sim) longFirst(r *run, p *pod, finished int) int {
+	if s.a.LongFirst <= 0 || !s.w.CronJob || len(s.runs) > 0 || p.created != r.start {
+		return finished
+	}
+	next := sort.SearchInts(s.slots, r.start+1)
+	if next+1 >= len(s.slots) {
+		return finished
+	}
+	return max(finished, s.slots[next+1]-s.a.LongFirst)
 }
 
 // reacts is the earliest second the Job controller acts on a pod whose container finished at
@@ -604,6 +624,9 @@ func (j *parallelJob) wanted() int {
 func (j *parallelJob) attempt(l *live, t int) {
 	s := j.s
 	l.finished = max(t, l.p.bound) + s.runTime()
+	if l.restarts == 0 {
+		l.finished = s.longFirst(j.r, l.p, l.finished)
+	}
 	l.ended = l.finished + s.pick(s.a.MaxLag)
 	l.fail = s.fails(&j.attempts)
 	l.restart = false

@@ -271,36 +271,60 @@ func Sample(ws []Workload, m Model, horizon int, seed uint64) Trajectory {
 	return climb(ws, m, horizon, 1, 0, NoLimit, rand.New(rand.NewPCG(seed, uint64(len(ws)))), nil).trajectory()
 }
 
-// hostileStart is the best of six trajectories in which pods end a second after they are
+// hostileStart is the best of the trajectories in which pods end a second after they are
 // bound, with no status lag or controller latency: every pod failing, each run's first B
 // failing and the rest succeeding, or the B failures interleaved with the successes (pods in
 // parallel then make C + B within seconds: a success in the same second resets the back-off);
 // all bound as they are created, or (for a node that runs fewer pods than come at once) the
 // i-th workload's pods waiting Pending i / limit seconds, so that the node binds at most
-// limit of those that come at the same second at a time.
+// limit of those that come at the same second at a time. For CronJobs, each of those also
+// with the first run's first pods running until shortly before the second schedule time
+// after it (Adversary.LongFirst, at a few distances): the start of the catch-up chain.
 func hostileStart(ws []Workload, m Model, horizon int, limit Limit) *state {
 	var best *state
-	for variant := range 6 {
-		outcome, staggered := variant%3, variant >= 3
-		if staggered && (limit.Running < 0 || len(ws) <= limit.AtPeak) {
-			continue
-		}
-		s := &state{choices: make([]choice, len(ws)), plays: make([]played, len(ws))}
-		for i, w := range ws {
-			adv := hostile(horizon, outcome > 0, w)
-			adv.Interleave = outcome == 2
-			if staggered {
-				adv.Pending = i / max(1, limit.AtPeak)
+	for _, long := range longFirstDistances(ws) {
+		for variant := range 6 {
+			outcome, staggered := variant%3, variant >= 3
+			if staggered && (limit.Running < 0 || len(ws) <= limit.AtPeak) || long > 0 && outcome == 0 {
+				continue
 			}
-			s.choices[i] = choice{adv: adv, tape: &tape{fresh: rand.New(zeros{})}}
-			s.plays[i] = playOne(w, m, s.choices[i])
-		}
-		s.sum(limit)
-		if best == nil || s.better(best) {
-			best = s
+			s := &state{choices: make([]choice, len(ws)), plays: make([]played, len(ws))}
+			for i, w := range ws {
+				adv := hostile(horizon, outcome > 0, w)
+				adv.Interleave = outcome == 2
+				adv.LongFirst = long
+				if staggered {
+					adv.Pending = i / max(1, limit.AtPeak)
+				}
+				s.choices[i] = choice{adv: adv, tape: &tape{fresh: rand.New(zeros{})}}
+				s.plays[i] = playOne(w, m, s.choices[i])
+			}
+			s.sum(limit)
+			if best == nil || s.better(best) {
+				best = s
+			}
 		}
 	}
 	return best
+}
+
+// longFirstDistances are the Adversary.LongFirst distances the hostile start tries: none,
+// and for CronJobs a few from seconds to an hour, shorter than the longest period (the first
+// run must end after the time it misses).
+func longFirstDistances(ws []Workload) []int {
+	period := 0
+	for _, w := range ws {
+		if w.CronJob {
+			period = max(period, w.Period)
+		}
+	}
+	out := []int{0}
+	for _, d := range []int{5, 15, 30, 45, 60, 90, 150, 300, 600, 1200, 3600} {
+		if d < period {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // zeros is the source of the hostile start's tapes: every choice 0, which the simulator reads
