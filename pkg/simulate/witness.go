@@ -277,51 +277,103 @@ func Sample(ws []Workload, m Model, horizon int, seed uint64) Trajectory {
 // parallel then make C + B within seconds: a success in the same second resets the back-off);
 // all bound as they are created, or (for a node that runs fewer pods than come at once) the
 // i-th workload's pods waiting Pending i / limit seconds, so that the node binds at most
-// limit of those that come at the same second at a time. For CronJobs, each of those also
-// with the first run's first pods running until shortly before the second schedule time
-// after it (Adversary.LongFirst, at a few distances): the start of the catch-up chain.
+// limit of those that come at the same second at a time. For Forbid CronJobs, the failing
+// outcomes also with the first run's first pods running until shortly before the second
+// schedule time after its start (Adversary.LongFirst): the start of the catch-up chain. The
+// distances come from how long a first run took in the plain trajectory (d): d, 1.5 d and 2 d
+// past it, so that the run ends before that time and its catch-up runs across it.
 func hostileStart(ws []Workload, m Model, horizon int, limit Limit) *state {
 	var best *state
-	for _, long := range longFirstDistances(ws) {
-		for variant := range 6 {
-			outcome, staggered := variant%3, variant >= 3
-			if staggered && (limit.Running < 0 || len(ws) <= limit.AtPeak) || long > 0 && outcome == 0 {
-				continue
+	play := func(outcome int, staggered bool, long []int) *state {
+		s := &state{choices: make([]choice, len(ws)), plays: make([]played, len(ws))}
+		for i, w := range ws {
+			adv := hostile(horizon, outcome > 0, w)
+			adv.Interleave = outcome == 2
+			if long != nil {
+				adv.LongFirst = long[i]
 			}
-			s := &state{choices: make([]choice, len(ws)), plays: make([]played, len(ws))}
-			for i, w := range ws {
-				adv := hostile(horizon, outcome > 0, w)
-				adv.Interleave = outcome == 2
-				adv.LongFirst = long
-				if staggered {
-					adv.Pending = i / max(1, limit.AtPeak)
+			if staggered {
+				adv.Pending = i / max(1, limit.AtPeak)
+			}
+			s.choices[i] = choice{adv: adv, tape: &tape{fresh: rand.New(zeros{})}}
+			s.plays[i] = playOne(w, m, s.choices[i])
+		}
+		s.sum(limit)
+		if best == nil || s.better(best) {
+			best = s
+		}
+		return s
+	}
+	firstRuns := map[int][]int{} // outcome → each workload's first run's length
+	for variant := range 6 {
+		outcome, staggered := variant%3, variant >= 3
+		if staggered && (limit.Running < 0 || len(ws) <= limit.AtPeak) {
+			continue
+		}
+		s := play(outcome, staggered, nil)
+		if !staggered {
+			firstRuns[outcome] = firstRunLengths(s)
+		}
+	}
+	for _, outcome := range []int{1, 2} {
+		for _, k := range []int{2, 3, 4} { // d·k/2 past the first run's start, and a second
+			own := longFirstDistances(ws, firstRuns[outcome], k, false)
+			candidates := [][]int{own}
+			if common := longFirstDistances(ws, firstRuns[outcome], k, true); !slices.Equal(common, own) {
+				candidates = append(candidates, common)
+			}
+			for _, long := range candidates {
+				if long == nil {
+					continue
 				}
-				s.choices[i] = choice{adv: adv, tape: &tape{fresh: rand.New(zeros{})}}
-				s.plays[i] = playOne(w, m, s.choices[i])
-			}
-			s.sum(limit)
-			if best == nil || s.better(best) {
-				best = s
+				for _, staggered := range []bool{false, true} {
+					if !staggered || limit.Running >= 0 && len(ws) > limit.AtPeak {
+						play(outcome, staggered, long)
+					}
+				}
 			}
 		}
 	}
 	return best
 }
 
-// longFirstDistances are the Adversary.LongFirst distances the hostile start tries: none,
-// and for CronJobs a few from seconds to an hour, shorter than the longest period (the first
-// run must end after the time it misses).
-func longFirstDistances(ws []Workload) []int {
-	period := 0
-	for _, w := range ws {
-		if w.CronJob {
-			period = max(period, w.Period)
+// firstRunLengths is how long each workload's first run lasted in a trajectory (0: none).
+func firstRunLengths(s *state) []int {
+	out := make([]int, len(s.plays))
+	for i, p := range s.plays {
+		if len(p.runs) > 0 {
+			out[i] = p.runs[0].finish - p.runs[0].start
 		}
 	}
-	out := []int{0}
-	for _, d := range []int{5, 15, 30, 45, 60, 90, 150, 300, 600, 1200, 3600} {
-		if d < period {
-			out = append(out, d)
+	return out
+}
+
+// longFirstDistances are Adversary.LongFirst distances for the Forbid CronJobs of ws: each
+// one's first run length times k/2, and a second, when that is shorter than its period (the
+// first run must end after the time it misses); nil when no workload gets one. With common,
+// every one gets the longest of those lengths: CronJobs of one schedule then end their first
+// runs together, and their chains peak in the same second.
+func longFirstDistances(ws []Workload, lengths []int, k int, common bool) []int {
+	longest := 0
+	for i, w := range ws {
+		if w.CronJob && w.Policy == "Forbid" && i < len(lengths) {
+			longest = max(longest, lengths[i])
+		}
+	}
+	var out []int
+	for i, w := range ws {
+		if !w.CronJob || w.Policy != "Forbid" || i >= len(lengths) || lengths[i] <= 0 {
+			continue
+		}
+		length := lengths[i]
+		if common {
+			length = longest
+		}
+		if d := length*k/2 + 1; d < w.Period {
+			if out == nil {
+				out = make([]int, len(ws))
+			}
+			out[i] = d
 		}
 	}
 	return out
