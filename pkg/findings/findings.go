@@ -167,6 +167,9 @@ type Contributor struct {
 	// Held is the workload's peak (docs/model.md §5a).
 	Held    int  `json:"held"`
 	Bounded bool `json:"bounded"`
+	// Stopping is the part of Held that is pods still stopping long after their runs, which a
+	// row counts at most at its branch interfaces (docs/model.md §6).
+	Stopping int `json:"stopping,omitempty"`
 }
 
 // InstanceTypeRow is one line of the per-instance-type table.
@@ -201,6 +204,10 @@ type InstanceTypeRow struct {
 	// ScheduleSeparated is set when CronJobs whose runs cannot overlap (onCompletion) were
 	// counted at their largest sum at one instant instead of their sum (docs/model.md §5a).
 	ScheduleSeparated *ScheduleSeparation `json:"scheduleSeparated,omitempty"`
+	// LateStopping is set when contributors' pods still stopping long after their runs were
+	// counted: they all ran at one moment, so the row counts at most its branch interfaces
+	// of them (docs/model.md §6).
+	LateStopping *LateStopping `json:"lateStopping,omitempty"`
 	// Contributors are the workloads that hold the most here (terminated pods, then running
 	// ones), at most 20; OtherContributors counts the rest. Every workload's figures are in
 	// the report's workloads.
@@ -213,6 +220,13 @@ type InstanceTypeRow struct {
 type ScheduleSeparation struct {
 	Workloads []string `json:"workloads"`
 	Saved     int      `json:"saved"`
+}
+
+// LateStopping is how many late pods still stopping a row's contributors count, and how many
+// of them the row did not count past its branch interfaces.
+type LateStopping struct {
+	Pods         int `json:"pods"`
+	OverCapacity int `json:"overCapacity"`
 }
 
 // TypeLabel is the instance type as reports show it: with its variant, if any.

@@ -778,9 +778,14 @@ class_unbounded := {i: unbounded_reasons_of(v) | some i, v in class_views}
 key_classes := {k: [i | some i, [kk, _, _] in class_list; kk == k] | some k in placement_keys}
 
 # What one workload of a class adds to a row.
-class_contribution := {i: {"hidden": hidden_of(n), "active": n.active, "held": n.held, "bounded": n.bounded} |
+class_contribution := {i: object.union({"hidden": hidden_of(n), "active": n.active, "held": n.held, "bounded": n.bounded}, stopping_of(n)) |
 	some i, n in class_numbers
 }
+
+# A contribution's late pods that ran together (numbers' lateStopping), only when it has some.
+stopping_of(n) := {"stopping": n.lateStopping} if {
+	object.get(n, "lateStopping", 0) > 0
+} else := {}
 
 # A workload's contribution as rows and ENI001 list it, built only for the workloads listed.
 contribution(w, i) := object.union(class_contribution[i], {"id": w.id, "kind": w.kind, "namespace": w.namespace, "name": w.name})
@@ -840,6 +845,7 @@ key_totals := {k: totals |
 		"hidden": sum([x | some [c, n] in parts; x := c.hidden * n]),
 		"active": sum([x | some [c, n] in parts; x := c.active * n]),
 		"held": sum([x | some [c, n] in parts; x := c.held * n]),
+		"stopping": sum([x | some [c, n, i] in stopping_parts(k); x := c.stopping * n]),
 		"unbounded": sum([n | some [c, n] in parts; not c.bounded]),
 		"count": sum([n | some [_, n] in parts]),
 		"nonZero": sum([n | some [c, n] in parts; c.hidden + c.active > 0]),
@@ -847,6 +853,17 @@ key_totals := {k: totals |
 		"top": key_top(k),
 	}
 }
+
+# The classes of a key whose late pods ran together (stopping), but those a row counts by their
+# busy windows (separable): the windows already bound those, and capping them as well would
+# count a late pod away twice.
+stopping_parts(k) := [[c, n, i] |
+	some i in key_classes[k]
+	c := class_contribution[i]
+	c.stopping > 0
+	not separable_class[i]
+	n := count(class_counted[i])
+]
 
 # The counted contributions of a key that hold the most first (hidden, then active, then id),
 # at most top_contributors of them (key_top_candidates).
@@ -928,12 +945,16 @@ type_row(g, t, ks) := row if {
 
 	# Terminated pods plus at most b running ones, and never more than the workloads' peaks
 	# added up: the peaks already include their running pods.
-	held := sum([key_totals[k].held | some k in ks]) - saved
-	hidden := summed_hidden - saved
+	# Late pods still stopping long after their run all ran at one moment (late_stopping): a
+	# node runs at most b of them.
+	stopping := sum([key_totals[k].stopping | some k in ks])
+	over := max([0, stopping - b])
+	held := (sum([key_totals[k].held | some k in ks]) - saved) - over
+	hidden := (summed_hidden - saved) - over
 	demand := min([held, hidden + min([active, b])])
 	unbounded := sum([key_totals[k].unbounded | some k in ks])
 	contributors := ranked([c | some k in ks; some c in key_totals[k].top])
-	row := object.union(separated_details(separated, saved), {
+	row := object.union(object.union(separated_details(separated, saved), stopping_details(stopping, over)), {
 		"nodeGroup": g.name,
 		"nodeGroupId": g.id,
 		"pool": pool_kind(g),
@@ -990,6 +1011,21 @@ key_separated := {k: [contribution(w, i) |
 separated_on(ks) := [c | some k in ks; some c in key_separated[k]]
 
 row_separated(row) := separated_on(row_keys[[row.nodeGroupId, row.typeKey]])
+
+# A row's demand on an instance type of b branch interfaces instead of its own: the late pods
+# still stopping count at most at b, the running ones too (the instance-type remedy).
+demand_on(row, b) := min([held, hidden + min([row.active, b])]) if {
+	late := object.get(row, "lateStopping", {"pods": 0, "overCapacity": 0})
+	over := max([0, late.pods - b])
+	held := (row.held + late.overCapacity) - over
+	hidden := (row.hidden + late.overCapacity) - over
+}
+
+# A row with late pods still stopping says how many, and how many it did not count past the
+# node's capacity (the remedies count a changed row again from them).
+stopping_details(stopping, over) := {} if {
+	stopping == 0
+} else := {"lateStopping": {"pods": stopping, "overCapacity": over}}
 
 # A row says which CronJobs it counted by their busy windows, and what that saved.
 separated_details(separated, saved) := {} if {

@@ -476,6 +476,39 @@ test_long_grace_replace_is_counted if {
 	model.numbers[cj.id].held == 19 with input as inv
 }
 
+# Of those 19, the 12 replaced runs' pods still stopping were all running one W before the
+# peak, and an m5.large runs at most 9 SGP pods at once: its row counts 7 + 9 = 16. An
+# m5.xlarge (18) counts all 19. Two such CronJobs on one m5.large: 7 + 7 + 9 = 23, not 38.
+test_long_grace_stopping_pods_count_at_the_nodes_capacity if {
+	cj := fx.cronjob("sync", {"concurrencyPolicy": "Replace"}, {"terminationGracePeriodSeconds": 3600})
+	inv := fx.on_completion(fx.inventory([cj], [fx.sgp_all], [fx.node_group("ng", ["m5.large", "m5.xlarge"])]))
+	model.numbers[cj.id].lateStopping == 12 with input as inv
+	rows := model.rows with input as inv
+	[large] := [r | some r in rows; r.instanceType == "m5.large"]
+	large.held == 16
+	large.demand == 16
+	large.lateStopping == {"pods": 12, "overCapacity": 3}
+	[xlarge] := [r | some r in rows; r.instanceType == "m5.xlarge"]
+	xlarge.demand == 19
+	xlarge.lateStopping == {"pods": 12, "overCapacity": 0}
+	model.demand_on(large, 18) == 19
+	model.demand_on(large, 38) == 19
+	other := fx.cronjob("other", {"concurrencyPolicy": "Replace"}, {"terminationGracePeriodSeconds": 3600})
+	both := fx.on_completion(fx.inventory([cj, other], [fx.sgp_all], [fx.node_group("ng", ["m5.large"])]))
+	[row] := model.rows with input as both
+	row.demand == 23
+}
+
+# Under onDelete a run stopped by its deadline keeps all its pods until its TTL, which counts
+# from its stopped pod's end: its late pods need not have run together, and none is capped.
+test_deadline_stopped_runs_under_on_delete_are_not_capped if {
+	cj := fx.cronjob("sync", {"concurrencyPolicy": "Replace"}, {"terminationGracePeriodSeconds": 3600, "activeDeadlineSeconds": 120, "ttlSecondsAfterFinished": 60})
+	inv := fx.inventory([cj], [fx.sgp_all], [fx.node_group("ng", ["m5.large"])])
+	not model.numbers[cj.id].lateStopping with input as inv
+	[row] := model.rows with input as inv
+	not row.lateStopping
+}
+
 # OnFailure pods restart in place: without disruptions a run leaves its one pod (T = 1, where
 # Never leaves completions + backoffLimit = 7). With --disruptions 6 each disrupted pod is
 # replaced after the same back-off: a single-pod Job then chains like restartPolicy Never.

@@ -20,8 +20,11 @@ row_after(row, c, w, v, n) := {"held": held, "hidden": hidden, "active": active,
 	before := saved_by(pairs_of(separated))
 	rest := [x | some x in separated; x.id != w.id]
 	after := saved_by(array.concat(pairs_of(rest), counted.pair))
-	held := (((row.held + before) - c.held) + counted.held) - after
-	hidden := (((row.hidden + before) - c.hidden) + counted.hidden) - after
+	late := object.get(row, "lateStopping", {"pods": 0, "overCapacity": 0})
+	stopping := (late.pods - stopping_counted(c, w.id)) + counted.stopping
+	over := max([0, stopping - row.branchInterfaces]) - late.overCapacity
+	held := ((((row.held + before) - c.held) + counted.held) - after) - over
+	hidden := ((((row.hidden + before) - c.hidden) + counted.hidden) - after) - over
 	active := (row.active - c.active) + counted.active
 	demand := min([held, hidden + min([active, row.branchInterfaces])])
 } else := {"held": row.held, "hidden": row.hidden, "active": row.active, "demand": row.demand}
@@ -31,14 +34,24 @@ row_after(row, c, w, v, n) := {"held": held, "hidden": hidden, "active": active,
 # definitions stay as they are, and the heaviest of them may then be the one counted.
 counted_after(w, v, n) := best if {
 	ws := model.duplicated_objects[[w.kind, w.namespace, w.name]]
-	mine := {"held": n.held, "hidden": model.hidden_of(n), "active": n.active, "pair": changed_pair(v, n)}
-	options := array.concat([[0 - (mine.hidden + mine.active), w.id, mine]], [[0 - (x.hidden + x.active), d.id, object.union(x, {"pair": pairs_of([object.union(x, {"id": d.id})])})] |
+	mine := {"held": n.held, "hidden": model.hidden_of(n), "active": n.active, "pair": changed_pair(v, n), "stopping": view_stopping(v, n)}
+	options := array.concat([[0 - (mine.hidden + mine.active), w.id, mine]], [[0 - (x.hidden + x.active), d.id, object.union(x, {"pair": pairs_of([object.union(x, {"id": d.id})]), "stopping": stopping_counted(x, d.id)})] |
 		some d in ws
 		d.id != w.id
 		x := model.class_contribution[model.class_of(d)]
 	])
 	best := sort(options)[0][2]
-} else := {"held": n.held, "hidden": model.hidden_of(n), "active": n.active, "pair": changed_pair(v, n)}
+} else := {"held": n.held, "hidden": model.hidden_of(n), "active": n.active, "pair": changed_pair(v, n), "stopping": view_stopping(v, n)}
+
+# The late pods that ran together a row caps (model.stopping_parts): a contribution's, unless
+# the row counts it by its busy windows; a changed view's, unless it is separable.
+stopping_counted(c, id) := 0 if {
+	model.separable[id]
+} else := object.get(c, "stopping", 0)
+
+view_stopping(v, n) := 0 if {
+	model.separable_view(v)
+} else := object.get(n, "lateStopping", 0)
 
 lands_on(row, w) if {
 	key := [w.pod.nodeSelector, w.pod.requiredNodeAffinity, w.pod.tolerations]
@@ -571,7 +584,7 @@ type_remedies(row) := [fix |
 	family := split(row.instanceType, ".")[0]
 	bigger := [s |
 		some s in object.get(input.instanceFamilies, family, [])
-		s.branchInterfaces >= min([row.held, row.hidden + row.active])
+		s.branchInterfaces >= model.demand_on(row, s.branchInterfaces)
 		s.branchInterfaces > row.branchInterfaces
 	]
 	count(bigger) > 0

@@ -251,11 +251,24 @@ smaller(a, b) := b if a.held > b.held
 # are late: its Job is deleted at once. A run stopped by its deadline is finished, since
 # Kubernetes 1.31, only once its pods have ended, and under onDelete its TTL counts from then:
 # all its T pods can be late.
-long_grace_held(w) := {"held": base.held + extra, "facts": array.concat(base.facts, ["terminationGracePeriodSeconds bounds how long stopped pods hold"])} if {
+long_grace_held(w) := {"held": base.held + extra, "facts": array.concat(base.facts, ["terminationGracePeriodSeconds bounds how long stopped pods hold"]), "stopping": late_stopping(w, extra)} if {
 	short := object.union(w, {"job": {"terminationGracePeriodSeconds": 30}, "lateStarts": w.cronJob.concurrencyPolicy == "Forbid"})
 	base := cron_timeline_core(short)
 	extra := late_pods_per_run(w) * late_runs(w)
 }
+
+# How many of the late pods were all running at one moment, W before the peak x: a late pod
+# was stopped before x − 30 − W and holds at x, so it had not stopped by x − W (under
+# onCompletion a pod holds W after it ends; a replaced run's pods hold W after their deletion,
+# which is their end). kube-scheduler counts a pod that is stopping as it counts a running one,
+# so a node runs at most its capacity of them at once: a row counts its late pods at most at
+# its capacity (model.rego, type_row). Under onDelete a run stopped by its deadline keeps all
+# its pods until its TTL, which counts from its stopped pod's end: those late pods need not have
+# run together, and none is capped.
+late_stopping(w, extra) := 0 if {
+	on_delete
+	w.job.activeDeadlineSeconds != null
+} else := extra
 
 late_runs(w) := floor((stop_seconds(w) - 30) / w.cronJob.periodSeconds) + replaced_extra(w) if {
 	w.cronJob.concurrencyPolicy == "Replace"
@@ -445,16 +458,22 @@ run_held(t, chain) := min([t, mid_chain_pack(1, release_window, t, chain)]) if n
 # ENIs at one moment (terminated or running). For the workloads the timeline covers, all of
 # them can be terminated at that moment, so hidden is held too; countHeld is what the count
 # of §5 alone gives, heldBy the facts that set held.
-with_time(w, n) := object.union(n, {
+with_time(w, n) := object.union(object.union(n, {
 	"held": tl.held,
 	"retained": retained_value(tl.held),
 	"churn": churn_value(tl.held),
 	"countHeld": hidden_of(n) + n.active,
 	"heldBy": tl.facts,
-}) if {
+}), late_stopping_field(tl)) if {
 	time_aware(w)
 	tl := timeline(w)
 } else := object.union(n, {"held": hidden_of(n) + n.active})
+
+# lateStopping, when the timeline counted pods still stopping long after their run (see
+# late_stopping): only then, so that other workloads' figures read as before.
+late_stopping_field(tl) := {"lateStopping": tl.stopping} if {
+	object.get(tl, "stopping", 0) > 0
+} else := {}
 
 # ---------------------------------------------------------------------------------------
 # Runs that cannot overlap

@@ -119,7 +119,7 @@ variant_details(row) := {"variant": row.variant} if {
 	row.variant != ""
 } else := {}
 
-message(g, row, rows, w, fixes, others) := sprintf("%s in node group %q: %s%d branch ENIs can be in use where %d exist (%d held by terminated pods the scheduler no longer counts + %d running). %s holds the most: %d.%s%s%s%s", [
+message(g, row, rows, w, fixes, others) := sprintf("%s in node group %q: %s%d branch ENIs can be in use where %d exist (%d held by terminated pods the scheduler no longer counts + %d running). %s holds the most: %d.%s%s%s%s%s", [
 	model.type_label(row),
 	g.name,
 	at_least(row),
@@ -130,6 +130,7 @@ message(g, row, rows, w, fixes, others) := sprintf("%s in node group %q: %s%d br
 	model.describe(w),
 	model.hidden_of(model.numbers_of_workload(w)),
 	scaled(row),
+	stopping(row),
 	ttl_sentence(row, rows, w, fixes),
 	fix_sentence(fixes),
 	also(others),
@@ -174,6 +175,15 @@ scaled_contributors(row) := [sprintf("%s %d (%s %s)", [model.describe(w), c.acti
 	w := model.contributor_workload(c)
 	w.scaledBy
 ]
+
+# Pods still stopping long after their runs count at most at the node's capacity
+# (model.type_row): the message says so when that counted fewer.
+stopping(row) := "" if {
+	object.get(row, ["lateStopping", "overCapacity"], 0) == 0
+} else := sprintf(" Of the pods still stopping long after their runs (terminationGracePeriodSeconds), %d are counted: they were all running at one moment, and the node runs at most %d SGP pods at once.", [
+	row.lateStopping.pods - row.lateStopping.overCapacity,
+	row.branchInterfaces,
+])
 
 at_least(row) := "at least " if {
 	row.atLeast
