@@ -378,19 +378,7 @@ func (s *sim) playRun(start, _ int) *run {
 		}
 		p := s.newPod(pod{created: next, bound: next + s.a.Pending + s.pick(s.a.MaxPending), release: -1, deleted: -1})
 		r.pods = append(r.pods, p)
-		finished := p.bound + s.runTime()
-		if len(s.slots) > 0 && s.rng.IntN(6) == 5 {
-			// The run's pod ends just before one of the next schedule times, whatever the run
-			// times drawn otherwise: what Forbid's catch-up and the history clean-up need to
-			// line up (a run that skips a time and ends just before the next, its catch-up and
-			// the next run then inside one release window), and a random run time rarely hits.
-			reach := max(s.a.MaxRun, 2*s.w.Period)
-			first, last := sort.SearchInts(s.slots, next+1), sort.SearchInts(s.slots, next+reach+1)
-			if first < last {
-				finished = max(p.bound+s.minRun(), s.slots[first+s.rng.IntN(last-first)]-s.pick(s.m.Window))
-			}
-		}
-		finished = s.longFirst(r, p, finished)
+		finished := s.longFirst(r, p, s.aligned(p, next, p.bound+s.runTime()))
 		ended := finished + s.pick(s.a.MaxLag)
 		fail := s.fails(&attempts)
 		// restartPolicy OnFailure: a failed container restarts in its pod unless the pod is
@@ -463,6 +451,23 @@ func (s *sim) minRun() int {
 // runTime is how long a container attempt runs.
 func (s *sim) runTime() int {
 	return max(s.minRun(), s.pick(s.a.MaxRun))
+}
+
+// aligned is when a pod created at next whose container would finish at finished finishes:
+// one time in six, just before one of the next schedule times, whatever the run times drawn
+// otherwise. That is what Forbid's catch-up and the history clean-up need to line up (a run
+// that skips a time and ends just before the next, its catch-up and the next run then inside
+// one release window), and a random run time rarely hits it.
+func (s *sim) aligned(p *pod, next, finished int) int {
+	if len(s.slots) == 0 || s.rng.IntN(6) != 5 {
+		return finished
+	}
+	reach := max(s.a.MaxRun, 2*s.w.Period)
+	first, last := sort.SearchInts(s.slots, next+1), sort.SearchInts(s.slots, next+reach+1)
+	if first < last {
+		return max(p.bound+s.minRun(), s.slots[first+s.rng.IntN(last-first)]-s.pick(s.m.Window))
+	}
+	return finished
 }
 
 // longFirst is when a pod of run r whose container would finish at finished finishes under
