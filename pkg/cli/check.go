@@ -365,42 +365,10 @@ func readBaseline(opts *analysis.Options, eff *config.Effective, f checkFlags, s
 
 // checkAndReport evaluates and writes the reports: the rest of check.
 func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.Options, policies []string) error {
-	switch f.color {
-	case "always", "never", "auto":
-	default:
-		return usageError{fmt.Errorf("--color %q: want always, never or auto", f.color)}
-	}
-	if f.noColor {
-		f.color = "never"
-	}
-	terminal := stdio.IsTerminal != nil && stdio.IsTerminal()
-	ropts := report.Options{Color: useColor(f.color, terminal, stdio.Getenv), LinkBase: linkBase(stdio.Getenv), Root: opts.WorkingFolder}
-	if terminal && stdio.Width != nil {
-		ropts.Width = stdio.Width()
-	}
-	reporter, err := report.New(f.format, ropts)
+	ropts, reporter, files, err := reporters(stdio, &f, opts.WorkingFolder)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
-	type fileOutput struct {
-		path     string
-		reporter report.Reporter
-	}
-	var files []fileOutput
-	for _, o := range f.outputs {
-		format, path, ok := strings.Cut(o, "=")
-		if !ok || path == "" {
-			return usageError{fmt.Errorf("--output %q: want FORMAT=FILE", o)}
-		}
-		fileOpts := ropts
-		fileOpts.Color, fileOpts.Width = false, 0
-		r, err := report.New(format, fileOpts)
-		if err != nil {
-			return usageError{fmt.Errorf("--output %q: %v", o, err)}
-		}
-		files = append(files, fileOutput{path, r})
-	}
-
 	// The policies compile while the files are read; Check waits for them when it needs them.
 	eng := pendingEngine(ctx, policies)
 	if f.timings {
@@ -433,6 +401,62 @@ func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.O
 			return err
 		}
 	}
+	if err := writeReports(ctx, stdio, f, ropts, reporter, files, rep); err != nil {
+		return err
+	}
+	if code := rep.ExitCode(); code != findings.ExitClean {
+		return exitError{code}
+	}
+	return nil
+}
+
+// fileOutput is one --output FORMAT=FILE: where, and its reporter.
+type fileOutput struct {
+	path     string
+	reporter report.Reporter
+}
+
+// reporters checks the output flags and makes the reporter of standard output and those of
+// the --output files (no color, no width); f.color is settled (--no-color).
+func reporters(stdio IO, f *checkFlags, root string) (report.Options, report.Reporter, []fileOutput, error) {
+	switch f.color {
+	case "always", "never", "auto":
+	default:
+		return report.Options{}, nil, nil, usageError{fmt.Errorf("--color %q: want always, never or auto", f.color)}
+	}
+	if f.noColor {
+		f.color = "never"
+	}
+	terminal := stdio.IsTerminal != nil && stdio.IsTerminal()
+	ropts := report.Options{Color: useColor(f.color, terminal, stdio.Getenv), LinkBase: linkBase(stdio.Getenv), Root: root}
+	if terminal && stdio.Width != nil {
+		ropts.Width = stdio.Width()
+	}
+	reporter, err := report.New(f.format, ropts)
+	if err != nil {
+		return ropts, nil, nil, usageError{err}
+	}
+	var files []fileOutput
+	for _, o := range f.outputs {
+		format, path, ok := strings.Cut(o, "=")
+		if !ok || path == "" {
+			return ropts, nil, nil, usageError{fmt.Errorf("--output %q: want FORMAT=FILE", o)}
+		}
+		fileOpts := ropts
+		fileOpts.Color, fileOpts.Width = false, 0
+		r, err := report.New(format, fileOpts)
+		if err != nil {
+			return ropts, nil, nil, usageError{fmt.Errorf("--output %q: %v", o, err)}
+		}
+		files = append(files, fileOutput{path, r})
+	}
+	return ropts, reporter, files, nil
+}
+
+// writeReports writes the report to standard output and the --output files, publishes it on
+// GitHub (which never changes the exit code: that depends on the findings only) and writes
+// the baseline when asked.
+func writeReports(ctx context.Context, stdio IO, f checkFlags, ropts report.Options, reporter report.Reporter, files []fileOutput, rep *findings.Report) error {
 	if err := reporter.Write(stdio.Out, rep); err != nil {
 		return err
 	}
@@ -442,7 +466,6 @@ func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.O
 		}
 	}
 	if f.github {
-		// Publishing never changes the exit code: that depends on the findings only.
 		err := github.Publish(ctx, github.EnvFrom(stdio.Getenv), github.Options{
 			Comment: f.comment, Review: f.review, Out: stdio.Out, Log: stdio.Err, Transport: stdio.Transport, Root: ropts.Root,
 		}, rep)
@@ -456,9 +479,6 @@ func checkAndReport(ctx context.Context, stdio IO, f checkFlags, opts analysis.O
 			return err
 		}
 		fmt.Fprintf(stdio.Err, "eni-lint: wrote %d baseline entries to %s\n", len(b.Entries), f.writeBaseline)
-	}
-	if code := rep.ExitCode(); code != findings.ExitClean {
-		return exitError{code}
 	}
 	return nil
 }
