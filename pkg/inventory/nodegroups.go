@@ -149,52 +149,59 @@ func BuildNodeGroup(spec NodeGroupSpec, table *limits.Table) NodeGroup {
 		} else if len(spec.TypeLocations) > 0 {
 			inst.Location = spec.TypeLocations[0]
 		}
-		os := "linux"
-		if spec.Windows {
-			os = "windows"
-		}
-		labels := map[string]string{
-			LabelInstanceType:     name,
-			LabelInstanceTypeBeta: name,
-			LabelOS:               os,
-			LabelOSBeta:           os,
-		}
-		if !spec.SelfManaged {
-			capacity := spec.CapacityType
-			if capacity == "" {
-				capacity = "ON_DEMAND"
-			}
-			labels[LabelNodeGroup] = spec.Name
-			labels[LabelCapacityType] = capacity
-		}
-		arch := it.Arch
-		if spec.Arch != "" {
-			arch = spec.Arch
-		}
-		if arch != "" {
-			labels[LabelArch] = arch
-			labels[LabelArchBeta] = arch
-		}
-		if i < len(spec.TypeLabels) {
-			for k, v := range spec.TypeLabels[i] {
-				labels[k] = v
-			}
-		}
 		inst.Key = name
 		if i < len(spec.TypeVariants) && spec.TypeVariants[i] != "" {
 			inst.Variant = spec.TypeVariants[i]
 			inst.Key = name + " [" + inst.Variant + "]"
 		}
-		for k, v := range spec.Labels {
-			labels[k] = v
-		}
-		inst.NodeLabels = labels
+		inst.NodeLabels = typeLabels(spec, i, name, it.Arch)
 		g.InstanceTypes = append(g.InstanceTypes, inst)
 	}
 	if g.InstanceTypes == nil {
 		g.InstanceTypes = []NodeGroupInstance{}
 	}
 	return g
+}
+
+// typeLabels are the labels a node of the i-th type of spec carries: the well-known ones (type,
+// OS, architecture, the managed group's name and capacity type), the type's own (a pool's
+// launch variant), then the group's.
+func typeLabels(spec NodeGroupSpec, i int, name, typeArch string) map[string]string {
+	os := "linux"
+	if spec.Windows {
+		os = "windows"
+	}
+	labels := map[string]string{
+		LabelInstanceType:     name,
+		LabelInstanceTypeBeta: name,
+		LabelOS:               os,
+		LabelOSBeta:           os,
+	}
+	if !spec.SelfManaged {
+		capacity := spec.CapacityType
+		if capacity == "" {
+			capacity = "ON_DEMAND"
+		}
+		labels[LabelNodeGroup] = spec.Name
+		labels[LabelCapacityType] = capacity
+	}
+	arch := typeArch
+	if spec.Arch != "" {
+		arch = spec.Arch
+	}
+	if arch != "" {
+		labels[LabelArch] = arch
+		labels[LabelArchBeta] = arch
+	}
+	if i < len(spec.TypeLabels) {
+		for k, v := range spec.TypeLabels[i] {
+			labels[k] = v
+		}
+	}
+	for k, v := range spec.Labels {
+		labels[k] = v
+	}
+	return labels
 }
 
 // Families returns, for every family used by the node groups, its trunking types by branch
