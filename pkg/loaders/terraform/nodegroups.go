@@ -641,29 +641,7 @@ func (l *loader) autoScalingGroup(e *evaluator, r *resource, inst *instance, add
 			if why != "" {
 				unknown("the overrides' instance types are unknown: " + why)
 			}
-			for _, o := range overrides {
-				v, why, rng, ok := e.attr(o.attrs, "instance_type", o.inst)
-				s, isString := asString(v)
-				switch {
-				case why != "":
-					unknown("an override's instance_type depends on " + why)
-				case isString && listed[s]:
-					// Listed again (a dynamic block over a list, two overrides): one set of
-					// nodes, kept where it is first written.
-				case isString:
-					listed[s] = true
-					g.InstanceTypes = append(g.InstanceTypes, s)
-					g.TypeLocations = append(g.TypeLocations, position(rng))
-				case ok && !v.IsNull():
-					unknown("an override's instance_type is not a string")
-				default:
-					// No instance_type (or null): an override that picks types by attributes,
-					// which EC2 resolves at launch.
-					if reqs, why := e.blocks(o.body, "instance_requirements", o.inst); len(reqs) > 0 || why != "" {
-						unknown("an override selects instance types by instance_requirements, which EC2 resolves at launch")
-					}
-				}
-			}
+			addOverrides(e, g, overrides, listed, unknown)
 		}
 	}
 	if len(g.InstanceTypes) > 0 || g.UnknownTypes != "" {
@@ -680,6 +658,34 @@ func (l *loader) autoScalingGroup(e *evaluator, r *resource, inst *instance, add
 		return nil // AWS requires one of the three: not a group eni-lint can read, nor a valid one
 	}
 	return g
+}
+
+// addOverrides adds the instance types of a mixed instances policy's overrides to g, each
+// once (where it is first written); what cannot be read makes them unknown.
+func addOverrides(e *evaluator, g *inventory.NodeGroupSpec, overrides []blockInstance, listed map[string]bool, unknown func(string)) {
+	for _, o := range overrides {
+		v, why, rng, ok := e.attr(o.attrs, "instance_type", o.inst)
+		s, isString := asString(v)
+		switch {
+		case why != "":
+			unknown("an override's instance_type depends on " + why)
+		case isString && listed[s]:
+			// Listed again (a dynamic block over a list, two overrides): one set of
+			// nodes, kept where it is first written.
+		case isString:
+			listed[s] = true
+			g.InstanceTypes = append(g.InstanceTypes, s)
+			g.TypeLocations = append(g.TypeLocations, position(rng))
+		case ok && !v.IsNull():
+			unknown("an override's instance_type is not a string")
+		default:
+			// No instance_type (or null): an override that picks types by attributes,
+			// which EC2 resolves at launch.
+			if reqs, why := e.blocks(o.body, "instance_requirements", o.inst); len(reqs) > 0 || why != "" {
+				unknown("an override selects instance types by instance_requirements, which EC2 resolves at launch")
+			}
+		}
+	}
 }
 
 // useLaunchConfiguration reads a group's instance type from the aws_launch_configuration its
