@@ -222,17 +222,7 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 		Terraform:     terraform.Options{VarFiles: f.varFiles, Vars: f.vars},
 		MaxFileSize:   maxFileSize, MaxDocuments: f.maxDocuments, Progress: g.setStep, Reading: g.startReading,
 	}
-	charts, err := helmChartFlags(f.helmCharts, f.helmValues, f.helmSet)
-	if err != nil {
-		return run, usageError{err}
-	}
-	if charts, err = withConfigCharts(eff.Charts, charts); err != nil {
-		return run, usageError{err}
-	}
-	opts.HelmCharts, opts.SkipTreeCharts = charts, !f.renderCharts
-	opts.WitnessBudget = witnessBudget
-	opts.WorkingFolder = rootFolder(stdio.Getenv)
-	if err := addConfigured(&opts, eff, f); err != nil {
+	if err := addInputs(&opts, eff, f, stdio); err != nil {
 		return run, err
 	}
 	if opts.CooldownSeconds < inventory.MinCooldownSeconds {
@@ -240,22 +230,46 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 		opts.CooldownSeconds = inventory.MinCooldownSeconds
 	}
 	readBaseline(&opts, eff, f, stdio, maxFileSize)
+	if err := addRunScope(ctx, &opts, eff, f); err != nil {
+		return run, err
+	}
+	run.ctx, run.opts, run.policies = ctx, opts, eff.Policies
+	return run, nil
+}
+
+// addInputs adds the Helm charts of the flags and the config, the witness budget, the working
+// folder, and what addConfigured adds.
+func addInputs(opts *analysis.Options, eff *config.Effective, f checkFlags, stdio IO) error {
+	charts, err := helmChartFlags(f.helmCharts, f.helmValues, f.helmSet)
+	if err != nil {
+		return usageError{err}
+	}
+	if charts, err = withConfigCharts(eff.Charts, charts); err != nil {
+		return usageError{err}
+	}
+	opts.HelmCharts, opts.SkipTreeCharts = charts, !f.renderCharts
+	opts.WitnessBudget = witnessBudget
+	opts.WorkingFolder = rootFolder(stdio.Getenv)
+	return addConfigured(opts, eff, f)
+}
+
+// addRunScope adds the environments of --each-var-file and the files --changed-since names.
+func addRunScope(ctx context.Context, opts *analysis.Options, eff *config.Effective, f checkFlags) error {
 	if glob := firstNonEmpty(f.eachVarFile, eff.EachVarFile); glob != "" {
 		envFiles, err := filepath.Glob(glob)
 		if err != nil || len(envFiles) == 0 {
-			return run, usageError{fmt.Errorf("--each-var-file %q matches no file", glob)}
+			return usageError{fmt.Errorf("--each-var-file %q matches no file", glob)}
 		}
 		opts.EachVarFile = envFiles
 	}
 	if f.changedSince != "" {
 		changed, err := changedFiles(ctx, f.changedSince)
 		if err != nil {
-			return run, usageError{err}
+			return usageError{err}
 		}
 		opts.ChangedFiles, opts.ChangedSince = changed, f.changedSince
 	}
-	run.ctx, run.opts, run.policies = ctx, opts, eff.Policies
-	return run, nil
+	return nil
 }
 
 // flagBudgets reads the size and memory budgets of the flags and checks the flags that must
