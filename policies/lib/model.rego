@@ -426,7 +426,23 @@ cron_active_runs(w) := 1 if {
 } else := 1
 
 # K: finished Jobs a CronJob keeps.
-cron_kept(w) := min([s_plus_f, cron_active_runs(w) + ceil(w.job.ttlSecondsAfterFinished / w.cronJob.periodSeconds)]) if {
+# A ScheduledSparkApplication's operator deletes the runs past its history limits only when it
+# starts the next run (kubeflow/spark-operator internal/controller/scheduledsparkapplication,
+# checkAndUpdatePastRuns after startNextRun): under onDelete the finished runs it deletes then
+# hold their ENIs for the cool-down while the new run's driver starts. Between two starts the
+# runs that finish were running at the first, so with them the limits keep one more than S + F
+# beside the A running: K = S + F + 1. A timeToLiveSeconds deletes a run ttl after it ends, and
+# its driver holds W more: the runs that ended within ttl + W, one per period, and the A.
+cron_kept(w) := min([s_plus_f + 1, cron_active_runs(w) + ceil((w.job.ttlSecondsAfterFinished + release_window) / w.cronJob.periodSeconds)]) if {
+	spark_driver(w)
+	on_delete
+	s_plus_f := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
+	w.job.ttlSecondsAfterFinished != null
+	w.cronJob.periodSeconds > 0
+} else := (w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit) + 1 if {
+	spark_driver(w)
+	on_delete
+} else := min([s_plus_f, cron_active_runs(w) + ceil(w.job.ttlSecondsAfterFinished / w.cronJob.periodSeconds)]) if {
 	s_plus_f := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
 	w.job.ttlSecondsAfterFinished != null
 	w.cronJob.periodSeconds > 0

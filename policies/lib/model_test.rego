@@ -339,6 +339,25 @@ test_spark_executors if {
 	not model.numbers[e.id].bounded with input as fx.inventory([u], [fx.sgp_all], [])
 }
 
+# A ScheduledSparkApplication's operator deletes past runs only when it starts the next one:
+# under onDelete the run it deletes then still holds (cool-down) while the new driver starts,
+# so every 15 minutes, Forbid, keeping 3 and 2: K = 6 and held 7, where a CronJob's history is
+# cleaned up as each run ends. A timeToLiveSeconds of 600 s deletes each run 600 s after it
+# ends: the runs that ended within 600 + 90 s (one per period) and the running one.
+test_scheduled_spark_driver_keeps_one_more_under_on_delete if {
+	d := object.union(fx.cronjob("compaction", {"schedule": "*/15 * * * *", "periodSeconds": 900, "successfulJobsHistoryLimit": 3, "failedJobsHistoryLimit": 2}, {"backoffLimit": 0}), {
+		"id": "ScheduledSparkApplication/default/compaction#driver", "kind": "ScheduledSparkApplication",
+		"spark": {"role": "driver"},
+	})
+	n := model.numbers[d.id] with input as fx.inventory([d], [fx.sgp_all], [])
+	n.K == 6
+	n.held == 7
+	ttl := object.union(d, {"job": object.union(d.job, {"ttlSecondsAfterFinished": 600})})
+	model.numbers[d.id].K == 2 with input as fx.inventory([ttl], [fx.sgp_all], [])
+	onc := model.numbers[d.id] with input as fx.on_completion(fx.inventory([d], [fx.sgp_all], []))
+	onc.retained == 0
+}
+
 # Reasons the loader found (Argo withParam) make the numbers lower bounds.
 test_loader_reasons_are_unbounded if {
 	w := object.union(fx.job("wf", {}), {"unbounded": [{"reason": "withParam expands", "path": "spec.templates[0].dag.tasks[0].withParam"}]})
