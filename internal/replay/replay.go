@@ -31,6 +31,12 @@ type Spec struct {
 	// OnFailure: restartPolicy OnFailure (containers restart in place; pods are replaced only
 	// when disrupted, which a replay does not check).
 	OnFailure bool
+	// Spark: the runs are a ScheduledSparkApplication's, which the Spark operator starts
+	// (kubeflow/spark-operator internal/controller/scheduledsparkapplication at 7b16bd2): only
+	// at a schedule time (Reconcile requeues itself for schedule.Next; a time Forbid skips is
+	// not started later), and the runs past the history limits are deleted only right after a
+	// run starts (checkAndUpdatePastRuns after startNextRun).
+	Spark bool
 }
 
 // Run is one Job of the trajectory.
@@ -271,7 +277,10 @@ func checkCronJob(s Spec, runs []Run, horizon int, add func(i, at int, format st
 		if r.Start < r.Scheduled {
 			add(i, r.Start, "a run started before its time")
 		}
-		if r.Start > r.Scheduled {
+		if s.Spark && r.Start != r.Scheduled {
+			add(i, r.Start, "a ScheduledSparkApplication run started %d s after its time: the operator starts runs at their times only", r.Start-r.Scheduled)
+		}
+		if r.Start > r.Scheduled && !s.Spark {
 			// Late only as Forbid's catch-up: for the most recent time missed, within the
 			// starting deadline, once the run before it has finished.
 			if s.Policy != "Forbid" {
@@ -303,12 +312,25 @@ func checkCronJob(s Spec, runs []Run, horizon int, add func(i, at int, format st
 			}
 		case "history":
 			checkHistory(s, runs, i, add)
+			if s.Spark && !startsAt(runs, r.Deleted) {
+				add(i, r.Deleted, "a ScheduledSparkApplication run deleted for the history limits when no run started")
+			}
 		case "replaced":
 			if s.Policy != "Replace" {
 				add(i, r.Deleted, "a Job replaced under %s", s.Policy)
 			}
 		}
 	}
+}
+
+// startsAt is whether a run starts at t.
+func startsAt(runs []Run, t int) bool {
+	for _, r := range runs {
+		if r.Start == t {
+			return true
+		}
+	}
+	return false
 }
 
 // checkHistory: the CronJob controller deletes a finished Job for its history limits only

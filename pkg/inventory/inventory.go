@@ -415,6 +415,11 @@ type SparkRole struct {
 	// KeepsExecutors is spark.kubernetes.executor.deleteOnTermination false: executors that end
 	// stay until the application is deleted.
 	KeepsExecutors bool `json:"keepsExecutors,omitempty"`
+	// RestartPolicy is the application's restartPolicy.type (Never when unset, the operator's
+	// default); Retries is whether the operator runs a driver again after one ends (OnFailure,
+	// Always): the witness does not play those (the counts treat a run as one driver).
+	RestartPolicy string `json:"restartPolicy,omitempty"`
+	Retries       bool   `json:"retries,omitempty"`
 }
 
 // ScaledJobSpec is a KEDA ScaledJob's (keda.sh/v1alpha1) fields with KEDA's defaults applied

@@ -2,8 +2,9 @@ package simulate
 
 import "github.com/eni-lint/eni-lint/pkg/inventory"
 
-// FromInventory is the simulator's form of a Job or CronJob the loader read, when the
-// simulator plays its shape: pods one at a time or in parallel (NonIndexed, or Indexed
+// FromInventory is the simulator's form of a Job or CronJob the loader read (or a Spark
+// driver, which the operator runs as a Job of one pod, on a schedule for a
+// ScheduledSparkApplication), when the simulator plays its shape: pods one at a time or in parallel (NonIndexed, or Indexed
 // without per-index back-off, whose pods count the same), restartPolicy Never or OnFailure, no per-index
 // back-off, no Ignore rules, the Job controller, a known schedule; otherwise the second result
 // says why not. A Job's start is left to the adversary.
@@ -14,7 +15,11 @@ func FromInventory(w inventory.Workload) (Workload, string) {
 		// retries is played (its start the adversary's).
 		return Workload{Completions: 1, TTL: -1, Deadline: -1, StartingDeadline: -1, Start: -1, Grace: inventory.DefaultTerminationGracePeriod}, ""
 	}
-	if j == nil || (w.Kind != "Job" && w.Kind != "CronJob") {
+	driver := w.Spark != nil && w.Spark.Role == "driver"
+	if driver && w.Spark.Retries {
+		return Workload{}, "a Spark driver the operator retries (restartPolicy " + w.Spark.RestartPolicy + "), which the simulator does not play"
+	}
+	if j == nil || (w.Kind != "Job" && w.Kind != "CronJob" && !driver) {
 		return Workload{}, "not a Job or CronJob"
 	}
 	completions := 0
@@ -43,7 +48,7 @@ func FromInventory(w inventory.Workload) (Workload, string) {
 		}
 		// Allow without activeDeadlineSeconds is played too: its runs may last as long as
 		// they like, and the figure (ENI005's lower bound) is what one trajectory reaches.
-		out.CronJob, out.Period, out.Policy = true, c.PeriodSeconds, c.ConcurrencyPolicy
+		out.CronJob, out.Period, out.Policy, out.Spark = true, c.PeriodSeconds, c.ConcurrencyPolicy, driver
 		out.SuccessfulHistory, out.FailedHistory = c.SuccessfulJobsHistoryLimit, c.FailedJobsHistoryLimit
 		if c.StartingDeadlineSeconds != nil {
 			out.StartingDeadline = *c.StartingDeadlineSeconds

@@ -31,6 +31,11 @@ func randomLegalWorkload(rng *rand.Rand) Workload {
 		Start:        -1,
 	}
 	w.SuccessfulHistory, w.FailedHistory = rng.IntN(4), rng.IntN(3)
+	if w.CronJob && rng.IntN(5) == 0 {
+		// A ScheduledSparkApplication's driver: one pod a run, the operator's schedule and
+		// history (a driver that fails fails its run: restartPolicy Never).
+		w.Spark, w.Parallelism, w.Completions, w.BackoffLimit, w.OnFailure = true, 1, 1, 0, false
+	}
 	w.StartingDeadline = []int{-1, -1, 0, 30, 600}[rng.IntN(5)]
 	if w.CronJob {
 		w.Schedule = legalSchedules[rng.IntN(len(legalSchedules))]
@@ -94,7 +99,8 @@ func TestWitnessesAreLegal(t *testing.T) {
 func replaySpec(w Workload) replay.Spec {
 	return replay.Spec{CronJob: w.CronJob, Schedule: w.Schedule, Policy: w.Policy, StartingDeadline: w.StartingDeadline,
 		SuccessfulHistory: w.SuccessfulHistory, FailedHistory: w.FailedHistory, Parallelism: w.Parallelism,
-		Completions: w.Completions, BackoffLimit: w.BackoffLimit, TTL: w.TTL, Deadline: w.Deadline, Grace: w.Grace, OnFailure: w.OnFailure}
+		Completions: w.Completions, BackoffLimit: w.BackoffLimit, TTL: w.TTL, Deadline: w.Deadline, Grace: w.Grace, OnFailure: w.OnFailure,
+		Spark: w.Spark}
 }
 
 func replayRun(r RunRecord) replay.Run {

@@ -49,6 +49,12 @@ type Workload struct {
 	// and past it the Job fails and deletes the pod. A new pod comes only when one is
 	// disrupted: at most Model.Disruptions per run.
 	OnFailure bool
+	// Spark is a ScheduledSparkApplication's driver, run by the Spark operator rather than the
+	// CronJob controller (kubeflow/spark-operator internal/controller/scheduledsparkapplication):
+	// a run starts only at a schedule time (Forbid skips a time while a run is active and does
+	// not start it later), and the runs past the history limits are deleted only when the next
+	// run starts.
+	Spark bool
 }
 
 // stop is how long a deleted running pod may take to end: its grace period, and at least the
@@ -320,6 +326,14 @@ slots:
 				}
 			}
 			switch {
+			case active != nil && s.w.Policy == "Forbid" && s.w.Spark:
+				// The operator requeues itself for the next time, and starts that one then.
+				lastScheduled = idx
+				if idx+1 >= len(slots) {
+					break slots
+				}
+				now = slots[idx+1]
+				continue
 			case active != nil && s.w.Policy == "Forbid":
 				// Skipped; the slot stays unmet and starts when the active run finishes.
 				now = active.finish
@@ -769,6 +783,10 @@ func (s *sim) replace(r *run, now int) {
 // history applies the TTL controller and the CronJob's history limits in time order: after
 // each finish, the oldest finished Jobs beyond the limits are deleted.
 func (s *sim) history() {
+	if s.w.Spark {
+		s.sparkHistory()
+		return
+	}
 	finished := append([]*run(nil), s.runs...)
 	sort.SliceStable(finished, func(i, j int) bool { return finished[i].finish < finished[j].finish })
 	var done []*run
@@ -802,6 +820,41 @@ func (s *sim) history() {
 			sort.SliceStable(set, func(i, j int) bool { return set[i].start < set[j].start })
 			for i := 0; i < len(set)-limit; i++ {
 				s.deleteRun(set[i], r.finish, "history")
+			}
+		}
+	}
+}
+
+// sparkHistory is history as the Spark operator keeps it: a run's TTL (timeToLiveSeconds)
+// deletes it after it ends, and when a run starts (checkAndUpdatePastRuns after startNextRun)
+// the finished runs past the limits, the oldest first, are deleted.
+func (s *sim) sparkHistory() {
+	for _, r := range s.runs {
+		if s.w.TTL >= 0 && !(r.deletedAt >= 0 && r.deletedAt <= r.finish) {
+			s.deleteRun(r, r.finish+s.w.TTL, "ttl")
+		}
+	}
+	for _, start := range s.runs { // in start order
+		t := start.start
+		var ok, bad []*run
+		for _, d := range s.runs {
+			if d == start || d.finish > t || d.deletedAt >= 0 && d.deletedAt <= t {
+				continue
+			}
+			if d.failed {
+				bad = append(bad, d)
+			} else {
+				ok = append(ok, d)
+			}
+		}
+		for _, set := range [][]*run{ok, bad} {
+			limit := s.w.SuccessfulHistory
+			if len(set) > 0 && set[0].failed {
+				limit = s.w.FailedHistory
+			}
+			sort.SliceStable(set, func(i, j int) bool { return set[i].start < set[j].start })
+			for i := 0; i < len(set)-limit; i++ {
+				s.deleteRun(set[i], t, "history")
 			}
 		}
 	}

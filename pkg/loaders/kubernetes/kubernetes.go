@@ -643,7 +643,14 @@ func readSpark(r *fieldReader, doc *yaml.Node, obj inventory.Object) []inventory
 	base.Locations = r.locs
 
 	driverPod, _, driverPath := role("driver")
-	driver := inventory.Workload{Object: base, JobSpecPath: driverPath, PodPath: driverPath, TTLPath: appPath + ".timeToLiveSeconds", Spark: &inventory.SparkRole{Role: "driver"}}
+	restart := "Never"
+	if policy := r.mapping(app, appPath, "restartPolicy"); policy != nil {
+		if t := r.str(policy, appPath+".restartPolicy", "type"); t != nil && *t != "" {
+			restart = *t
+		}
+	}
+	driver := inventory.Workload{Object: base, JobSpecPath: driverPath, PodPath: driverPath, TTLPath: appPath + ".timeToLiveSeconds",
+		Spark: &inventory.SparkRole{Role: "driver", RestartPolicy: restart, Retries: restart != "Never"}}
 	driver.ID = objectID(obj) + "#driver"
 	driver.Name = obj.Name + " (driver)"
 	one, zero := 1, 0
