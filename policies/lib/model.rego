@@ -448,16 +448,24 @@ cron_kept(w) := min([s_plus_f + 1, cron_active_runs(w) + ceil((w.job.ttlSecondsA
 	w.cronJob.periodSeconds > 0
 } else := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
 
-# K of a KEDA ScaledJob: finished Jobs kept by its history limits, which "the actual number of
-# jobs could exceed … in a short time; … the cleanup period is the same as the Polling interval"
-# (KEDA docs, reference/scaledjob-spec.md v2.16): within one polling interval at most
-# maxReplicaCount more can finish. A TTL deletes each finished Job ttl seconds after it ends,
-# and at most maxReplicaCount Jobs start per polling interval.
-scaled_job_kept(w) := min([limits, a * (ceil(w.job.ttlSecondsAfterFinished / w.scaledJob.pollingInterval) + 1)]) if {
+# K of a KEDA ScaledJob under onDelete: the finished Jobs that hold beside the A alive. KEDA
+# polls every pollingInterval p: it creates Jobs up to maxReplicaCount A alive, then deletes
+# the finished ones past the history limits, the first completed first (RequestJobScale, then
+# cleanUp; kedacore/keda pkg/scaling/executor/scale_jobs.go at 7f17c10). The Jobs alive after a
+# poll are at most A, so a poll deletes at most A, and a deleted Job's pods hold W more: at a
+# moment x the S + F kept, the A alive after the last poll (finished since, or running), and
+# the Jobs deleted at the n = ceil(W / p) polls in (x − W, x], A each: K = S + F + n·A. With a
+# TTL t a finished Job is deleted t after it ends and holds W more: the Jobs that finished
+# within t + W, and the alive ones, are at most A·(1 + ceil((t + W) / p)), so K is at most
+# A·ceil((t + W) / p).
+scaled_job_kept(w) := min([limits, a * ceil((w.job.ttlSecondsAfterFinished + release_window) / w.scaledJob.pollingInterval)]) if {
 	a := w.scaledJob.maxReplicaCount
-	limits := (w.scaledJob.successfulJobsHistoryLimit + w.scaledJob.failedJobsHistoryLimit) + a
+	limits := (w.scaledJob.successfulJobsHistoryLimit + w.scaledJob.failedJobsHistoryLimit) + (scaled_job_polls(w) * a)
 	w.job.ttlSecondsAfterFinished != null
-} else := (w.scaledJob.successfulJobsHistoryLimit + w.scaledJob.failedJobsHistoryLimit) + w.scaledJob.maxReplicaCount
+} else := (w.scaledJob.successfulJobsHistoryLimit + w.scaledJob.failedJobsHistoryLimit) + (scaled_job_polls(w) * w.scaledJob.maxReplicaCount)
+
+# The polls of a ScaledJob inside one release window, at least one.
+scaled_job_polls(w) := max([1, ceil(release_window / max([1, w.scaledJob.pollingInterval]))])
 
 # Whether the CronJob numbers needed the schedule's period and did not have it.
 period_needed_but_unknown(w) if {
@@ -506,7 +514,10 @@ workload_numbers(w) := n if {
 		"retainedFinished": k * t,
 		"retainedInFlight": a * (t - pe),
 		"retained": retained_value((k * t) + (a * (t - pe))),
-		"churn": churn_value(a * t),
+		# onCompletion: a pod holds W after it ends, whoever deletes it. The Jobs that ended
+		# in (x − W, x] or are alive at x were alive after one of the n polls in that window or
+		# after the one before: at most A each, (n + 1)·A Jobs of T pods, A·Pe of them running.
+		"churn": churn_value(((scaled_job_polls(w) * a) * t) + (a * (t - pe))),
 		"active": a * pe,
 		"bounded": count(unbounded_reasons_of(w)) == 0,
 	}

@@ -283,19 +283,31 @@ scaled_job(name, sj, spec) := object.union(fx.job(name, spec), {
 	"scaledJob": object.union({"maxReplicaCount": 100, "successfulJobsHistoryLimit": 100, "failedJobsHistoryLimit": 100, "pollingInterval": 30, "scalingStrategy": "default", "runningJobPercentage": null}, sj),
 })
 
+# Each poll deletes at most A finished Jobs, whose pods hold W (90 s) more: the deletions of the
+# 3 polls of one window hold together beside the S + F kept and the A alive.
 test_scaled_job_defaults if {
 	n := model.numbers["ScaledJob/default/q"] with input as fx.inventory([scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2})], [fx.sgp_all], [])
 	n.A == 3
-	n.K == 203 # 100 + 100 + one polling interval's Jobs
-	n.retained == 615 # 203 x 3 + 3 x 2 in flight
+	n.K == 209 # 100 + 100 + the Jobs deleted at the 3 polls within W, 3 each
+	n.retained == 633 # 209 x 3 + 3 x 2 in flight
 	n.active == 3
 	n.bounded
+	slow := scaled_job("q", {"maxReplicaCount": 3, "pollingInterval": 120}, {"backoffLimit": 2})
+	model.numbers["ScaledJob/default/q"].K == 203 with input as fx.inventory([slow], [fx.sgp_all], []) # one poll within W
 }
 
 test_scaled_job_ttl if {
 	w := scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2, "ttlSecondsAfterFinished": 60})
 	n := model.numbers["ScaledJob/default/q"] with input as fx.inventory([w], [fx.sgp_all], [])
-	n.K == 9 # 3 x (ceil(60 / 30) + 1)
+	n.K == 15 # 3 x ceil((60 + 90) / 30): the Jobs that finished within the TTL and W
+}
+
+# onCompletion: the Jobs that ended within W or are alive were alive after one of the 3 polls
+# of the window or after the one before: (3 + 1) x 3 Jobs of 3 pods, 3 of them running.
+test_scaled_job_on_completion if {
+	n := model.numbers["ScaledJob/default/q"] with input as fx.on_completion(fx.inventory([scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2})], [fx.sgp_all], []))
+	n.churn == 33 # 3 x 3 x 3 + 3 x 2
+	n.held == 36
 }
 
 test_scaled_job_custom_strategy_is_unbounded if {
