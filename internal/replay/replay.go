@@ -37,6 +37,12 @@ type Spec struct {
 	// not started later), and the runs past the history limits are deleted only right after a
 	// run starts (checkAndUpdatePastRuns after startNextRun).
 	Spark bool
+	// KEDA: the Jobs are a KEDA ScaledJob's (kedacore/keda pkg/scaling/executor/scale_jobs.go
+	// at 7f17c10): every Poll seconds from 0, RequestJobScale creates Jobs while fewer than
+	// MaxJobs are alive (the default strategy's maxScale − running), then cleanUp deletes the
+	// finished ones past the history limits, sorted by completion time.
+	KEDA          bool
+	Poll, MaxJobs int
 }
 
 // Run is one Job of the trajectory.
@@ -98,7 +104,70 @@ func Check(s Spec, m Model, runs []Run, horizon int) []Violation {
 	if s.CronJob {
 		checkCronJob(s, runs, horizon, add)
 	}
+	if s.KEDA {
+		checkPolls(s, runs, add)
+	}
 	return out
+}
+
+// checkPolls checks a ScaledJob's Jobs against KEDA's poll: created only at a poll, no more
+// than MaxJobs alive after one, deleted for the history limits only at a poll and only past
+// the limits, and by their TTL no earlier than it allows.
+func checkPolls(s Spec, runs []Run, add func(i, at int, format string, args ...any)) {
+	poll := max(1, s.Poll)
+	for i, r := range runs {
+		if r.Start%poll != 0 {
+			add(i, r.Start, "a ScaledJob's Job created at %d s, between two polls (every %d s)", r.Start, poll)
+			continue
+		}
+		alive := 0
+		for _, o := range runs {
+			if o.Start <= r.Start && o.Finish > r.Start {
+				alive++
+			}
+		}
+		if alive > s.MaxJobs {
+			add(i, r.Start, "%d Jobs alive after the poll at %d s, more than maxReplicaCount %d", alive, r.Start, s.MaxJobs)
+		}
+		switch r.DeletedBy {
+		case "ttl":
+			if s.TTL < 0 || r.Deleted < r.Finish+s.TTL {
+				add(i, r.Deleted, "a Job deleted by ttlSecondsAfterFinished before finish + TTL")
+			}
+		case "history":
+			checkPolledHistory(s, runs, i, poll, add)
+		case "":
+		default:
+			add(i, r.Deleted, "a ScaledJob's Job deleted by %s", r.DeletedBy)
+		}
+	}
+}
+
+// checkPolledHistory: cleanUp deletes, at a poll, a finished Job only while the limit's number
+// of Jobs of the same outcome that completed after it are kept.
+func checkPolledHistory(s Spec, runs []Run, i, poll int, add func(i, at int, format string, args ...any)) {
+	r := runs[i]
+	at := r.Deleted
+	if at%poll != 0 {
+		add(i, at, "a ScaledJob's Job deleted for the history limits at %d s, between two polls", at)
+	}
+	if at < r.Finish {
+		add(i, at, "a Job deleted for the history limits before it finished")
+		return
+	}
+	limit := s.SuccessfulHistory
+	if r.Failed {
+		limit = s.FailedHistory
+	}
+	later := 0
+	for j, o := range runs {
+		if j != i && o.Failed == r.Failed && o.Finish >= r.Finish && o.Finish <= at && (o.Deleted < 0 || o.Deleted >= at) {
+			later++
+		}
+	}
+	if later < limit {
+		add(i, at, "a Job deleted for the history limits with %d later completed Jobs kept where the limit is %d", later, limit)
+	}
 }
 
 func checkJob(s Spec, m Model, r Run, horizon int, add func(at int, format string, args ...any)) {

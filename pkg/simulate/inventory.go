@@ -19,7 +19,11 @@ func FromInventory(w inventory.Workload) (Workload, string) {
 	if driver && w.Spark.Retries {
 		return Workload{}, "a Spark driver the operator retries (restartPolicy " + w.Spark.RestartPolicy + "), which the simulator does not play"
 	}
-	if j == nil || (w.Kind != "Job" && w.Kind != "CronJob" && !driver) {
+	keda := w.ScaledJob != nil
+	if keda && w.ScaledJob.ScalingStrategy == "custom" {
+		return Workload{}, "a ScaledJob with the custom scaling strategy, which the simulator does not play"
+	}
+	if j == nil || (w.Kind != "Job" && w.Kind != "CronJob" && !driver && !keda) {
 		return Workload{}, "not a Job or CronJob"
 	}
 	completions := 0
@@ -40,6 +44,12 @@ func FromInventory(w inventory.Workload) (Workload, string) {
 	}
 	if j.ActiveDeadlineSeconds != nil {
 		out.Deadline = *j.ActiveDeadlineSeconds
+	}
+	if keda {
+		sj := w.ScaledJob
+		out.KEDA, out.Poll, out.MaxJobs = true, max(1, sj.PollingInterval), sj.MaxReplicaCount
+		out.SuccessfulHistory, out.FailedHistory, out.Period = sj.SuccessfulJobsHistoryLimit, sj.FailedJobsHistoryLimit, max(1, sj.PollingInterval)
+		return out, ""
 	}
 	if c := w.CronJob; c != nil {
 		out.Timezone, out.Schedule = c.TimeZone, c.Schedule

@@ -31,6 +31,11 @@ func randomLegalWorkload(rng *rand.Rand) Workload {
 		Start:        -1,
 	}
 	w.SuccessfulHistory, w.FailedHistory = rng.IntN(4), rng.IntN(3)
+	if !w.CronJob && rng.IntN(2) == 0 {
+		// A KEDA ScaledJob: Jobs of the template at each poll, up to maxReplicaCount alive.
+		w.KEDA, w.Poll, w.MaxJobs = true, []int{10, 30, 30, 60}[rng.IntN(4)], 1+rng.IntN(4)
+		w.Period = w.Poll
+	}
 	if w.CronJob && rng.IntN(5) == 0 {
 		// A ScheduledSparkApplication's driver: one pod a run, the operator's schedule and
 		// history (a driver that fails fails its run: restartPolicy Never).
@@ -100,7 +105,7 @@ func replaySpec(w Workload) replay.Spec {
 	return replay.Spec{CronJob: w.CronJob, Schedule: w.Schedule, Policy: w.Policy, StartingDeadline: w.StartingDeadline,
 		SuccessfulHistory: w.SuccessfulHistory, FailedHistory: w.FailedHistory, Parallelism: w.Parallelism,
 		Completions: w.Completions, BackoffLimit: w.BackoffLimit, TTL: w.TTL, Deadline: w.Deadline, Grace: w.Grace, OnFailure: w.OnFailure,
-		Spark: w.Spark}
+		Spark: w.Spark, KEDA: w.KEDA, Poll: w.Poll, MaxJobs: w.MaxJobs}
 }
 
 func replayRun(r RunRecord) replay.Run {

@@ -55,6 +55,13 @@ type Workload struct {
 	// not start it later), and the runs past the history limits are deleted only when the next
 	// run starts.
 	Spark bool
+	// KEDA is a KEDA ScaledJob (default scaling strategy): every Poll seconds from 0 it creates
+	// Jobs of the template until MaxJobs are alive, then deletes the finished ones past the
+	// history limits, the first completed first (kedacore/keda pkg/scaling/executor/
+	// scale_jobs.go: RequestJobScale, cleanUp). The adversary decides how many the queue asks
+	// for at each poll.
+	KEDA          bool
+	Poll, MaxJobs int
 }
 
 // stop is how long a deleted running pod may take to end: its grace period, and at least the
@@ -282,6 +289,10 @@ func (s *sim) pick(max int) int {
 // Forbid or Replace CronJob only interact through start times and deletions, and Allow runs
 // through deletions; deletions are applied afterwards in time order.
 func (s *sim) play() {
+	if s.w.KEDA {
+		s.playPolls()
+		return
+	}
 	if !s.w.CronJob {
 		start := s.w.Start
 		if start < 0 {
@@ -821,6 +832,72 @@ func (s *sim) history() {
 			for i := 0; i < len(set)-limit; i++ {
 				s.deleteRun(set[i], r.finish, "history")
 			}
+		}
+	}
+}
+
+// playPolls plays a KEDA ScaledJob: at each poll, new Jobs up to MaxJobs alive (as many as
+// the queue asks for: all of them, or a number the adversary draws), then the clean-up; a
+// Job's TTL deletes it after it ends.
+func (s *sim) playPolls() {
+	poll := max(1, s.w.Poll)
+	for k, t := 0, 0; t <= s.a.Horizon && len(s.runs) < maxPolledJobs; k, t = k+1, t+poll {
+		s.slots = append(s.slots, t)
+		alive := 0
+		for _, r := range s.runs {
+			if r.finish > t && !(r.deletedAt >= 0 && r.deletedAt <= t) {
+				alive++
+			}
+		}
+		s.segment(k + 1)
+		room := s.w.MaxJobs - alive
+		n := room
+		if room > 0 && s.rng.IntN(4) == 0 {
+			n = s.rng.IntN(room + 1) // a shorter queue
+		}
+		for range n {
+			r := s.playRun(t, -1)
+			r.slot = t
+			s.runs = append(s.runs, r)
+		}
+		s.cleanUp(t)
+	}
+	for _, r := range s.runs {
+		if s.w.TTL >= 0 {
+			s.deleteRun(r, r.finish+s.w.TTL, "ttl")
+		}
+	}
+	s.releaseAll()
+}
+
+// maxPolledJobs bounds the Jobs one ScaledJob's play creates.
+const maxPolledJobs = 5000
+
+// cleanUp is KEDA's clean-up at a poll at t: of the Jobs finished by then and not deleted, the
+// completed and the failed past their limits, the first completed first, are deleted.
+func (s *sim) cleanUp(t int) {
+	var ok, bad []*run
+	for _, r := range s.runs {
+		if r.finish > t || r.deletedAt >= 0 && r.deletedAt <= t {
+			continue
+		}
+		if s.w.TTL >= 0 && r.finish+s.w.TTL <= t {
+			continue // deleted by its TTL already
+		}
+		if r.failed {
+			bad = append(bad, r)
+		} else {
+			ok = append(ok, r)
+		}
+	}
+	for _, set := range [][]*run{ok, bad} {
+		limit := s.w.SuccessfulHistory
+		if len(set) > 0 && set[0].failed {
+			limit = s.w.FailedHistory
+		}
+		sort.SliceStable(set, func(i, j int) bool { return set[i].finish < set[j].finish })
+		for i := 0; i < len(set)-limit; i++ {
+			s.deleteRun(set[i], t, "history")
 		}
 	}
 }

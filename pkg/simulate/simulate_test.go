@@ -116,6 +116,20 @@ func view(w Workload) map[string]any {
 			v["cronJob"].(map[string]any)["runSpans"] = spans
 		}
 	}
+	if w.Spark {
+		// A ScheduledSparkApplication's driver, as the loader reads it.
+		v["kind"] = "ScheduledSparkApplication"
+		v["spark"] = map[string]any{"role": "driver", "restartPolicy": "Never"}
+	}
+	if w.KEDA {
+		v["kind"] = "ScaledJob"
+		v["jobSpecPath"] = "spec.jobTargetRef"
+		v["scaledJob"] = map[string]any{
+			"maxReplicaCount": w.MaxJobs, "successfulJobsHistoryLimit": w.SuccessfulHistory,
+			"failedJobsHistoryLimit": w.FailedHistory, "pollingInterval": w.Poll,
+			"scalingStrategy": "default", "runningJobPercentage": nil,
+		}
+	}
 	return v
 }
 
@@ -543,6 +557,56 @@ func TestIrregularSchedulesAreSound(t *testing.T) {
 				a.Horizon = horizon
 				if got := Peak(w, m, a, rng); got > limit {
 					t.Fatalf("%+v under %+v, adversary %+v: simulated %d pods holding at once, bound %d", w, m, a, got, limit)
+				}
+			}
+		}
+	}
+}
+
+// randomOperatorWorkload draws a workload another controller runs: a KEDA ScaledJob (Jobs of
+// the template at each poll, up to maxReplicaCount alive, the clean-up after) or a
+// ScheduledSparkApplication's driver (the Spark operator's schedule and history).
+func randomOperatorWorkload(rng *rand.Rand) Workload {
+	w := Workload{
+		Completions: 1, Parallelism: 1, BackoffLimit: rng.IntN(4), Deadline: -1, StartingDeadline: -1, Start: -1,
+		TTL: []int{-1, -1, 0, 10, 30, 60, 100, 300}[rng.IntN(8)], Grace: 30,
+	}
+	w.SuccessfulHistory, w.FailedHistory = rng.IntN(6), rng.IntN(4)
+	if rng.IntN(2) == 0 {
+		w.KEDA, w.Poll, w.MaxJobs = true, []int{10, 15, 30, 30, 60, 120}[rng.IntN(6)], 1+rng.IntN(5)
+		w.Period = w.Poll
+		if rng.IntN(3) == 0 {
+			w.Completions, w.Parallelism = 1+rng.IntN(3), 1+rng.IntN(2)
+		}
+		return w
+	}
+	w.CronJob, w.Spark, w.BackoffLimit = true, true, 0
+	w.Period = []int{60, 120, 300, 900}[rng.IntN(4)]
+	w.Policy = []string{"Forbid", "Forbid", "Replace", "Allow"}[rng.IntN(4)]
+	if w.Policy == "Allow" {
+		w.Deadline = []int{30, 100, 300}[rng.IntN(3)]
+	}
+	return w
+}
+
+// TestOperatorBoundsAreSound is the soundness property for the workloads other controllers
+// run (KEDA ScaledJobs, ScheduledSparkApplication drivers): no simulated trajectory holds more
+// ENIs at once than the model's bound.
+func TestOperatorBoundsAreSound(t *testing.T) {
+	b := newBound(t)
+	workloads, trajectories := testtool.Size(60, 600), 40
+	if *long {
+		workloads, trajectories = 4000, 300
+	}
+	rng := rand.New(rand.NewPCG(15, 2026))
+	for i := range workloads {
+		w := randomOperatorWorkload(rng)
+		for _, m := range []Model{{OnDelete: true, Window: 90}, {OnDelete: false, Window: 90}, {OnDelete: true, Window: 60}, {OnDelete: false, Window: 60}} {
+			limit := b.held(t, w, m)
+			for range trajectories {
+				a := randomAdversary(rng, w)
+				if got := Peak(w, m, a, rng); got > limit {
+					t.Fatalf("workload %d %+v under %+v, adversary %+v: simulated %d pods holding at once, bound %d", i, w, m, a, got, limit)
 				}
 			}
 		}

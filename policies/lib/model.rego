@@ -429,17 +429,19 @@ cron_active_runs(w) := 1 if {
 # A ScheduledSparkApplication's operator deletes the runs past its history limits only when it
 # starts the next run (kubeflow/spark-operator internal/controller/scheduledsparkapplication,
 # checkAndUpdatePastRuns after startNextRun): under onDelete the finished runs it deletes then
-# hold their ENIs for the cool-down while the new run's driver starts. Between two starts the
-# runs that finish were running at the first, so with them the limits keep one more than S + F
-# beside the A running: K = S + F + 1. A timeToLiveSeconds deletes a run ttl after it ends, and
-# its driver holds W more: the runs that ended within ttl + W, one per period, and the A.
-cron_kept(w) := min([s_plus_f + 1, cron_active_runs(w) + ceil((w.job.ttlSecondsAfterFinished + release_window) / w.cronJob.periodSeconds)]) if {
+# hold their ENIs for the cool-down W (to deletion + W included) while new runs start. A start
+# deletes at most the A runs alive after the start before, and n = floor(W / p) + 1 starts fall
+# in [x − W, x]: beside the S + F kept and the A alive, K = S + F + n·A. A timeToLiveSeconds t
+# deletes a run t after it ends, and its driver holds W more: the runs that ended in
+# [x − t − W, x], one per start there, and the A alive at its start: K at most
+# A + floor((t + W) / p) + 1. The simulator plays the operator (pkg/simulate).
+cron_kept(w) := min([(s_plus_f + (spark_starts(w) * cron_active_runs(w))), (cron_active_runs(w) + floor((w.job.ttlSecondsAfterFinished + release_window) / w.cronJob.periodSeconds)) + 1]) if {
 	spark_driver(w)
 	on_delete
 	s_plus_f := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
 	w.job.ttlSecondsAfterFinished != null
 	w.cronJob.periodSeconds > 0
-} else := (w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit) + 1 if {
+} else := (w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit) + (spark_starts(w) * cron_active_runs(w)) if {
 	spark_driver(w)
 	on_delete
 } else := min([s_plus_f, cron_active_runs(w) + ceil(w.job.ttlSecondsAfterFinished / w.cronJob.periodSeconds)]) if {
@@ -448,24 +450,57 @@ cron_kept(w) := min([s_plus_f + 1, cron_active_runs(w) + ceil((w.job.ttlSecondsA
 	w.cronJob.periodSeconds > 0
 } else := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
 
+# The pods that end within W beside the A·Pe running, under onCompletion, of a workload with
+# runs on a schedule that the timeline does not count (§5a counts CronJobs): a
+# ScheduledSparkApplication's driver holds W after it ends, and the runs that ended in
+# [x − W, x] or are alive were started at one of the n starts in that window or alive at its
+# start: (n + A)·T pods.
+cron_churn(w, a, t, pe) := ((spark_starts(w) + a) * t) - (a * pe) if {
+	spark_driver(w)
+} else := a * t
+
 # K of a KEDA ScaledJob under onDelete: the finished Jobs that hold beside the A alive. KEDA
 # polls every pollingInterval p: it creates Jobs up to maxReplicaCount A alive, then deletes
 # the finished ones past the history limits, the first completed first (RequestJobScale, then
 # cleanUp; kedacore/keda pkg/scaling/executor/scale_jobs.go at 7f17c10). The Jobs alive after a
-# poll are at most A, so a poll deletes at most A, and a deleted Job's pods hold W more: at a
-# moment x the S + F kept, the A alive after the last poll (finished since, or running), and
-# the Jobs deleted at the n = ceil(W / p) polls in (x − W, x], A each: K = S + F + n·A. With a
-# TTL t a finished Job is deleted t after it ends and holds W more: the Jobs that finished
-# within t + W, and the alive ones, are at most A·(1 + ceil((t + W) / p)), so K is at most
-# A·ceil((t + W) / p).
-scaled_job_kept(w) := min([limits, a * ceil((w.job.ttlSecondsAfterFinished + release_window) / w.scaledJob.pollingInterval)]) if {
+# poll are at most A, so a poll deletes at most A, and a deleted Job's pods hold W more (to
+# x = deletion + W included): at a moment x the S + F kept, the A alive after the last poll
+# (finished since, or running), and the Jobs deleted at the n polls in [x − W − stop, x], A
+# each (a deleted pod still stopping holds W after its end): K = S + F + n·A, n =
+# floor((W + stop) / p) + 1. With a TTL t a finished Job is deleted t after it ends and holds
+# W more: the Jobs that finished in [x − t − W − stop, x] or are alive were created at one of
+# the polls in that window, A each, or alive at its start, A more: K is at most
+# A·(floor((t + W + stop) / p) + 1). The simulator plays ScaledJobs (pkg/simulate).
+scaled_job_kept(w) := min([limits, a * (floor(((w.job.ttlSecondsAfterFinished + release_window) + late_stop(w)) / w.scaledJob.pollingInterval) + 1)]) if {
 	a := w.scaledJob.maxReplicaCount
 	limits := (w.scaledJob.successfulJobsHistoryLimit + w.scaledJob.failedJobsHistoryLimit) + (scaled_job_polls(w) * a)
 	w.job.ttlSecondsAfterFinished != null
 } else := (w.scaledJob.successfulJobsHistoryLimit + w.scaledJob.failedJobsHistoryLimit) + (scaled_job_polls(w) * w.scaledJob.maxReplicaCount)
 
-# The polls of a ScaledJob inside one release window, at least one.
-scaled_job_polls(w) := max([1, ceil(release_window / max([1, w.scaledJob.pollingInterval]))])
+# The starts of a ScheduledSparkApplication inside one release window, its ends included, the
+# window widened by how long a deleted run's pods may take to stop (late_stop: Replace deletes
+# the run before, whose driver then stops within its grace period).
+spark_starts(w) := floor((release_window + late_stop(w)) / max([1, w.cronJob.periodSeconds])) + 1
+
+# How long after its Job is done a pod may still be stopping: its stop (stop_seconds) when
+# something deletes pods while they run (Replace; a deadline; a Job failed by its back-off
+# limit with other pods running, or under OnFailure with its container restarting), else 0.
+late_stop(w) := stop_seconds(w) if {
+	deletes_running_pods(w)
+} else := 0
+
+deletes_running_pods(w) if object.get(object.get(w, "cronJob", {}), "concurrencyPolicy", "") == "Replace"
+
+deletes_running_pods(w) if w.job.activeDeadlineSeconds != null
+
+deletes_running_pods(w) if job_running(w.job) > 1
+
+deletes_running_pods(w) if w.job.restartPolicy == "OnFailure"
+
+# The polls of a ScaledJob inside one release window, its ends included, the window widened by
+# how long a pod deleted while it runs may take to stop (late_stop: before Kubernetes 1.31 a Job
+# that deletes its running pods is finished at once).
+scaled_job_polls(w) := floor((release_window + late_stop(w)) / max([1, w.scaledJob.pollingInterval])) + 1
 
 # Whether the CronJob numbers needed the schedule's period and did not have it.
 period_needed_but_unknown(w) if {
@@ -515,8 +550,8 @@ workload_numbers(w) := n if {
 		"retainedInFlight": a * (t - pe),
 		"retained": retained_value((k * t) + (a * (t - pe))),
 		# onCompletion: a pod holds W after it ends, whoever deletes it. The Jobs that ended
-		# in (x − W, x] or are alive at x were alive after one of the n polls in that window or
-		# after the one before: at most A each, (n + 1)·A Jobs of T pods, A·Pe of them running.
+		# in [x − W, x] or are alive at x were created at one of the n polls in that window or
+		# alive at its start: at most A each, (n + 1)·A Jobs of T pods, A·Pe of them running.
 		"churn": churn_value(((scaled_job_polls(w) * a) * t) + (a * (t - pe))),
 		"active": a * pe,
 		"bounded": count(unbounded_reasons_of(w)) == 0,
@@ -535,7 +570,7 @@ workload_numbers(w) := n if {
 		"retainedFinished": k * t,
 		"retainedInFlight": a * (t - pe),
 		"retained": retained_value((k * t) + (a * (t - pe))),
-		"churn": churn_value(a * t),
+		"churn": churn_value(cron_churn(w, a, t, pe)),
 		"active": a * pe,
 		"bounded": count(unbounded_reasons_of(w)) == 0,
 	}

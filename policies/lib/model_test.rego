@@ -284,30 +284,33 @@ scaled_job(name, sj, spec) := object.union(fx.job(name, spec), {
 })
 
 # Each poll deletes at most A finished Jobs, whose pods hold W (90 s) more: the deletions of the
-# 3 polls of one window hold together beside the S + F kept and the A alive.
+# 4 polls in [x − 90, x] hold together beside the S + F kept and the A alive. (Pods that a Job
+# deletes while they run, which this one does not, widen the window by their stop.)
 test_scaled_job_defaults if {
 	n := model.numbers["ScaledJob/default/q"] with input as fx.inventory([scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2})], [fx.sgp_all], [])
 	n.A == 3
-	n.K == 209 # 100 + 100 + the Jobs deleted at the 3 polls within W, 3 each
-	n.retained == 633 # 209 x 3 + 3 x 2 in flight
+	n.K == 212 # 100 + 100 + the Jobs deleted at the 4 polls within W, 3 each
+	n.retained == 642 # 212 x 3 + 3 x 2 in flight
 	n.active == 3
 	n.bounded
 	slow := scaled_job("q", {"maxReplicaCount": 3, "pollingInterval": 120}, {"backoffLimit": 2})
 	model.numbers["ScaledJob/default/q"].K == 203 with input as fx.inventory([slow], [fx.sgp_all], []) # one poll within W
+	parallel := scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2, "parallelism": 2, "completions": 2})
+	model.numbers["ScaledJob/default/q"].K == 215 with input as fx.inventory([parallel], [fx.sgp_all], []) # pods deleted while they run: 5 polls in 90 + 30 s
 }
 
 test_scaled_job_ttl if {
 	w := scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2, "ttlSecondsAfterFinished": 60})
 	n := model.numbers["ScaledJob/default/q"] with input as fx.inventory([w], [fx.sgp_all], [])
-	n.K == 15 # 3 x ceil((60 + 90) / 30): the Jobs that finished within the TTL and W
+	n.K == 18 # 3 x (floor((60 + 90) / 30) + 1): the Jobs that finished within the TTL and W
 }
 
-# onCompletion: the Jobs that ended within W or are alive were alive after one of the 3 polls
-# of the window or after the one before: (3 + 1) x 3 Jobs of 3 pods, 3 of them running.
+# onCompletion: the Jobs that ended within W or are alive were created at one of the 4 polls of
+# that window or alive at its start: (4 + 1) x 3 Jobs of 3 pods, 3 of them running.
 test_scaled_job_on_completion if {
 	n := model.numbers["ScaledJob/default/q"] with input as fx.on_completion(fx.inventory([scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2})], [fx.sgp_all], []))
-	n.churn == 33 # 3 x 3 x 3 + 3 x 2
-	n.held == 36
+	n.churn == 42 # 4 x 3 x 3 + 3 x 2
+	n.held == 45
 }
 
 test_scaled_job_custom_strategy_is_unbounded if {
