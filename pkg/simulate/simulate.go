@@ -812,78 +812,27 @@ func (s *sim) history() {
 			continue // a Job alone: only its TTL deletes it
 		}
 		done = append(done, r)
-		var ok, bad []*run
+		var kept []*run
 		for _, d := range done {
-			if d.deletedAt >= 0 && d.deletedAt <= r.finish {
-				continue
-			}
-			if d.failed {
-				bad = append(bad, d)
-			} else {
-				ok = append(ok, d)
+			if !(d.deletedAt >= 0 && d.deletedAt <= r.finish) {
+				kept = append(kept, d)
 			}
 		}
-		for _, set := range [][]*run{ok, bad} {
-			limit := s.w.SuccessfulHistory
-			if len(set) > 0 && set[0].failed {
-				limit = s.w.FailedHistory
-			}
-			sort.SliceStable(set, func(i, j int) bool { return set[i].start < set[j].start })
-			for i := 0; i < len(set)-limit; i++ {
-				s.deleteRun(set[i], r.finish, "history")
-			}
-		}
+		s.deletePastLimits(kept, r.finish, byStart)
 	}
 }
 
-// playPolls plays a KEDA ScaledJob: at each poll, new Jobs up to MaxJobs alive (as many as
-// the queue asks for: all of them, or a number the adversary draws), then the clean-up; a
-// Job's TTL deletes it after it ends.
-func (s *sim) playPolls() {
-	poll := max(1, s.w.Poll)
-	for k, t := 0, 0; t <= s.a.Horizon && len(s.runs) < maxPolledJobs; k, t = k+1, t+poll {
-		s.slots = append(s.slots, t)
-		alive := 0
-		for _, r := range s.runs {
-			if r.finish > t && !(r.deletedAt >= 0 && r.deletedAt <= t) {
-				alive++
-			}
-		}
-		s.segment(k + 1)
-		room := s.w.MaxJobs - alive
-		n := room
-		if room > 0 && s.rng.IntN(4) == 0 {
-			n = s.rng.IntN(room + 1) // a shorter queue
-		}
-		for range n {
-			r := s.playRun(t, -1)
-			r.slot = t
-			s.runs = append(s.runs, r)
-		}
-		s.cleanUp(t)
-	}
-	for _, r := range s.runs {
-		if s.w.TTL >= 0 {
-			s.deleteRun(r, r.finish+s.w.TTL, "ttl")
-		}
-	}
-	s.releaseAll()
-}
+// byStart and byFinish order finished runs for the history limits: the CronJob controller and
+// the Spark operator delete the oldest started first, KEDA the first completed.
+func byStart(a, b *run) bool  { return a.start < b.start }
+func byFinish(a, b *run) bool { return a.finish < b.finish }
 
-// maxPolledJobs bounds the Jobs one ScaledJob's play creates.
-const maxPolledJobs = 5000
-
-// cleanUp is KEDA's clean-up at a poll at t: of the Jobs finished by then and not deleted, the
-// completed and the failed past their limits, the first completed first, are deleted.
-func (s *sim) cleanUp(t int) {
-	var ok, bad []*run
-	for _, r := range s.runs {
-		if r.finish > t || r.deletedAt >= 0 && r.deletedAt <= t {
-			continue
-		}
-		if s.w.TTL >= 0 && r.finish+s.w.TTL <= t {
-			continue // deleted by its TTL already
-		}
+// deletePastLimits deletes at t, of the finished runs kept (in the order they were found), the
+// succeeded and the failed past their history limits, the first in order first; it returns
+// those it left.
+func (s *sim) deletePastLimits(kept []*run, t int, first func(a, b *run) bool) []*run {
+	var ok, bad, left []*run
+	for _, r := range kept {
 		if r.failed {
 			bad = append(bad, r)
 		} else {
@@ -895,11 +844,89 @@ func (s *sim) cleanUp(t int) {
 		if len(set) > 0 && set[0].failed {
 			limit = s.w.FailedHistory
 		}
-		sort.SliceStable(set, func(i, j int) bool { return set[i].finish < set[j].finish })
-		for i := 0; i < len(set)-limit; i++ {
-			s.deleteRun(set[i], t, "history")
+		sort.SliceStable(set, func(i, j int) bool { return first(set[i], set[j]) })
+		for i, r := range set {
+			if i < len(set)-limit {
+				s.deleteRun(r, t, "history")
+			} else {
+				left = append(left, r)
+			}
 		}
 	}
+	return left
+}
+
+// playPolls plays a KEDA ScaledJob: at each poll, new Jobs up to MaxJobs alive (as many as
+// the queue asks for: all of them, or a number the adversary draws), then the clean-up; a
+// Job's TTL deletes it after it ends. The Jobs alive and the finished ones kept are carried
+// from poll to poll, so that a poll looks at those only, not at every Job played.
+func (s *sim) playPolls() {
+	poll := max(1, s.w.Poll)
+	var alive, kept []polled
+	for k, t := 0, 0; t <= s.a.Horizon && len(s.runs) < maxPolledJobs; k, t = k+1, t+poll {
+		s.slots = append(s.slots, t)
+		still := alive[:0]
+		for _, p := range alive {
+			if p.r.finish > t {
+				still = append(still, p)
+			} else {
+				kept = append(kept, p)
+			}
+		}
+		alive = still
+		s.segment(k + 1)
+		room := s.w.MaxJobs - len(alive)
+		n := room
+		if room > 0 && s.rng.IntN(4) == 0 {
+			n = s.rng.IntN(room + 1) // a shorter queue
+		}
+		for range n {
+			r := s.playRun(t, -1)
+			r.slot = t
+			alive = append(alive, polled{r, len(s.runs)})
+			s.runs = append(s.runs, r)
+		}
+		kept = s.cleanUp(kept, t)
+	}
+	for _, r := range s.runs {
+		if s.w.TTL >= 0 {
+			s.deleteRun(r, r.finish+s.w.TTL, "ttl")
+		}
+	}
+	s.releaseAll()
+}
+
+// polled is a ScaledJob's Job and its place among the Jobs created.
+type polled struct {
+	r *run
+	i int
+}
+
+// maxPolledJobs bounds the Jobs one ScaledJob's play creates.
+const maxPolledJobs = 5000
+
+// cleanUp is KEDA's clean-up at a poll at t: of the Jobs finished by then and kept (not deleted
+// by their TTL), the completed and the failed past their limits, the first completed first,
+// are deleted. It returns the Jobs it keeps, in the order they were created.
+func (s *sim) cleanUp(kept []polled, t int) []polled {
+	// In creation order, as the Jobs are listed: among those completed in one second the
+	// first created goes first.
+	sort.Slice(kept, func(a, b int) bool { return kept[a].i < kept[b].i })
+	byRun := make(map[*run]polled, len(kept))
+	var runs []*run
+	for _, p := range kept {
+		if s.w.TTL >= 0 && p.r.finish+s.w.TTL <= t {
+			continue // deleted by its TTL already
+		}
+		byRun[p.r] = p
+		runs = append(runs, p.r)
+	}
+	left := s.deletePastLimits(runs, t, byFinish)
+	out := kept[:0]
+	for _, r := range left {
+		out = append(out, byRun[r])
+	}
+	return out
 }
 
 // sparkHistory is history as the Spark operator keeps it: a run's TTL (timeToLiveSeconds)
@@ -913,27 +940,13 @@ func (s *sim) sparkHistory() {
 	}
 	for _, start := range s.runs { // in start order
 		t := start.start
-		var ok, bad []*run
+		var kept []*run
 		for _, d := range s.runs {
-			if d == start || d.finish > t || d.deletedAt >= 0 && d.deletedAt <= t {
-				continue
-			}
-			if d.failed {
-				bad = append(bad, d)
-			} else {
-				ok = append(ok, d)
+			if d != start && d.finish <= t && !(d.deletedAt >= 0 && d.deletedAt <= t) {
+				kept = append(kept, d)
 			}
 		}
-		for _, set := range [][]*run{ok, bad} {
-			limit := s.w.SuccessfulHistory
-			if len(set) > 0 && set[0].failed {
-				limit = s.w.FailedHistory
-			}
-			sort.SliceStable(set, func(i, j int) bool { return set[i].start < set[j].start })
-			for i := 0; i < len(set)-limit; i++ {
-				s.deleteRun(set[i], t, "history")
-			}
-		}
+		s.deletePastLimits(kept, t, byStart)
 	}
 }
 
