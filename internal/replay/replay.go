@@ -131,42 +131,16 @@ func checkPolls(s Spec, runs []Run, add func(i, at int, format string, args ...a
 		}
 		switch r.DeletedBy {
 		case "ttl":
-			if s.TTL < 0 || r.Deleted < r.Finish+s.TTL {
-				add(i, r.Deleted, "a Job deleted by ttlSecondsAfterFinished before finish + TTL")
-			}
+			checkTTL(s, r, i, add)
 		case "history":
-			checkPolledHistory(s, runs, i, poll, add)
+			if r.Deleted%poll != 0 {
+				add(i, r.Deleted, "a ScaledJob's Job deleted for the history limits at %d s, between two polls", r.Deleted)
+			}
+			checkHistory(s, runs, i, completedAfter, "later completed", add)
 		case "":
 		default:
 			add(i, r.Deleted, "a ScaledJob's Job deleted by %s", r.DeletedBy)
 		}
-	}
-}
-
-// checkPolledHistory: cleanUp deletes, at a poll, a finished Job only while the limit's number
-// of Jobs of the same outcome that completed after it are kept.
-func checkPolledHistory(s Spec, runs []Run, i, poll int, add func(i, at int, format string, args ...any)) {
-	r := runs[i]
-	at := r.Deleted
-	if at%poll != 0 {
-		add(i, at, "a ScaledJob's Job deleted for the history limits at %d s, between two polls", at)
-	}
-	if at < r.Finish {
-		add(i, at, "a Job deleted for the history limits before it finished")
-		return
-	}
-	limit := s.SuccessfulHistory
-	if r.Failed {
-		limit = s.FailedHistory
-	}
-	later := 0
-	for j, o := range runs {
-		if j != i && o.Failed == r.Failed && o.Finish >= r.Finish && o.Finish <= at && (o.Deleted < 0 || o.Deleted >= at) {
-			later++
-		}
-	}
-	if later < limit {
-		add(i, at, "a Job deleted for the history limits with %d later completed Jobs kept where the limit is %d", later, limit)
 	}
 }
 
@@ -376,11 +350,9 @@ func checkCronJob(s Spec, runs []Run, horizon int, add func(i, at int, format st
 		}
 		switch r.DeletedBy {
 		case "ttl":
-			if s.TTL < 0 || r.Deleted < r.Finish+s.TTL {
-				add(i, r.Deleted, "a Job deleted by ttlSecondsAfterFinished before finish + TTL")
-			}
+			checkTTL(s, r, i, add)
 		case "history":
-			checkHistory(s, runs, i, add)
+			checkHistory(s, runs, i, startedAfter, "newer finished", add)
 			if s.Spark && !startsAt(runs, r.Deleted) {
 				add(i, r.Deleted, "a ScheduledSparkApplication run deleted for the history limits when no run started")
 			}
@@ -402,10 +374,11 @@ func startsAt(runs []Run, t int) bool {
 	return false
 }
 
-// checkHistory: the CronJob controller deletes a finished Job for its history limits only
-// after some run finished, and only while the limit's number of newer finished Jobs of the
-// same outcome exist.
-func checkHistory(s Spec, runs []Run, i int, add func(i, at int, format string, args ...any)) {
+// checkHistory: a finished Job is deleted for its history limits only after it finished, and
+// only while the limit's number of Jobs of the same outcome that come after it (after) are
+// kept: newer ones for the CronJob controller and the Spark operator, later completed ones for
+// KEDA, which sorts by completion time.
+func checkHistory(s Spec, runs []Run, i int, after func(o, r Run) bool, which string, add func(i, at int, format string, args ...any)) {
 	r := runs[i]
 	at := r.Deleted
 	if at < r.Finish {
@@ -416,13 +389,23 @@ func checkHistory(s Spec, runs []Run, i int, add func(i, at int, format string, 
 	if r.Failed {
 		limit = s.FailedHistory
 	}
-	newer := 0
+	kept := 0
 	for j, o := range runs {
-		if j != i && o.Failed == r.Failed && o.Start > r.Start && o.Finish <= at && (o.Deleted < 0 || o.Deleted >= at) {
-			newer++
+		if j != i && o.Failed == r.Failed && after(o, r) && o.Finish <= at && (o.Deleted < 0 || o.Deleted >= at) {
+			kept++
 		}
 	}
-	if newer < limit {
-		add(i, at, "a Job deleted for the history limits with %d newer finished Jobs kept where the limit is %d", newer, limit)
+	if kept < limit {
+		add(i, at, "a Job deleted for the history limits with %d %s Jobs kept where the limit is %d", kept, which, limit)
+	}
+}
+
+func startedAfter(o, r Run) bool   { return o.Start > r.Start }
+func completedAfter(o, r Run) bool { return o.Finish >= r.Finish }
+
+// checkTTL: ttlSecondsAfterFinished deletes a Job no earlier than its finish and the TTL.
+func checkTTL(s Spec, r Run, i int, add func(i, at int, format string, args ...any)) {
+	if s.TTL < 0 || r.Deleted < r.Finish+s.TTL {
+		add(i, r.Deleted, "a Job deleted by ttlSecondsAfterFinished before finish + TTL")
 	}
 }
