@@ -219,14 +219,20 @@ func randomAdversary(rng *rand.Rand, w Workload) Adversary {
 // adversaries, no simulated trajectory holds more ENIs at once than the model's bound. Seeded,
 // so a failure reproduces; -sim.long searches longer.
 func TestBoundIsNeverBelowTheSimulation(t *testing.T) {
-	b := newBound(t)
 	workloads, trajectories := testtool.Size(150, 1500), 40
 	if *long {
 		workloads, trajectories = 20000, 400
 	}
-	rng := rand.New(rand.NewPCG(14, 2026))
+	checkBoundsHold(t, randomWorkload, workloads, trajectories, rand.New(rand.NewPCG(14, 2026)))
+}
+
+// checkBoundsHold plays workloads drawn by next, each under both release models and two
+// windows with trajectories random adversaries, and fails at the first trajectory that holds
+// more ENIs at once than the model's bound.
+func checkBoundsHold(t *testing.T, next func(*rand.Rand) Workload, workloads, trajectories int, rng *rand.Rand) {
+	b := newBound(t)
 	for i := range workloads {
-		w := randomWorkload(rng)
+		w := next(rng)
 		for _, m := range []Model{{OnDelete: true, Window: 90}, {OnDelete: false, Window: 90}, {OnDelete: true, Window: 60}, {OnDelete: false, Window: 60}} {
 			limit := b.held(t, w, m)
 			for range trajectories {
@@ -593,22 +599,9 @@ func randomOperatorWorkload(rng *rand.Rand) Workload {
 // run (KEDA ScaledJobs, ScheduledSparkApplication drivers): no simulated trajectory holds more
 // ENIs at once than the model's bound.
 func TestOperatorBoundsAreSound(t *testing.T) {
-	b := newBound(t)
 	workloads, trajectories := testtool.Size(60, 600), 40
 	if *long {
 		workloads, trajectories = 4000, 300
 	}
-	rng := rand.New(rand.NewPCG(15, 2026))
-	for i := range workloads {
-		w := randomOperatorWorkload(rng)
-		for _, m := range []Model{{OnDelete: true, Window: 90}, {OnDelete: false, Window: 90}, {OnDelete: true, Window: 60}, {OnDelete: false, Window: 60}} {
-			limit := b.held(t, w, m)
-			for range trajectories {
-				a := randomAdversary(rng, w)
-				if got := Peak(w, m, a, rng); got > limit {
-					t.Fatalf("workload %d %+v under %+v, adversary %+v: simulated %d pods holding at once, bound %d", i, w, m, a, got, limit)
-				}
-			}
-		}
-	}
+	checkBoundsHold(t, randomOperatorWorkload, workloads, trajectories, rand.New(rand.NewPCG(15, 2026)))
 }
