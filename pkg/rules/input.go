@@ -115,26 +115,34 @@ var (
 )
 
 func encoderOf(t reflect.Type) encoder {
-	if e, ok := encoders.Load(t); ok {
-		return e.(encoder)
+	return perType(&encoders, t, newEncoder, func(get func() encoder) encoder {
+		return func(v reflect.Value) (ast.Value, error) { return get()(v) }
+	})
+}
+
+// perType is the function cache holds for t, built by build the first time. A recursive type
+// finds its own function while it is built through forward, which calls the finished one:
+// encoders and key writers are built this way.
+func perType[F any](cache *sync.Map, t reflect.Type, build func(reflect.Type) F, forward func(get func() F) F) F {
+	if f, ok := cache.Load(t); ok {
+		return f.(F)
 	}
-	// A recursive type finds its own encoder through this indirection while it is built.
 	var (
 		wg sync.WaitGroup
-		e  encoder
+		f  F
 	)
 	wg.Add(1)
-	actual, loaded := encoders.LoadOrStore(t, encoder(func(v reflect.Value) (ast.Value, error) {
+	actual, loaded := cache.LoadOrStore(t, forward(func() F {
 		wg.Wait()
-		return e(v)
+		return f
 	}))
 	if loaded {
-		return actual.(encoder)
+		return actual.(F)
 	}
-	e = newEncoder(t)
+	f = build(t)
 	wg.Done()
-	encoders.Store(t, e)
-	return e
+	cache.Store(t, f)
+	return f
 }
 
 func newEncoder(t reflect.Type) encoder {

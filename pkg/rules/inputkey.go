@@ -26,26 +26,9 @@ type keyWriter func(b []byte, v reflect.Value) ([]byte, error)
 var keyWriters sync.Map // reflect.Type → keyWriter
 
 func keyWriterOf(t reflect.Type) keyWriter {
-	if w, ok := keyWriters.Load(t); ok {
-		return w.(keyWriter)
-	}
-	// A recursive type finds its own writer through this indirection while it is built.
-	var (
-		wg sync.WaitGroup
-		w  keyWriter
-	)
-	wg.Add(1)
-	actual, loaded := keyWriters.LoadOrStore(t, keyWriter(func(b []byte, v reflect.Value) ([]byte, error) {
-		wg.Wait()
-		return w(b, v)
-	}))
-	if loaded {
-		return actual.(keyWriter)
-	}
-	w = newKeyWriter(t)
-	wg.Done()
-	keyWriters.Store(t, w)
-	return w
+	return perType(&keyWriters, t, newKeyWriter, func(get func() keyWriter) keyWriter {
+		return func(b []byte, v reflect.Value) ([]byte, error) { return get()(b, v) }
+	})
 }
 
 // Markers before a value that may be absent or null.
