@@ -1013,7 +1013,7 @@ type_row(g, t, ks) := row if {
 	over := max([0, stopping - b])
 	held := (sum([key_totals[k].held | some k in ks]) - saved) - over
 	hidden := (summed_hidden - saved) - over
-	demand := min([held, hidden + min([active, b])])
+	demand := row_demand(held, hidden, active, b)
 	unbounded := sum([key_totals[k].unbounded | some k in ks])
 	contributors := ranked([c | some k in ks; some c in key_totals[k].top])
 	row := object.union(object.union(separated_details(separated, saved), stopping_details(stopping, over)), {
@@ -1076,12 +1076,20 @@ row_separated(row) := separated_on(row_keys[[row.nodeGroupId, row.typeKey]])
 
 # A row's demand on an instance type of b branch interfaces instead of its own: the late pods
 # still stopping count at most at b, the running ones too (the instance-type remedy).
-demand_on(row, b) := min([held, hidden + min([row.active, b])]) if {
-	late := object.get(row, "lateStopping", {"pods": 0, "overCapacity": 0})
+demand_on(row, b) := row_demand(held, hidden, row.active, b) if {
+	late := row_late(row)
 	over := max([0, late.pods - b])
 	held := (row.held + late.overCapacity) - over
 	hidden := (row.hidden + late.overCapacity) - over
 }
+
+# A row's demand (§6): terminated pods plus at most b running ones (the scheduler stops there),
+# never more than the workloads' peaks added up.
+row_demand(held, hidden, active, b) := min([held, hidden + min([active, b])])
+
+# A row's late pods still stopping, and how many of them it did not count (none of either when
+# it has no such pods).
+row_late(row) := object.get(row, "lateStopping", {"pods": 0, "overCapacity": 0})
 
 # A row with late pods still stopping says how many, and how many it did not count past the
 # node's capacity (the remedies count a changed row again from them).

@@ -20,13 +20,13 @@ row_after(row, c, w, v, n) := {"held": held, "hidden": hidden, "active": active,
 	before := saved_by(pairs_of(separated))
 	rest := [x | some x in separated; x.id != w.id]
 	after := saved_by(array.concat(pairs_of(rest), counted.pair))
-	late := object.get(row, "lateStopping", {"pods": 0, "overCapacity": 0})
+	late := model.row_late(row)
 	stopping := (late.pods - stopping_counted(c, w.id)) + counted.stopping
 	over := max([0, stopping - row.branchInterfaces]) - late.overCapacity
 	held := ((((row.held + before) - c.held) + counted.held) - after) - over
 	hidden := ((((row.hidden + before) - c.hidden) + counted.hidden) - after) - over
 	active := (row.active - c.active) + counted.active
-	demand := min([held, hidden + min([active, row.branchInterfaces])])
+	demand := model.row_demand(held, hidden, active, row.branchInterfaces)
 } else := {"held": row.held, "hidden": row.hidden, "active": row.active, "demand": row.demand}
 
 # What the row counts for w's object after the change. An object defined more than once (two
