@@ -29,7 +29,7 @@ func TestBusyPeakMatchesItsDefinition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := rego.New(rego.Query("x := data.eni.model.busy_peak(input.groups)"), rego.Compiler(comp)).PrepareForEval(context.Background())
+	q, err := rego.New(rego.Query("x := data.eni.model._busy_peak(input.groups)"), rego.Compiler(comp)).PrepareForEval(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

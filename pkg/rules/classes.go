@@ -10,7 +10,7 @@ import (
 // Classes are data preparation, like parsing: workloads that share a placement key (the pod
 // fields the scheduler matches against nodes) and a numbers view (the fields the model's
 // figures read) add the same figures to the same rows, so the policies work a class out once
-// and multiply it by its members (policies/lib/model.rego §6a). Grouping them in Rego cost a
+// and multiply it by its members (policies/lib/contributions.rego, §6a). Grouping them in Rego cost a
 // pass that built each workload's key as a new object, and a set of those keys: a tenth of
 // a pull request's evaluation. The engine groups them here, from the workloads' Rego values,
 // and gives the policies input.classes (each class's [placement key, numbers fields, restart
@@ -49,8 +49,8 @@ var (
 	alwaysTerm       = ast.StringTerm("Always")
 )
 
-// classKey is a workload's [placement key, numbers fields, restart policy], as model.rego's
-// classified writes it; ok is false where that is undefined there (no pod, or a placement
+// classKey is a workload's [placement key, numbers fields, restart policy], as contributions.rego's
+// _classified writes it; ok is false where that is undefined there (no pod, or a placement
 // field missing), and the workload then has no class.
 func classKey(w ast.Value, fields []*ast.Term) (*ast.Term, bool) {
 	obj, ok := w.(ast.Object)

@@ -36,7 +36,7 @@ const ReportQuery = "data.eni.main.report"
 // which a run evaluates beside ReportQuery, on another core.
 const FannedOutQuery = "data.eni.main.fanned_out"
 
-// PartitionQuery is the per-workload stage of the model (policies/lib/model.rego,
+// PartitionQuery is the per-workload stage of the model (policies/lib/rows.rego,
 // "Partitions"), which the engine evaluates over slices of the workloads at once.
 const PartitionQuery = "data.eni.model.partition"
 

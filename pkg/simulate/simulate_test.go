@@ -63,7 +63,7 @@ func prepareBound() (*bound, error) {
 	row := `s := {id: %s | some id, v in input.views}
 		all := [{"id": id, "held": data.eni.model.numbers_of(v).held} | some id, v in input.views]
 		cs := [c | some c in all; s[c.id]]
-		x := (sum([c.held | some c in all]) - sum([c.held | some c in cs])) + data.eni.model.separated_peak(cs) with data.eni.model.separable as s`
+		x := (sum([c.held | some c in all]) - sum([c.held | some c in cs])) + data.eni.model._separated_peak(cs) with data.eni.model.separable as s`
 	separated := prepare(fmt.Sprintf(row, "data.eni.model.separable_windows(v)"))
 	windows := prepare(fmt.Sprintf(row, `object.remove(data.eni.model.separable_windows(v), {"ramp"})`))
 	return &bound{q, separated, windows}, failed
@@ -76,7 +76,7 @@ func optional(v int) any {
 	return v
 }
 
-// view is the numbers view (policies/lib/model.rego numbers_view) of a workload.
+// view is the numbers view (policies/lib/terminated.rego, numbers_view) of a workload.
 func view(w Workload) map[string]any {
 	var completions any = w.Completions
 	if w.Completions == 0 {
@@ -361,7 +361,7 @@ func TestTightness(t *testing.T) {
 }
 
 // separatedPeak is the row's figure for CronJobs whose runs a schedule separates
-// (policies/lib/timeline.rego separated_peak), from their numbers views.
+// (policies/lib/overlap.rego, _separated_peak), from their numbers views.
 func (b *bound) separatedPeak(t testing.TB, ws []Workload, m Model) int {
 	return b.peak(t, b.separated, ws, m)
 }

@@ -25,26 +25,26 @@ test_t_suspended if model.job_t(object.union(fx.base_job, {"suspend": true})) ==
 
 test_t_zero_parallelism if model.job_t(object.union(fx.base_job, {"parallelism": 0})) == 0
 
-test_running_capped_by_completions if model.job_running(object.union(fx.base_job, {"parallelism": 5, "completions": 2})) == 2
+test_running_capped_by_completions if model._job_running(object.union(fx.base_job, {"parallelism": 5, "completions": 2})) == 2
 
 # --- CronJob A and K ---
 
-test_cron_forbid_a if model.cron_active_runs(fx.cronjob("c", {}, {})) == 1
+test_cron_forbid_a if model._cron_active_runs(fx.cronjob("c", {}, {})) == 1
 
 test_cron_allow_with_deadline_a if {
 	w := fx.cronjob("c", {"concurrencyPolicy": "Allow"}, {"activeDeadlineSeconds": 600})
-	model.cron_active_runs(w) == 3 # ceil(600/300) + 1
+	model._cron_active_runs(w) == 3 # ceil(600/300) + 1
 }
 
 test_cron_ttl_k if {
 	w := fx.cronjob("c", {}, {"ttlSecondsAfterFinished": 60})
-	model.cron_kept(w) == 2 # min(4, 1 + ceil(60/300))
+	model._cron_kept(w) == 2 # min(4, 1 + ceil(60/300))
 }
 
 test_cron_unbounded_allow if {
 	w := fx.cronjob("c", {"concurrencyPolicy": "Allow"}, {})
-	count(model.unbounded_reasons(w)) == 1
-	n := model.numbers[w.id] with input as fx.inventory([w], [fx.sgp_all], [])
+	count(model._unbounded_reasons(w)) == 1
+	n := model._numbers[w.id] with input as fx.inventory([w], [fx.sgp_all], [])
 	not n.bounded
 	n.retained == 34 # the lower bound, with one run at a time
 	n.active == 1
@@ -54,7 +54,7 @@ test_cron_unbounded_allow if {
 
 test_seed_numbers if {
 	w := fx.cronjob("seed", {}, {})
-	n := model.numbers[w.id] with input as fx.inventory([w], [fx.sgp_all], [])
+	n := model._numbers[w.id] with input as fx.inventory([w], [fx.sgp_all], [])
 	n.T == 7
 	n.A == 1
 	n.K == 4
@@ -215,29 +215,29 @@ test_exemptions_agree_with_no_branch_eni_reason if {
 test_node_selector_limits_placement if {
 	w := fx.with_pod(fx.job("j", {}), {"nodeSelector": {"node.kubernetes.io/instance-type": "m5.xlarge"}})
 	inv := fx.inventory([w], [fx.sgp_all], [fx.node_group("g", ["m5.large", "m5.xlarge"])])
-	ps := model.placements[w.id] with input as inv
+	ps := model._placements[w.id] with input as inv
 	[p.type.name | some p in ps] == ["m5.xlarge"]
 }
 
 test_taint_needs_toleration if {
 	g := object.union(fx.node_group("g", ["m5.large"]), {"taints": [{"key": "dedicated", "value": "batch", "effect": "NoSchedule"}]})
 	w := fx.job("j", {})
-	count(model.placements[w.id]) == 0 with input as fx.inventory([w], [fx.sgp_all], [g])
+	count(model._placements[w.id]) == 0 with input as fx.inventory([w], [fx.sgp_all], [g])
 	tolerant := fx.with_pod(w, {"tolerations": [{"key": "dedicated", "operator": "Equal", "value": "batch", "effect": "NoSchedule"}]})
-	count(model.placements[w.id]) == 1 with input as fx.inventory([tolerant], [fx.sgp_all], [g])
+	count(model._placements[w.id]) == 1 with input as fx.inventory([tolerant], [fx.sgp_all], [g])
 }
 
 test_prefer_no_schedule_does_not_block if {
 	g := object.union(fx.node_group("g", ["m5.large"]), {"taints": [{"key": "x", "value": "", "effect": "PreferNoSchedule"}]})
 	w := fx.job("j", {})
-	count(model.placements[w.id]) == 1 with input as fx.inventory([w], [fx.sgp_all], [g])
+	count(model._placements[w.id]) == 1 with input as fx.inventory([w], [fx.sgp_all], [g])
 }
 
 test_required_affinity if {
 	term := {"matchExpressions": [{"key": "node.kubernetes.io/instance-type", "operator": "NotIn", "values": ["m5.large"]}], "matchFields": []}
 	w := fx.with_pod(fx.job("j", {}), {"requiredNodeAffinity": [term]})
 	inv := fx.inventory([w], [fx.sgp_all], [fx.node_group("g", ["m5.large", "m5.xlarge"])])
-	[p.type.name | some p in model.placements[w.id]] == ["m5.xlarge"] with input as inv
+	[p.type.name | some p in model._placements[w.id]] == ["m5.xlarge"] with input as inv
 }
 
 # A ReplicationController (core/v1) runs its replicas, like a ReplicaSet.
@@ -287,39 +287,39 @@ scaled_job(name, sj, spec) := object.union(fx.job(name, spec), {
 # 4 polls in [x − 90, x] hold together beside the S + F kept and the A alive. (Pods that a Job
 # deletes while they run, which this one does not, widen the window by their stop.)
 test_scaled_job_defaults if {
-	n := model.numbers["ScaledJob/default/q"] with input as fx.inventory([scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2})], [fx.sgp_all], [])
+	n := model._numbers["ScaledJob/default/q"] with input as fx.inventory([scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2})], [fx.sgp_all], [])
 	n.A == 3
 	n.K == 212 # 100 + 100 + the Jobs deleted at the 4 polls within W, 3 each
 	n.retained == 642 # 212 x 3 + 3 x 2 in flight
 	n.active == 3
 	n.bounded
 	slow := scaled_job("q", {"maxReplicaCount": 3, "pollingInterval": 120}, {"backoffLimit": 2})
-	model.numbers["ScaledJob/default/q"].K == 203 with input as fx.inventory([slow], [fx.sgp_all], []) # one poll within W
+	model._numbers["ScaledJob/default/q"].K == 203 with input as fx.inventory([slow], [fx.sgp_all], []) # one poll within W
 	parallel := scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2, "parallelism": 2, "completions": 2})
-	model.numbers["ScaledJob/default/q"].K == 215 with input as fx.inventory([parallel], [fx.sgp_all], []) # pods deleted while they run: 5 polls in 90 + 30 s
+	model._numbers["ScaledJob/default/q"].K == 215 with input as fx.inventory([parallel], [fx.sgp_all], []) # pods deleted while they run: 5 polls in 90 + 30 s
 }
 
 test_scaled_job_ttl if {
 	w := scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2, "ttlSecondsAfterFinished": 60})
-	n := model.numbers["ScaledJob/default/q"] with input as fx.inventory([w], [fx.sgp_all], [])
+	n := model._numbers["ScaledJob/default/q"] with input as fx.inventory([w], [fx.sgp_all], [])
 	n.K == 18 # 3 x (floor((60 + 90) / 30) + 1): the Jobs that finished within the TTL and W
 }
 
 # onCompletion: the Jobs that ended within W or are alive were created at one of the 4 polls of
 # that window or alive at its start: (4 + 1) x 3 Jobs of 3 pods, 3 of them running.
 test_scaled_job_on_completion if {
-	n := model.numbers["ScaledJob/default/q"] with input as fx.on_completion(fx.inventory([scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2})], [fx.sgp_all], []))
+	n := model._numbers["ScaledJob/default/q"] with input as fx.on_completion(fx.inventory([scaled_job("q", {"maxReplicaCount": 3}, {"backoffLimit": 2})], [fx.sgp_all], []))
 	n.churn == 42 # 4 x 3 x 3 + 3 x 2
 	n.held == 45
 }
 
 test_scaled_job_custom_strategy_is_unbounded if {
 	w := scaled_job("q", {"scalingStrategy": "custom", "runningJobPercentage": 0.5}, {})
-	reasons := model.unbounded_reasons(w) with input as fx.inventory([w], [fx.sgp_all], [])
+	reasons := model._unbounded_reasons(w) with input as fx.inventory([w], [fx.sgp_all], [])
 	count(reasons) == 1
 	contains(reasons[0].reason, "customScalingRunningJobPercentage 0.5")
 	w1 := scaled_job("q", {"scalingStrategy": "custom", "runningJobPercentage": 1}, {})
-	count(model.unbounded_reasons(w1)) == 0 with input as fx.inventory([w1], [fx.sgp_all], [])
+	count(model._unbounded_reasons(w1)) == 0 with input as fx.inventory([w1], [fx.sgp_all], [])
 }
 
 # --- Bare Pods that end ---
@@ -331,12 +331,12 @@ bare_pod(name, restart) := {
 
 test_bare_pod_that_ends_is_retained if {
 	inv := fx.inventory([bare_pod("once", "Never"), bare_pod("retry", "OnFailure"), bare_pod("server", "Always")], [fx.sgp_all], [])
-	model.numbers["Pod/default/once"].retained == 1 with input as inv
-	model.numbers["Pod/default/once"].active == 0 with input as inv
-	model.numbers["Pod/default/retry"].retained == 1 with input as inv
-	model.numbers["Pod/default/server"].active == 1 with input as inv
-	model.numbers["Pod/default/server"].retained == 0 with input as inv
-	model.numbers["Pod/default/once"].churn == 1 with input as fx.on_completion(inv)
+	model._numbers["Pod/default/once"].retained == 1 with input as inv
+	model._numbers["Pod/default/once"].active == 0 with input as inv
+	model._numbers["Pod/default/retry"].retained == 1 with input as inv
+	model._numbers["Pod/default/server"].active == 1 with input as inv
+	model._numbers["Pod/default/server"].retained == 0 with input as inv
+	model._numbers["Pod/default/once"].churn == 1 with input as fx.on_completion(inv)
 }
 
 # --- Spark executors: running pods, unbounded without maxExecutors ---
@@ -346,12 +346,12 @@ test_spark_executors if {
 		"id": "SparkApplication/default/a#executors", "kind": "SparkApplication", "name": "a (executors)", "namespace": "default",
 		"replicas": 6, "pod": fx.pod(fx.sgp_labels), "podPath": "spec.executor", "spark": {"role": "executor"},
 	}
-	n := model.numbers[e.id] with input as fx.inventory([e], [fx.sgp_all], [])
+	n := model._numbers[e.id] with input as fx.inventory([e], [fx.sgp_all], [])
 	n.active == 6
 	n.retained == 0
 	n.bounded
 	u := object.union(e, {"spark": {"role": "executor", "unboundedExecutors": true}})
-	not model.numbers[e.id].bounded with input as fx.inventory([u], [fx.sgp_all], [])
+	not model._numbers[e.id].bounded with input as fx.inventory([u], [fx.sgp_all], [])
 }
 
 # A ScheduledSparkApplication's operator deletes past runs only when it starts the next one:
@@ -364,21 +364,21 @@ test_scheduled_spark_driver_keeps_one_more_under_on_delete if {
 		"id": "ScheduledSparkApplication/default/compaction#driver", "kind": "ScheduledSparkApplication",
 		"spark": {"role": "driver"},
 	})
-	n := model.numbers[d.id] with input as fx.inventory([d], [fx.sgp_all], [])
+	n := model._numbers[d.id] with input as fx.inventory([d], [fx.sgp_all], [])
 	n.K == 6
 	n.held == 7
 	ttl := object.union(d, {"job": object.union(d.job, {"ttlSecondsAfterFinished": 600})})
-	model.numbers[d.id].K == 2 with input as fx.inventory([ttl], [fx.sgp_all], [])
-	onc := model.numbers[d.id] with input as fx.on_completion(fx.inventory([d], [fx.sgp_all], []))
+	model._numbers[d.id].K == 2 with input as fx.inventory([ttl], [fx.sgp_all], [])
+	onc := model._numbers[d.id] with input as fx.on_completion(fx.inventory([d], [fx.sgp_all], []))
 	onc.retained == 0
 }
 
 # Reasons the loader found (Argo withParam) make the numbers lower bounds.
 test_loader_reasons_are_unbounded if {
 	w := object.union(fx.job("wf", {}), {"unbounded": [{"reason": "withParam expands", "path": "spec.templates[0].dag.tasks[0].withParam"}]})
-	reasons := model.unbounded_reasons(w) with input as fx.inventory([w], [fx.sgp_all], [])
+	reasons := model._unbounded_reasons(w) with input as fx.inventory([w], [fx.sgp_all], [])
 	reasons == [{"reason": "withParam expands", "paths": ["spec.templates[0].dag.tasks[0].withParam"]}]
-	not model.numbers["Job/default/wf"].bounded with input as fx.inventory([w], [fx.sgp_all], [])
+	not model._numbers["Job/default/wf"].bounded with input as fx.inventory([w], [fx.sgp_all], [])
 }
 
 test_spark_executors_kept if {
@@ -387,7 +387,7 @@ test_spark_executors_kept if {
 		"replicas": 4, "pod": fx.pod(fx.sgp_labels), "podPath": "spec.executor", "ttlPath": "spec.sparkConf",
 		"spark": {"role": "executor", "keepsExecutors": true},
 	}
-	n := model.numbers[e.id] with input as fx.inventory([e], [fx.sgp_all], [])
+	n := model._numbers[e.id] with input as fx.inventory([e], [fx.sgp_all], [])
 	n.retained == 4
 	n.active == 4
 	not n.bounded
@@ -401,7 +401,7 @@ test_placement_keys_share_placements if {
 	b := fx.job("b", {})
 	pinned := fx.with_pod(fx.job("pinned", {}), {"nodeSelector": {"node.kubernetes.io/instance-type": "m5.xlarge"}})
 	inv := fx.inventory([a, b, pinned], [fx.sgp_all], [fx.node_group("g", ["m5.large", "m5.xlarge"])])
-	count(model.placement_keys) == 2 with input as inv
+	count(model._placement_keys) == 2 with input as inv
 	rows := model.rows with input as inv
 	[r.hidden | some r in rows; r.instanceType == "m5.large"] == [14]
 	[r.hidden | some r in rows; r.instanceType == "m5.xlarge"] == [21]
@@ -437,207 +437,4 @@ test_indexed_policy_still_tests_its_expressions if {
 	prod := fx.with_pod(fx.job("prod", {}), {"labels": {"sgp": "yes", "env": "prod"}})
 	inv := fx.inventory([dev, prod], [p], [])
 	[w.name | some w in model.eni_workloads] == ["prod"] with input as inv
-}
-
-# --- onCompletion: CronJobs whose runs cannot overlap (§5a) ---
-
-# 25 nightly backups every 20 minutes from 00:00, each stopped by a 600 s deadline: a run
-# holds within 600 + 30 + 90 = 720 s of its time, so no two hold at once and the row
-# counts one of them, not all 25. One run alone holds 4: the deadline ends it long before the
-# next time, so only its own pods count, and the back-off spaces them (0, 10, 30, 70 s) so that
-# no more than 4 end within 90 s of each other.
-nightly(i) := fx.cronjob(sprintf("backup-%02d", [i]), {
-	"schedule": "", "periodSeconds": 86400,
-	"weekTimes": week_times(i * 1200),
-}, {"activeDeadlineSeconds": 600})
-
-week_times(at) := [x | some d in [0, 1, 2, 3, 4, 5, 6]; x := at + (d * 86400)]
-
-test_nightly_backups_do_not_add_up if {
-	slots := [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24]
-	inv := fx.on_completion(fx.inventory([nightly(i) | some i in slots], [fx.sgp_all], [fx.node_group("default", ["m5.large"])]))
-	rows := model.rows with input as inv
-	rows[0].held == 4
-	rows[0].hidden == 4
-	rows[0].demand == 4
-	rows[0].verdict == "fits"
-	rows[0].scheduleSeparated.saved == 96
-	count(rows[0].scheduleSeparated.workloads) == 25
-}
-
-# Two backups 10 minutes apart overlap (busy 720 s > 600 s): they add up.
-test_overlapping_backups_add_up if {
-	a := nightly(0)
-	b := object.union(nightly(1), {"cronJob": object.union(nightly(1).cronJob, {"weekTimes": [600]})})
-	inv := fx.on_completion(fx.inventory([a, b], [fx.sgp_all], [fx.node_group("default", ["m5.large"])]))
-	rows := model.rows with input as inv
-	rows[0].held == 8
-}
-
-# Under onDelete without a TTL the schedules do not separate anything: finished Jobs stay until
-# the history deletes them.
-test_no_separation_on_delete_without_ttl if {
-	inv := fx.inventory([nightly(0), nightly(1)], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
-	rows := model.rows with input as inv
-	not rows[0].scheduleSeparated
-}
-
-# With a TTL a finished Job is deleted TTL after it ends: six backups 4 h apart with a 300 s TTL
-# hold within 600 + 30 + 300 + 90 s of their times, never together. Each alone is one run's
-# pods, 6: the next run of the same CronJob comes a day later, and the back-off lets a run
-# create its 7th pod only 630 s after it starts, past its 600 s deadline (78 before, the sum of
-# 7 + a 6-pod catch-up each).
-backup_with_ttl(i) := object.union(nightly(i), {
-	"cronJob": {"weekTimes": week_times(i * 14400)},
-	"job": {"ttlSecondsAfterFinished": 300},
-})
-
-test_ttl_separates_on_delete if {
-	inv := fx.inventory([backup_with_ttl(i) | some i in [0, 1, 2, 3, 4, 5]], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
-	rows := model.rows with input as inv
-	count(rows[0].scheduleSeparated.workloads) == 6
-	rows[0].held == 6
-	rows[0].demand == 6
-	rows[0].verdict == "fits"
-}
-
-# A replaced run's pod with a long grace period keeps its ENI while it stops: every 5 minutes,
-# Replace, grace 3600 s. Counted as if pods stopped within 30 s (7) plus one running pod per run
-# replaced in the 3570 s before (12): 19, where the issue's simulator reached 17; before, 7.
-test_long_grace_replace_is_counted if {
-	cj := fx.cronjob("sync", {"concurrencyPolicy": "Replace"}, {"terminationGracePeriodSeconds": 3600})
-	inv := fx.on_completion(fx.inventory([cj], [fx.sgp_all], []))
-	model.numbers[cj.id].held == 19 with input as inv
-}
-
-# Of those 19, the 12 replaced runs' pods still stopping were all running one W before the
-# peak, and an m5.large runs at most 9 SGP pods at once: its row counts 7 + 9 = 16. An
-# m5.xlarge (18) counts all 19. Two such CronJobs on one m5.large: 7 + 7 + 9 = 23, not 38.
-test_long_grace_stopping_pods_count_at_the_nodes_capacity if {
-	cj := fx.cronjob("sync", {"concurrencyPolicy": "Replace"}, {"terminationGracePeriodSeconds": 3600})
-	inv := fx.on_completion(fx.inventory([cj], [fx.sgp_all], [fx.node_group("ng", ["m5.large", "m5.xlarge"])]))
-	model.numbers[cj.id].lateStopping == 12 with input as inv
-	rows := model.rows with input as inv
-	[large] := [r | some r in rows; r.instanceType == "m5.large"]
-	large.held == 16
-	large.demand == 16
-	large.lateStopping == {"pods": 12, "overCapacity": 3}
-	[xlarge] := [r | some r in rows; r.instanceType == "m5.xlarge"]
-	xlarge.demand == 19
-	xlarge.lateStopping == {"pods": 12, "overCapacity": 0}
-	model.demand_on(large, 18) == 19
-	model.demand_on(large, 38) == 19
-	other := fx.cronjob("other", {"concurrencyPolicy": "Replace"}, {"terminationGracePeriodSeconds": 3600})
-	both := fx.on_completion(fx.inventory([cj, other], [fx.sgp_all], [fx.node_group("ng", ["m5.large"])]))
-	[row] := model.rows with input as both
-	row.demand == 23
-}
-
-# Under onDelete a run stopped by its deadline keeps all its pods until its TTL, which counts
-# from its stopped pod's end: its late pods need not have run together, and none is capped.
-test_deadline_stopped_runs_under_on_delete_are_not_capped if {
-	cj := fx.cronjob("sync", {"concurrencyPolicy": "Replace"}, {"terminationGracePeriodSeconds": 3600, "activeDeadlineSeconds": 120, "ttlSecondsAfterFinished": 60})
-	inv := fx.inventory([cj], [fx.sgp_all], [fx.node_group("ng", ["m5.large"])])
-	not model.numbers[cj.id].lateStopping with input as inv
-	[row] := model.rows with input as inv
-	not row.lateStopping
-}
-
-# OnFailure pods restart in place: without disruptions a run leaves its one pod (T = 1, where
-# Never leaves completions + backoffLimit = 7). With --disruptions 6 each disrupted pod is
-# replaced after the same back-off: a single-pod Job then chains like restartPolicy Never.
-test_on_failure_chains if {
-	never := fx.job("never", {})
-	onfail := fx.job("onfail", {"restartPolicy": "OnFailure"})
-	inv := fx.on_completion(fx.inventory([never, onfail], [fx.sgp_all], []))
-	model.numbers[onfail.id].T == 1 with input as inv
-	model.numbers[onfail.id].held == 1 with input as inv
-	model.numbers[never.id].T == 7 with input as inv
-	disrupted := object.union(inv, {"settings": object.union(inv.settings, {"disruptions": 6})})
-	model.numbers[never.id].held == model.numbers[onfail.id].held with input as disrupted
-	model.numbers[onfail.id].held < 7 with input as disrupted
-	model.numbers[onfail.id].T == 7 with input as disrupted
-}
-
-# --- Runs in a window (§5a) ---
-
-# Forbid starts a skipped time late (two runs in the 150 s tail: 7 + 8); Replace starts every
-# run at its time, and deletes the run at the next one, so a run creates at most 5 pods in its
-# 300 s (one run in the tail: 5 + 5); Forbid whose startingDeadlineSeconds is shorter than what
-# the catch-up needs starts every run at its time too (7 + 5).
-test_runs_in_a_window_by_policy if {
-	forbid := fx.cronjob("f", {}, {"ttlSecondsAfterFinished": 60})
-	replace := fx.cronjob("r", {"concurrencyPolicy": "Replace"}, {"ttlSecondsAfterFinished": 60})
-	deadline := fx.cronjob("d", {"startingDeadlineSeconds": 60}, {"ttlSecondsAfterFinished": 60})
-	inv := fx.inventory([forbid, replace, deadline], [fx.sgp_all], [])
-	model.numbers[forbid.id].held == 15 with input as inv
-	model.numbers[replace.id].held == 10 with input as inv
-	model.numbers[deadline.id].held == 12 with input as inv
-}
-
-# Runs in a window from the schedule's real times: twice a night an hour apart ("0 1,2 * * *"),
-# a 2-hour TTL, a 10-minute deadline. The window of a run (600 + 30 + 7200 + 90 s) holds two
-# schedule times, not the three its shortest gap (3600 s) would allow: 2 runs of 6 (the
-# deadline comes before the 7th pod's back-off ends), not 3.
-test_runs_in_a_window_from_the_real_times if {
-	cron := {"periodSeconds": 3600, "runSpans": [3600, 86400, 90000]}
-	spec := {"activeDeadlineSeconds": 600, "ttlSecondsAfterFinished": 7200}
-	irregular := fx.cronjob("twice", cron, spec)
-	regular := fx.cronjob("hourly", {"periodSeconds": 3600}, spec)
-	inv := fx.inventory([irregular, regular], [fx.sgp_all], [])
-	model.numbers[irregular.id].held == 12 with input as inv
-	model.numbers[regular.id].held == 18 with input as inv
-}
-
-# A single chain stopped by its deadline creates only the pods the back-off allows before it:
-# 0, 10, 30 s within a 30 s deadline, so 3 of backoffLimit 6's 7.
-test_a_deadline_caps_a_chain if {
-	short := fx.job("short", {"activeDeadlineSeconds": 30})
-	long := fx.job("long", {"activeDeadlineSeconds": 3600})
-	inv := fx.inventory([short, long], [fx.sgp_all], [])
-	model.numbers[short.id].held == 3 with input as inv
-	model.numbers[long.id].held == 7 with input as inv
-}
-
-# Forbid with a 300 s deadline every 10 minutes and a one-hour grace period: before 1.31 each
-# stopped run's pod keeps its ENI while it stops and the next run starts at its time, so stopped
-# pods pile up one per 600 s (6 in the 3570 s before); since 1.31 the Job blocks the next run
-# until its pod has stopped, and the run that follows is a late one. Counted as if pods stopped
-# in 30 s but runs could start late (10: two runs' chains in one window) plus the 6 late pods:
-# 16, where every window counted with the grace gave about 45. A 700 s deadline (past the next
-# time) gives the same: stops 700 s apart, 6 late pods on the same base.
-test_long_grace_forbid_is_counted_by_its_deadline if {
-	cj := fx.cronjob("sync", {"periodSeconds": 600}, {"activeDeadlineSeconds": 300, "terminationGracePeriodSeconds": 3600})
-	long := fx.cronjob("long", {"periodSeconds": 600}, {"activeDeadlineSeconds": 700, "terminationGracePeriodSeconds": 3600})
-	inv := fx.on_completion(fx.inventory([cj, long], [fx.sgp_all], []))
-	model.numbers[cj.id].held == 16 with input as inv
-	model.numbers[long.id].held == 16 with input as inv
-}
-
-# Replace caps a run's pods at what the back-off lets it create before the next time: only for
-# restartPolicy Never and a schedule whose every gap is its period, in UTC.
-test_replace_caps_a_runs_pods_by_its_period if {
-	every5 := fx.cronjob("r5", {"concurrencyPolicy": "Replace"}, {})
-	zoned := fx.cronjob("rz", {"concurrencyPolicy": "Replace", "timeZone": "Europe/Berlin"}, {})
-	irregular := fx.cronjob("ri", {"concurrencyPolicy": "Replace", "runSpans": [300, 900]}, {})
-	hourly := fx.cronjob("rh", {"concurrencyPolicy": "Replace", "periodSeconds": 3600}, {})
-	onfailure := fx.cronjob("ro", {"concurrencyPolicy": "Replace"}, {"restartPolicy": "OnFailure"})
-	inv := fx.inventory([every5, zoned, irregular, hourly, onfailure], [fx.sgp_all], [])
-	model.run_pods(every5) == 5 with input as inv
-	model.run_pods(zoned) == 7 with input as inv
-	model.run_pods(irregular) == 7 with input as inv
-	model.run_pods(hourly) == 7 with input as inv
-	model.run_pods(onfailure) == 1 with input as inv # restarts in place: one pod a run
-	disrupted := object.union(inv, {"settings": object.union(inv.settings, {"disruptions": 6})})
-	model.run_pods(onfailure) == 7 with input as disrupted
-}
-
-# A TTL deletes only Jobs the history kept, so it adds nothing to the count's S + F plus the
-# runs finishing in the window: every 5 minutes, Forbid, a 240 s deadline (5 pods a run), a 1 h
-# TTL, history 3/1: (3 + 1 + 1)·5 + the 4 pods a run creates in W + stop = 29, where the TTL
-# counted on top gave 39 and the witness reaches 28.
-test_a_ttl_deletes_only_kept_jobs if {
-	cj := fx.cronjob("reports", {}, {"activeDeadlineSeconds": 240, "ttlSecondsAfterFinished": 3600})
-	inv := fx.inventory([cj], [fx.sgp_all], [])
-	model.numbers[cj.id].held == 29 with input as inv
 }

@@ -177,7 +177,7 @@ scaled_contributors(row) := [sprintf("%s %d (%s %s)", [model.describe(w), c.acti
 ]
 
 # Pods still stopping long after their runs count at most at the node's capacity
-# (model.type_row): the message says so when that counted fewer.
+# (the model's _type_row): the message says so when that counted fewer.
 stopping(row) := "" if {
 	object.get(row, ["lateStopping", "overCapacity"], 0) == 0
 } else := sprintf(" Of the pods still stopping long after their runs (terminationGracePeriodSeconds), %d are counted: they were all running at one moment, and the node runs at most %d SGP pods at once.", [

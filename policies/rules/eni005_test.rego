@@ -39,5 +39,5 @@ test_disruption_target_only_is_info if {
 	some f in fs
 	f.severity == "info"
 	contains(f.message, "DisruptionTarget")
-	data.eni.model.numbers[w.id].bounded with input as inv
+	data.eni.model._numbers[w.id].bounded with input as inv
 }

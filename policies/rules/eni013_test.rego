@@ -35,7 +35,7 @@ test_ties_go_to_the_first_id if {
 	big_a := dup(fx.cronjob("seed", {}, {}), "b/cronjob.yaml", 1)
 	inv := fx.inventory([small, big_b, big_a], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
 	model.outranked == {small.id, big_b.id} with input as inv
-	[w.id | some w in model.counted_workloads] == [big_a.id] with input as inv
+	[w.id | some w in model._counted_workloads] == [big_a.id] with input as inv
 }
 
 # One NodePool name defined in two files of a cluster: one finding, on the first definition,

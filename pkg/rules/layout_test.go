@@ -1,0 +1,108 @@
+package rules
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/eni-lint/eni-lint/policies"
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// The Rego model is split by concern into files a reader can hold (docs/architecture.md).
+const maxPolicyFileLines = 500
+
+func TestPolicyFilesAreShort(t *testing.T) {
+	err := fs.WalkDir(policies.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		src, err := fs.ReadFile(policies.FS, p)
+		if err != nil {
+			return err
+		}
+		if n := strings.Count(string(src), "\n"); n > maxPolicyFileLines {
+			t.Errorf("policies/%s has %d lines, more than %d: split it by concern", p, n, maxPolicyFileLines)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestModelExportsWhatItsUsersUse: data.eni.model's public names (no leading underscore, the
+// Rego style guide's convention for internal rules) are exactly the ones its users read: the
+// rules, main.rego, the remedies, the engine's Go queries and the example custom policy. A
+// name only the model reads is internal (_name), and no user reads an internal one, so a
+// change inside the model cannot break a rule that compiles today.
+func TestModelExportsWhatItsUsersUse(t *testing.T) {
+	modules, err := Modules(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples, err := filepath.Glob(filepath.Join("..", "..", "examples", "custom-policy", "*.rego"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range examples {
+		if strings.HasSuffix(p, "_test.rego") {
+			continue
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		modules["example/"+filepath.Base(p)] = ast.MustParseModuleWithOpts(string(src), ast.ParserOptions{RegoVersion: ast.RegoV1})
+	}
+	c, err := Compile(modules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := ast.MustParseRef("data.eni.model")
+	defined := map[string]bool{}
+	used := map[string]bool{}
+	// The engine's own entry points into the model.
+	for _, r := range []ast.Ref{ast.MustParseRef(PartitionQuery), numbersFieldsRef} {
+		used[string(r[len(model)].Value.(ast.String))] = true
+	}
+	for name, m := range c.Modules {
+		inModel := m.Package.Path.Equal(model)
+		if inModel {
+			for _, r := range m.Rules {
+				defined[string(r.Head.Name)] = true
+				if r.Head.Name == "" {
+					defined[r.Head.Ref()[0].String()] = true
+				}
+			}
+			continue
+		}
+		ast.WalkRefs(m, func(r ast.Ref) bool {
+			if len(r) > len(model) && r.HasPrefix(model) {
+				if s, ok := r[len(model)].Value.(ast.String); ok {
+					if strings.HasPrefix(string(s), "_") {
+						t.Errorf("%s reads the model's internal %s", name, s)
+					}
+					used[string(s)] = true
+				}
+			}
+			return false
+		})
+	}
+	var unused []string
+	for n := range defined {
+		if !strings.HasPrefix(n, "_") && !used[n] {
+			unused = append(unused, n)
+		}
+	}
+	sort.Strings(unused)
+	if len(unused) > 0 {
+		t.Errorf("data.eni.model exports names no rule, main.rego, remedy or Go query reads; make them internal (_name): %s", strings.Join(unused, ", "))
+	}
+	if len(defined) == 0 || len(used) < 10 {
+		t.Fatalf("found %d model names and %d uses: the walk is broken", len(defined), len(used))
+	}
+}
