@@ -43,7 +43,7 @@ func engineWithPolicies(cmd *cobra.Command, stdio IO, flags []string) (*rules.En
 }
 
 func newRules(stdio IO) *cobra.Command {
-	var format, outDir, readme, examplesDir string
+	var format, outDir, readme, jsonReport, examplesDir string
 	var policies []string
 	cmd := &cobra.Command{
 		Use:   "rules",
@@ -80,6 +80,19 @@ func newRules(stdio IO) *cobra.Command {
 						return err
 					}
 				}
+				if jsonReport != "" {
+					raw, err := os.ReadFile(jsonReport)
+					if err != nil {
+						return err
+					}
+					text, err := report.ReplaceDetailsTable(string(raw), eng.Rules())
+					if err != nil {
+						return fmt.Errorf("%s: %w", jsonReport, err)
+					}
+					if err := confine.WriteFile(jsonReport, []byte(text), confine.WriteOptions{}); err != nil {
+						return err
+					}
+				}
 				if outDir != "" {
 					// The pages show the examples a test runs (testdata/rule-examples, from
 					// the repository's root, where this is run).
@@ -89,7 +102,7 @@ func newRules(stdio IO) *cobra.Command {
 					}
 					return report.WriteRuleDocs(outDir, report.WithExamples(eng.Rules(), examples))
 				}
-				if readme != "" {
+				if readme != "" || jsonReport != "" {
 					return nil
 				}
 				_, err := fmt.Fprint(stdio.Out, report.RuleIndexMarkdown(eng.Rules()))
@@ -102,9 +115,10 @@ func newRules(stdio IO) *cobra.Command {
 	cmd.Flags().StringVar(&outDir, "out-dir", "", "with --format markdown: write README.md and one page per rule into this folder")
 	cmd.Flags().StringVar(&examplesDir, "examples", filepath.Join("testdata", "rule-examples"), "with --out-dir: the folder of the rule pages' examples (ID/args, ID/fails/, ID/passes/)")
 	cmd.Flags().StringVar(&readme, "readme", "", "with --format markdown: rewrite the rules table of this README (between its marker lines)")
-	// The docs generator's flags (docs/rules/, the README's rules table) are for contributors,
+	cmd.Flags().StringVar(&jsonReport, "json-report", "", "with --format markdown: rewrite the table of finding details of this page (docs/json-report.md, between its marker lines)")
+	// The docs generator's flags (docs/rules/, the README's rules table, the details table) are for contributors,
 	// who find them in docs/guide.md; `rules --help` lists what a user runs.
-	for _, name := range []string{"out-dir", "examples", "readme"} {
+	for _, name := range []string{"out-dir", "examples", "readme", "json-report"} {
 		_ = cmd.Flags().MarkHidden(name)
 	}
 	cmd.Flags().StringArrayVar(&policies, "policy", nil, "folder of custom Rego rules (repeatable)")

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/eni-lint/eni-lint/internal/testtool"
+	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/report"
 	"github.com/eni-lint/eni-lint/pkg/rules"
 )
@@ -73,6 +77,139 @@ func TestReadmeRuleTableIsGenerated(t *testing.T) {
 			t.Errorf("README.md does not list %s", r.ID)
 		}
 	}
+}
+
+// TestJSONReportDetailsTableIsGenerated fails when docs/json-report.md's table of finding
+// details differs from the rules' METADATA: run
+// `go run ./cmd/eni-lint rules --format markdown --json-report docs/json-report.md`.
+func TestJSONReportDetailsTableIsGenerated(t *testing.T) {
+	eng, err := rules.New(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "json-report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := report.ReplaceDetailsTable(string(raw), eng.Rules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want != string(raw) {
+		t.Error("docs/json-report.md's details table is stale: run go run ./cmd/eni-lint rules --format markdown --json-report docs/json-report.md")
+	}
+}
+
+// TestFindingDetailsFollowTheirMetadata: every key of every finding's details in the golden
+// reports is one its rule's METADATA declares (custom.details), with the declared JSON type,
+// and no internal key reaches a report; every built-in rule declares its details.
+func TestFindingDetailsFollowTheirMetadata(t *testing.T) {
+	eng, err := rules.New(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range eng.Rules() {
+		if len(r.Details) == 0 {
+			t.Errorf("%s declares no details in its METADATA (custom.details)", r.ID)
+		}
+	}
+	checked := 0
+	for _, sc := range testtool.ScenarioReports(t, filepath.Join("..", "..")) {
+		for _, f := range sc.Report.Findings {
+			rule, ok := eng.Rule(f.Rule)
+			if !ok {
+				t.Fatalf("%s: no rule %s", sc.Path, f.Rule)
+			}
+			checked += checkDetails(t, sc.Path, rule, f.Details)
+		}
+	}
+	if checked < 500 {
+		t.Fatalf("checked %d details values: the scenarios were not read", checked)
+	}
+}
+
+// TestGoReadsDeclaredDetails: a details key read by name in Go (Details["key"]) is one a
+// rule's METADATA declares, so renaming a key in Rego fails here and not in a reporter.
+func TestGoReadsDeclaredDetails(t *testing.T) {
+	eng, err := rules.New(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := map[string]bool{}
+	for _, r := range eng.Rules() {
+		for _, d := range r.Details {
+			declared[d.Key] = true
+		}
+	}
+	read := regexp.MustCompile(`Details\["([A-Za-z]+)"\]`)
+	reads := 0
+	for _, dir := range []string{"pkg", "cmd", "internal"} {
+		err := filepath.WalkDir(filepath.Join("..", "..", dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+				return err
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			for _, m := range read.FindAllStringSubmatch(string(src), -1) {
+				reads++
+				if !declared[m[1]] {
+					t.Errorf("%s reads details %q, which no rule's METADATA declares", p, m[1])
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if reads < 10 {
+		t.Fatalf("found %d reads of details: the walk is broken", reads)
+	}
+}
+
+// checkDetails reports the keys of a finding's details (decoded from a JSON report) that its
+// rule's METADATA does not declare with their JSON type, or declares internal; it returns
+// how many values it checked.
+func checkDetails(t *testing.T, where string, rule rules.Rule, details map[string]any) int {
+	t.Helper()
+	declared := map[string]findings.DetailField{}
+	for _, d := range rule.Details {
+		declared[d.Key] = d
+	}
+	for k, v := range details {
+		d, ok := declared[k]
+		switch {
+		case !ok:
+			t.Errorf("%s: %s details has %q, which its METADATA does not declare", where, rule.ID, k)
+		case d.Internal:
+			t.Errorf("%s: %s details has the internal %q", where, rule.ID, k)
+		case jsonType(v) != d.Type:
+			t.Errorf("%s: %s details %q is a JSON %s, its METADATA says %s", where, rule.ID, k, jsonType(v), d.Type)
+		}
+	}
+	return len(details)
+}
+
+// jsonType is the METADATA type name of a value decoded from JSON.
+func jsonType(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case float64:
+		if x == float64(int64(x)) {
+			return "integer"
+		}
+		return "number"
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	}
+	return fmt.Sprintf("%T", v)
 }
 
 // TestEveryRuleFiresAndStaysQuietInAScenario: each built-in rule has a golden scenario where

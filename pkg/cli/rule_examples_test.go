@@ -54,8 +54,9 @@ func TestRuleExamples(t *testing.T) {
 				}
 				var rep struct {
 					Findings []struct {
-						Rule       string `json:"rule"`
-						Suppressed any    `json:"suppressed"`
+						Rule       string         `json:"rule"`
+						Suppressed any            `json:"suppressed"`
+						Details    map[string]any `json:"details"`
 					} `json:"findings"`
 				}
 				if err := json.Unmarshal([]byte(out), &rep); err != nil {
@@ -66,6 +67,9 @@ func TestRuleExamples(t *testing.T) {
 				for _, f := range rep.Findings {
 					rules = append(rules, f.Rule)
 					got = got || f.Rule == r.ID && f.Suppressed == nil
+					if rule, ok := eng.Rule(f.Rule); ok {
+						checkDetails(t, "the "+side.name+" example", rule, f.Details)
+					}
 				}
 				if got != side.want {
 					t.Errorf("%s reported: %v, want %v (findings %v)", r.ID, got, side.want, rules)

@@ -78,10 +78,26 @@ type RuleDoc struct {
 	// BuiltIn is true for eni-lint's own rules, whose pages are docs/rules/<ID>.md; custom
 	// rules (--policy) have none.
 	BuiltIn bool `json:"builtIn"`
+	// Details are the keys of the rule's finding details (METADATA custom.details), in the
+	// order its page lists them; a test checks every report's details against them.
+	Details []DetailField `json:"details,omitempty"`
 	// Example, for a built-in rule's page, is a failing and a passing input
 	// (testdata/rule-examples; a test runs both).
 	Example *RuleExample `json:"-"`
 }
+
+// DetailField is one key of a rule's finding details: its JSON type (string, integer,
+// boolean, object or array) and what it means. An Internal key is read by eni-lint between
+// the policies and the report and removed before it.
+type DetailField struct {
+	Key      string `json:"key"`
+	Type     string `json:"type"`
+	About    string `json:"about"`
+	Internal bool   `json:"internal,omitempty"`
+}
+
+// DetailTypes are the JSON types a DetailField may have.
+var DetailTypes = map[string]bool{"string": true, "integer": true, "boolean": true, "object": true, "array": true}
 
 // RuleExample is the input a rule's page shows: the files on which `eni-lint check . ARGS`
 // reports the rule, and the same files changed so that it does not.

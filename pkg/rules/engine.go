@@ -369,6 +369,11 @@ func readRules(modules map[string]*ast.Module, builtin map[string]bool) ([]Rule,
 		if r.ID == "" || r.Title == "" || r.Severity.Rank() == 0 || r.Severity == findings.None {
 			return nil, fmt.Errorf("%s: METADATA needs title, custom.id and custom.severity (info, warning or error)", file)
 		}
+		details, err := detailFields(ann.Custom["details"])
+		if err != nil {
+			return nil, fmt.Errorf("%s: METADATA custom.details: %w", file, err)
+		}
+		r.Details = details
 		if other, dup := seen[r.ID]; dup {
 			return nil, fmt.Errorf("%s: rule ID %s is also used by %s", file, r.ID, other)
 		}
@@ -376,6 +381,42 @@ func readRules(modules map[string]*ast.Module, builtin map[string]bool) ([]Rule,
 		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// detailFields reads a rule's custom.details: a list of {key, type, about, internal?}, each
+// key once. A rule without it (a custom policy's, most often) has none.
+func detailFields(raw any) ([]findings.DetailField, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return nil, fmt.Errorf("want a list of {key, type, about}")
+	}
+	var out []findings.DetailField
+	seen := map[string]bool{}
+	for i, e := range list {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("entry %d: want {key, type, about}", i)
+		}
+		var d findings.DetailField
+		d.Key, _ = m["key"].(string)
+		d.Type, _ = m["type"].(string)
+		d.About, _ = m["about"].(string)
+		d.Internal, _ = m["internal"].(bool)
+		switch {
+		case d.Key == "" || d.About == "":
+			return nil, fmt.Errorf("entry %d: key and about are required", i)
+		case !findings.DetailTypes[d.Type]:
+			return nil, fmt.Errorf("%s: type %q: want string, integer, boolean, object or array", d.Key, d.Type)
+		case seen[d.Key]:
+			return nil, fmt.Errorf("%s is listed twice", d.Key)
+		}
+		seen[d.Key] = true
+		out = append(out, d)
+	}
 	return out, nil
 }
 

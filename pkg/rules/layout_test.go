@@ -106,3 +106,37 @@ func TestModelExportsWhatItsUsersUse(t *testing.T) {
 		t.Fatalf("found %d model names and %d uses: the walk is broken", len(defined), len(used))
 	}
 }
+
+func TestDetailFields(t *testing.T) {
+	field := func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name string
+		raw  any
+		want int
+		err  string
+	}{
+		{"absent", nil, 0, ""},
+		{"two", []any{field("key", "a", "type", "string", "about", "x"), field("key", "b", "type", "array", "about", "y", "internal", true)}, 2, ""},
+		{"not a list", map[string]any{}, 0, "want a list"},
+		{"no about", []any{field("key", "a", "type", "string")}, 0, "key and about are required"},
+		{"bad type", []any{field("key", "a", "type", "int", "about", "x")}, 0, `type "int"`},
+		{"twice", []any{field("key", "a", "type", "string", "about", "x"), field("key", "a", "type", "string", "about", "y")}, 0, "listed twice"},
+	} {
+		got, err := detailFields(tc.raw)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || len(got) != tc.want {
+			t.Errorf("%s: %d fields, %v; want %d", tc.name, len(got), err, tc.want)
+		}
+	}
+}

@@ -47,6 +47,22 @@
 #     Under onCompletion, only until W after it ends: a CronJob holds what its runs can create
 #     within one window (three runs at most for schedules at least W apart, when a skipped run
 #     catches up); TTL and history limits do not matter, fewer pods per run and the back-off do.
+#   details:
+#     - {key: nodeGroup, type: string, about: "the node group of the binding row"}
+#     - {key: nodeGroupLocation, type: object, about: "where the node group is declared (`{file, line, column}`)"}
+#     - {key: instanceType, type: string, about: "the binding instance type: the smallest capacity, then the largest overshoot"}
+#     - {key: variant, type: string, about: "the pool, when the type is listed per launch-time label; absent otherwise"}
+#     - {key: branchInterfaces, type: integer, about: "branch ENIs one node of the type has"}
+#     - {key: hidden, type: integer, about: "pods that hold a branch ENI while kube-scheduler no longer counts them"}
+#     - {key: active, type: integer, about: "pods kube-scheduler counts"}
+#     - {key: demand, type: integer, about: "min(held, hidden + min(active, branchInterfaces)): the row's figure"}
+#     - {key: atLeast, type: boolean, about: "a contributor has no bound, so the figures are lower bounds"}
+#     - {key: alsoExceeding, type: array, about: "the other types of the group that exceed"}
+#     - {key: contributors, type: array, about: "as in `instanceTypes`: the 20 that hold the most, only those that hold any"}
+#     - {key: otherContributors, type: integer, about: "how many more hold some"}
+#     - {key: unlistedContributors, type: array, about: "the contributors past the 20, for the witness search, which removes them", internal: true}
+#     - {key: fixes, type: array, about: "the remedies, cheapest first, each `{change, rank, lever, levers, set?, field?, workload?, demandAfter?, frees?, instanceType?}` and each proved to fit (docs/json-report.md says more)"}
+#     - {key: ttlChecks, type: array, about: "for listed contributors without a TTL, what ENI002's TTL leaves: `{workload, ttl, demandAfter, atLeast, remedy}`"}
 package eni.rules.eni001
 
 import data.eni.model

@@ -22,6 +22,11 @@
 #   otherModel: |
 #     Severity info under onCompletion: the controller releases a terminated pod's ENI after the
 #     cool-down whatever the TTL, so the TTL only keeps the API tidy.
+#   details:
+#     - {key: T, type: integer, about: "terminated pods one run leaves"}
+#     - {key: retained, type: integer, about: "terminated pods the workload keeps"}
+#     - {key: fixes, type: array, about: "the TTL `eni-lint fix` writes (`fixTtlSeconds`, 600 unless set); none for Argo"}
+#     - {key: remainingExcess, type: object, about: "when the TTL leaves an ENI001: `{nodeGroup, instanceType, demandAfter, branchInterfaces, remedy}`; added by the engine"}
 package eni.rules.eni002
 
 import data.eni.model

@@ -18,6 +18,12 @@
 #   otherModel: |
 #     Warning under onCompletion: terminated pods release their ENI after the cool-down, so the
 #     blocked pod waits one or two cool-down periods instead of forever.
+#   details:
+#     - {key: T, type: integer, about: "terminated pods one run leaves"}
+#     - {key: running, type: integer, about: "pods of one run running at once"}
+#     - {key: starvingOn, type: array, about: "the types whose branch ENIs one run's T exceeds, each `{nodeGroup, instanceType, branchInterfaces}`"}
+#     - {key: everywhere, type: boolean, about: "T exceeds every type the workload can land on"}
+#     - {key: fixes, type: array, about: "the backoffLimit after which one run fits the smallest type; empty when none does"}
 package eni.rules.eni003
 
 import data.eni.model

@@ -18,6 +18,11 @@
 #     group, drop the types without trunking or do not count on them for SGP pods.
 #   otherModel: |
 #     The same under both release models: this is about capacity 0, not about release timing.
+#   details:
+#     - {key: instanceTypes, type: array, about: "the types the workload may land on, none with trunking"}
+#     - {key: nodeGroup, type: string, about: "for the mixed-group warning: the node group"}
+#     - {key: withoutTrunking, type: array, about: "for the mixed-group warning: its types without trunking"}
+#     - {key: withTrunking, type: array, about: "for the mixed-group warning: its types with trunking"}
 package eni.rules.eni004
 
 import data.eni.model

@@ -27,6 +27,8 @@
 #   otherModel: |
 #     The same under both release models: without a bound neither the retained pods (onDelete)
 #     nor the pods ending in one cool-down window (onCompletion) can be counted.
+#   details:
+#     - {key: reason, type: string, about: "why the count is a lower bound"}
 package eni.rules.eni005
 
 import data.eni.model

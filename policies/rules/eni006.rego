@@ -24,6 +24,18 @@
 #     node group the workload runs on.
 #   otherModel: |
 #     The same under both release models.
+#   details:
+#     - {key: nodeGroup, type: string, about: "the node group whose type is unknown, or that launches nothing"}
+#     - {key: instanceType, type: string, about: "the type that is not in the instance table, or cannot be known"}
+#     - {key: unknown, type: string, about: "why the value cannot be known from the code"}
+#     - {key: source, type: string, about: "for objects the infrastructure declares but eni-lint cannot read: what declares them"}
+#     - {key: selectedBy, type: array, about: "for an unread chart: the policies whose selectors its pods' labels match"}
+#     - {key: securityGroupPolicy, type: string, about: "the policy whose serviceAccountSelector needs a ServiceAccount nobody scanned"}
+#     - {key: serviceAccount, type: string, about: "that ServiceAccount"}
+#     - {key: field, type: string, about: "the selector the API would reject (`podSelector` or `serviceAccountSelector`)"}
+#     - {key: expression, type: integer, about: "the index of its rejected matchExpressions entry"}
+#     - {key: schedule, type: string, about: "a schedule whose period cannot be worked out"}
+#     - {key: launchesNothing, type: string, about: "why the node group launches no node"}
 package eni.rules.eni006
 
 import data.eni.model

@@ -18,6 +18,9 @@
 #     the namespace with `namespace:` on its `charts:` entry in .eni-lint.yaml, or --namespace.
 #   otherModel: |
 #     The same under both release models.
+#   details:
+#     - {key: reason, type: string, about: "why the controller ignores the policy"}
+#     - {key: nearNamespaces, type: array, about: "when it selects nothing: the other namespaces whose workloads carry the labels its podSelector asks for"}
 package eni.rules.eni007
 
 import data.eni.model

@@ -17,6 +17,11 @@
 #     from container resources and let a SecurityGroupPolicy select the pod.
 #   otherModel: |
 #     The same under both release models.
+#   details:
+#     - {key: securityGroupPolicy, type: string, about: "the policy"}
+#     - {key: container, type: string, about: "for a hand-written request: the container"}
+#     - {key: field, type: string, about: "for a hand-written request: the field"}
+#     - {key: value, type: string, about: "for a hand-written request: the value written"}
 package eni.rules.eni008
 
 import data.eni.model

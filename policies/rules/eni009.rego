@@ -21,6 +21,9 @@
 #     `ignores:` entry in .eni-lint.yaml instead, if the organisation allows it.
 #   otherModel: |
 #     The same under both release models.
+#   details:
+#     - {key: entry, type: string, about: "the ignore as written"}
+#     - {key: problem, type: string, about: "why it suppresses nothing"}
 package eni.rules.eni009
 
 import data.eni.model

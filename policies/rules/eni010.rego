@@ -16,6 +16,8 @@
 #     jsonencode({ env = { ENABLE_POD_ENI = "true" } }), or scan the code that does.
 #   otherModel: |
 #     The same under both release models.
+#   details:
+#     - {key: cniSettings, type: integer, about: "how many CNI settings were found"}
 package eni.rules.eni010
 
 import data.eni.model

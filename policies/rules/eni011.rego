@@ -24,6 +24,10 @@
 #     capacity on purpose, set this rule's severity in the config's rules: section.
 #   otherModel: |
 #     The same under both release models.
+#   details:
+#     - {key: workloads, type: integer, about: "how many workloads hold branch ENIs"}
+#     - {key: maxDemand, type: integer, about: "the largest demand of one of them on a node"}
+#     - {key: nodeGroups, type: array, about: "for a placement key whose node groups all have unknown capacity: those node groups"}
 package eni.rules.eni011
 
 import data.eni.model

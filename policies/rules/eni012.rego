@@ -23,6 +23,10 @@
 #     that they run with the node's security groups.
 #   otherModel: |
 #     The same under both release models: the warning is about which mechanism applies.
+#   details:
+#     - {key: nodeGroup, type: string, about: "the Auto Mode pool"}
+#     - {key: workloads, type: array, about: "ids of the SGP workloads that may land on it"}
+#     - {key: instanceTypes, type: array, about: "its trunking type entries"}
 package eni.rules.eni012
 
 import data.eni.model

@@ -19,6 +19,10 @@
 #     both are applied to one cluster, the last one applied wins, and you should keep one.
 #   otherModel: |
 #     The same under both release models.
+#   details:
+#     - {key: definitions, type: array, about: "each definition, `{location, builtBy?}`"}
+#     - {key: counted, type: string, about: "the id of the definition the rows count"}
+#     - {key: nodeGroup, type: string, about: "for duplicated node groups: the node group"}
 package eni.rules.eni013
 
 import data.eni.model

@@ -21,6 +21,12 @@
 #     eni-lint's: report it with the resource.
 #   otherModel: |
 #     The same under both release models.
+#   details:
+#     - {key: plan, type: string, about: "the plan file"}
+#     - {key: address, type: string, about: "the node group's resource or module instance"}
+#     - {key: codeTypes, type: array, about: "the instance types the code gives"}
+#     - {key: planTypes, type: array, about: "the instance types the plan gives"}
+#     - {key: onlyInCode, type: boolean, about: "the plan has no such node group"}
 package eni.rules.eni014
 
 import data.eni.model
