@@ -43,7 +43,8 @@ func engineWithPolicies(cmd *cobra.Command, stdio IO, flags []string) (*rules.En
 }
 
 func newRules(stdio IO) *cobra.Command {
-	var format, outDir, readme, jsonReport, examplesDir string
+	var format string
+	var docs ruleDocsFlags
 	var policies []string
 	cmd := &cobra.Command{
 		Use:   "rules",
@@ -67,62 +68,67 @@ func newRules(stdio IO) *cobra.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(eng.Rules())
 			case "markdown":
-				if readme != "" {
-					raw, err := os.ReadFile(readme)
-					if err != nil {
-						return err
-					}
-					text, err := report.ReplaceRuleTable(string(raw), eng.Rules())
-					if err != nil {
-						return fmt.Errorf("%s: %w", readme, err)
-					}
-					if err := confine.WriteFile(readme, []byte(text), confine.WriteOptions{}); err != nil {
-						return err
-					}
-				}
-				if jsonReport != "" {
-					raw, err := os.ReadFile(jsonReport)
-					if err != nil {
-						return err
-					}
-					text, err := report.ReplaceDetailsTable(string(raw), eng.Rules())
-					if err != nil {
-						return fmt.Errorf("%s: %w", jsonReport, err)
-					}
-					if err := confine.WriteFile(jsonReport, []byte(text), confine.WriteOptions{}); err != nil {
-						return err
-					}
-				}
-				if outDir != "" {
-					// The pages show the examples a test runs (testdata/rule-examples, from
-					// the repository's root, where this is run).
-					examples, err := report.LoadRuleExamples(examplesDir)
-					if err != nil {
-						return err
-					}
-					return report.WriteRuleDocs(outDir, report.WithExamples(eng.Rules(), examples))
-				}
-				if readme != "" || jsonReport != "" {
-					return nil
-				}
-				_, err := fmt.Fprint(stdio.Out, report.RuleIndexMarkdown(eng.Rules()))
-				return err
+				return docs.write(stdio, eng.Rules())
 			}
 			return usageError{fmt.Errorf("--format %q: want text, json or markdown", format)}
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, json or markdown")
-	cmd.Flags().StringVar(&outDir, "out-dir", "", "with --format markdown: write README.md and one page per rule into this folder")
-	cmd.Flags().StringVar(&examplesDir, "examples", filepath.Join("testdata", "rule-examples"), "with --out-dir: the folder of the rule pages' examples (ID/args, ID/fails/, ID/passes/)")
-	cmd.Flags().StringVar(&readme, "readme", "", "with --format markdown: rewrite the rules table of this README (between its marker lines)")
-	cmd.Flags().StringVar(&jsonReport, "json-report", "", "with --format markdown: rewrite the table of finding details of this page (docs/json-report.md, between its marker lines)")
-	// The docs generator's flags (docs/rules/, the README's rules table, the details table) are for contributors,
-	// who find them in docs/guide.md; `rules --help` lists what a user runs.
+	cmd.Flags().StringVar(&docs.outDir, "out-dir", "", "with --format markdown: write README.md and one page per rule into this folder")
+	cmd.Flags().StringVar(&docs.examplesDir, "examples", filepath.Join("testdata", "rule-examples"), "with --out-dir: the folder of the rule pages' examples (ID/args, ID/fails/, ID/passes/)")
+	cmd.Flags().StringVar(&docs.readme, "readme", "", "with --format markdown: rewrite the rules table of this README (between its marker lines)")
+	cmd.Flags().StringVar(&docs.jsonReport, "json-report", "", "with --format markdown: rewrite the table of finding details of this page (docs/json-report.md, between its marker lines)")
+	// The docs generator's flags (docs/rules/, the README's rules table, the details table)
+	// are for contributors, who find them in docs/contributing.md; `rules --help` lists what
+	// a user runs.
 	for _, name := range []string{"out-dir", "examples", "readme", "json-report"} {
 		_ = cmd.Flags().MarkHidden(name)
 	}
 	cmd.Flags().StringArrayVar(&policies, "policy", nil, "folder of custom Rego rules (repeatable)")
 	return cmd
+}
+
+// ruleDocsFlags are where `rules --format markdown` writes the pages generated from the
+// METADATA; with none of them it prints the index.
+type ruleDocsFlags struct{ outDir, readme, jsonReport, examplesDir string }
+
+func (d ruleDocsFlags) write(stdio IO, rules []rules.Rule) error {
+	if err := rewriteTable(d.readme, rules, report.ReplaceRuleTable); err != nil {
+		return err
+	}
+	if err := rewriteTable(d.jsonReport, rules, report.ReplaceDetailsTable); err != nil {
+		return err
+	}
+	if d.outDir != "" {
+		// The pages show the examples a test runs (testdata/rule-examples, from the
+		// repository's root, where this is run).
+		examples, err := report.LoadRuleExamples(d.examplesDir)
+		if err != nil {
+			return err
+		}
+		return report.WriteRuleDocs(d.outDir, report.WithExamples(rules, examples))
+	}
+	if d.readme != "" || d.jsonReport != "" {
+		return nil
+	}
+	_, err := fmt.Fprint(stdio.Out, report.RuleIndexMarkdown(rules))
+	return err
+}
+
+// rewriteTable regenerates the table a page keeps between marker lines; nothing without a page.
+func rewriteTable(page string, rules []rules.Rule, replace func(string, []rules.Rule) (string, error)) error {
+	if page == "" {
+		return nil
+	}
+	raw, err := os.ReadFile(page)
+	if err != nil {
+		return err
+	}
+	text, err := replace(string(raw), rules)
+	if err != nil {
+		return fmt.Errorf("%s: %w", page, err)
+	}
+	return confine.WriteFile(page, []byte(text), confine.WriteOptions{})
 }
 
 // ExplainText renders a rule's full documentation.

@@ -75,41 +75,13 @@ func suggestion(text string) string {
 }
 
 func (p *publisher) review(ctx context.Context, pr int, rep *findings.Report) {
-	files := map[string]map[int]bool{}
-	opts := &gh.ListOptions{PerPage: 100}
-	for {
-		page, resp, err := p.client.PullRequests.ListFiles(ctx, p.owner, p.repo, pr, opts)
-		if err != nil {
-			p.apiFailed("listing changed files", err)
-			return
-		}
-		for _, f := range page {
-			files[f.GetFilename()] = changedLines(f.GetPatch())
-		}
-		if resp == nil || resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
+	files, ok := p.changedFiles(ctx, pr)
+	if !ok {
+		return
 	}
-	posted := map[string]bool{}
-	copts := &gh.PullRequestListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
-	for {
-		page, resp, err := p.client.PullRequests.ListComments(ctx, p.owner, p.repo, pr, copts)
-		if err != nil {
-			p.apiFailed("listing review comments", err)
-			return
-		}
-		for _, c := range page {
-			// Only eni-lint's own comments say a finding was posted: a marker another author
-			// copies must not keep a finding's comment away.
-			if i := strings.Index(c.GetBody(), "<!-- eni-lint:"); i >= 0 && c.GetUser().GetLogin() == p.identity(ctx) {
-				posted[c.GetBody()[i:]] = true
-			}
-		}
-		if resp == nil || resp.NextPage == 0 {
-			break
-		}
-		copts.Page = resp.NextPage
+	posted, ok := p.postedMarkers(ctx, pr)
+	if !ok {
+		return
 	}
 	var comments []*gh.DraftReviewComment
 	for _, f := range rep.Findings {
@@ -119,30 +91,7 @@ func (p *publisher) review(ctx context.Context, pr int, rep *findings.Report) {
 		if f.Suppressed != nil || !files[path][f.Location.Line] || posted[marker] {
 			continue
 		}
-		comment := &gh.DraftReviewComment{Path: gh.String(path), Line: gh.Int(f.Location.Line), Side: gh.String("RIGHT")}
-		body := fmt.Sprintf("**%s** (%s): %s\n\n`eni-lint explain %s` tells how to fix it.\n%s", f.Rule, f.Severity, report.MarkdownMessage(f), f.Rule, marker)
-		if e, ok := suggestable(f, p.opts.Root, path, files[path]); ok {
-			// The comment covers the lines the fix replaces, and its suggestion holds exactly
-			// their new text: a reviewer applies it with one click.
-			comment.Line = gh.Int(e.EndLine)
-			if e.StartLine != e.EndLine {
-				comment.StartLine, comment.StartSide = gh.Int(e.StartLine), gh.String("RIGHT")
-			}
-			body = fmt.Sprintf("**%s** (%s): %s\n\n%s\n\n`eni-lint fix` writes this change; `eni-lint explain %s` tells why.\n%s", f.Rule, f.Severity, report.MarkdownMessage(f), suggestion(e.Text), f.Rule, marker)
-		}
-		if len(body) > MaxCommentLength {
-			// GitHub refuses a comment over 65,536 characters, and with it the whole review:
-			// the message is cut, and the suggestion dropped, so the rest still goes out.
-			comment.Line, comment.StartLine, comment.StartSide = gh.Int(f.Location.Line), nil, nil
-			msg := report.MarkdownMessage(f)
-			room := MaxCommentLength - len(marker) - 400
-			if len(msg) > room {
-				msg = strings.ToValidUTF8(msg[:room], "") + " …"
-			}
-			body = fmt.Sprintf("**%s** (%s): %s\n\n(cut to GitHub's comment limit: the job summary and the annotations have it all.) `eni-lint explain %s` tells how to fix it.\n%s", f.Rule, f.Severity, msg, f.Rule, marker)
-		}
-		comment.Body = gh.String(body)
-		comments = append(comments, comment)
+		comments = append(comments, p.reviewComment(f, path, marker, files[path]))
 	}
 	if len(comments) == 0 {
 		return
@@ -164,4 +113,79 @@ func (p *publisher) review(ctx context.Context, pr int, rep *findings.Report) {
 	} else {
 		p.say("reviewed", "posted %d review comments", len(comments))
 	}
+}
+
+// changedFiles lists the pull request's files with the lines it changes in each; ok is false
+// when the API failed (said).
+func (p *publisher) changedFiles(ctx context.Context, pr int) (map[string]map[int]bool, bool) {
+	files := map[string]map[int]bool{}
+	opts := &gh.ListOptions{PerPage: 100}
+	for {
+		page, resp, err := p.client.PullRequests.ListFiles(ctx, p.owner, p.repo, pr, opts)
+		if err != nil {
+			p.apiFailed("listing changed files", err)
+			return nil, false
+		}
+		for _, f := range page {
+			files[f.GetFilename()] = changedLines(f.GetPatch())
+		}
+		if resp == nil || resp.NextPage == 0 {
+			return files, true
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+// postedMarkers are the markers of the findings eni-lint's own review comments already
+// carry; ok is false when the API failed (said).
+func (p *publisher) postedMarkers(ctx context.Context, pr int) (map[string]bool, bool) {
+	posted := map[string]bool{}
+	copts := &gh.PullRequestListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
+	for {
+		page, resp, err := p.client.PullRequests.ListComments(ctx, p.owner, p.repo, pr, copts)
+		if err != nil {
+			p.apiFailed("listing review comments", err)
+			return nil, false
+		}
+		for _, c := range page {
+			// Only eni-lint's own comments say a finding was posted: a marker another author
+			// copies must not keep a finding's comment away.
+			if i := strings.Index(c.GetBody(), "<!-- eni-lint:"); i >= 0 && c.GetUser().GetLogin() == p.identity(ctx) {
+				posted[c.GetBody()[i:]] = true
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			return posted, true
+		}
+		copts.Page = resp.NextPage
+	}
+}
+
+// reviewComment is a finding's comment on its line, with the fix as a suggestion when it
+// replaces changed lines, and cut to GitHub's limit.
+func (p *publisher) reviewComment(f findings.Finding, path, marker string, changed map[int]bool) *gh.DraftReviewComment {
+	comment := &gh.DraftReviewComment{Path: gh.String(path), Line: gh.Int(f.Location.Line), Side: gh.String("RIGHT")}
+	body := fmt.Sprintf("**%s** (%s): %s\n\n`eni-lint explain %s` tells how to fix it.\n%s", f.Rule, f.Severity, report.MarkdownMessage(f), f.Rule, marker)
+	if e, ok := suggestable(f, p.opts.Root, path, changed); ok {
+		// The comment covers the lines the fix replaces, and its suggestion holds exactly
+		// their new text: a reviewer applies it with one click.
+		comment.Line = gh.Int(e.EndLine)
+		if e.StartLine != e.EndLine {
+			comment.StartLine, comment.StartSide = gh.Int(e.StartLine), gh.String("RIGHT")
+		}
+		body = fmt.Sprintf("**%s** (%s): %s\n\n%s\n\n`eni-lint fix` writes this change; `eni-lint explain %s` tells why.\n%s", f.Rule, f.Severity, report.MarkdownMessage(f), suggestion(e.Text), f.Rule, marker)
+	}
+	if len(body) > MaxCommentLength {
+		// GitHub refuses a comment over 65,536 characters, and with it the whole review:
+		// the message is cut, and the suggestion dropped, so the rest still goes out.
+		comment.Line, comment.StartLine, comment.StartSide = gh.Int(f.Location.Line), nil, nil
+		msg := report.MarkdownMessage(f)
+		room := MaxCommentLength - len(marker) - 400
+		if len(msg) > room {
+			msg = strings.ToValidUTF8(msg[:room], "") + " …"
+		}
+		body = fmt.Sprintf("**%s** (%s): %s\n\n(cut to GitHub's comment limit: the job summary and the annotations have it all.) `eni-lint explain %s` tells how to fix it.\n%s", f.Rule, f.Severity, msg, f.Rule, marker)
+	}
+	comment.Body = gh.String(body)
+	return comment
 }

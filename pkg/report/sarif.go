@@ -271,19 +271,7 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 	}
 	for i, rule := range r.Rules {
 		positions[rule.ID] = i
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
-			ID:               rule.ID,
-			Name:             ruleName(rule.Title),
-			ShortDescription: sarifText{Text: DataSafe(rule.Title)},
-			FullDescription:  sarifText{Text: DataSafe(rule.Description)},
-			Help: sarifText{
-				Text:     DataSafe(HelpText(rule)),
-				Markdown: DataSafe(HelpMarkdown(rule)),
-			},
-			HelpURI:              RuleDocURL(rule, r.Version),
-			DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(rule.Severity)},
-			Properties:           map[string]any{"severity": string(rule.Severity), "tags": []string{"eks", "security-groups-for-pods", "branch-eni"}},
-		})
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleOf(rule, r.Version))
 	}
 	inv := sarifInvocation{ExecutionSuccessful: len(r.Errors) == 0}
 	occurrences := map[string]int{}
@@ -300,32 +288,8 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 		}
 		key := fingerprint(f, s.Root)
 		occurrences[key]++
-		res := sarifResult{
-			RuleID: f.Rule, RuleIndex: ruleIndex(f.Rule), Level: sarifLevel(f.Severity),
-			Message:             sarifText{Text: DataSafe(PlainMessage(f))},
-			Locations:           locations,
-			PartialFingerprints: map[string]string{fingerprintName: fmt.Sprintf("%s:%d", key, occurrences[key])},
-			Fixes:               sarifFixes(f, s.Root),
-			Properties: map[string]any{
-				"severity": string(f.Severity),
-			},
-		}
-		if f.Details != nil {
-			res.Properties["details"] = f.Details
-		}
-		if f.Suppressed != nil {
-			kind := "external"
-			if f.Suppressed.Kind == "inline" {
-				kind = "inSource"
-			}
-			res.Suppressions = []sarifSuppression{{Kind: kind, Justification: DataSafe(f.Suppressed.Reason)}}
-		}
-		if f.Object != nil {
-			res.Properties["object"] = f.Object
-		}
-		if f.Witness != nil {
-			res.Properties["witness"] = f.Witness
-		}
+		res := s.result(f, locations, fmt.Sprintf("%s:%d", key, occurrences[key]))
+		res.RuleIndex = ruleIndex(f.Rule)
 		run.Results = append(run.Results, res)
 	}
 	for _, e := range r.Errors {
@@ -337,6 +301,55 @@ func (s SARIF) Write(w io.Writer, r *findings.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// sarifRuleOf is a rule's reportingDescriptor: its METADATA's texts and its page.
+func sarifRuleOf(rule findings.RuleDoc, version string) sarifRule {
+	return sarifRule{
+		ID:               rule.ID,
+		Name:             ruleName(rule.Title),
+		ShortDescription: sarifText{Text: DataSafe(rule.Title)},
+		FullDescription:  sarifText{Text: DataSafe(rule.Description)},
+		Help: sarifText{
+			Text:     DataSafe(HelpText(rule)),
+			Markdown: DataSafe(HelpMarkdown(rule)),
+		},
+		HelpURI:              RuleDocURL(rule, version),
+		DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(rule.Severity)},
+		Properties:           map[string]any{"severity": string(rule.Severity), "tags": []string{"eks", "security-groups-for-pods", "branch-eni"}},
+	}
+}
+
+// result is a located finding as a SARIF result: its message, fixes and fingerprint, its
+// details, object and witness as properties, and its suppression.
+func (s SARIF) result(f findings.Finding, locations []sarifLocation, fingerprint string) sarifResult {
+	res := sarifResult{
+		RuleID: f.Rule, Level: sarifLevel(f.Severity),
+		Message:             sarifText{Text: DataSafe(PlainMessage(f))},
+		Locations:           locations,
+		PartialFingerprints: map[string]string{fingerprintName: fingerprint},
+		Fixes:               sarifFixes(f, s.Root),
+		Properties: map[string]any{
+			"severity": string(f.Severity),
+		},
+	}
+	if f.Details != nil {
+		res.Properties["details"] = f.Details
+	}
+	if f.Suppressed != nil {
+		kind := "external"
+		if f.Suppressed.Kind == "inline" {
+			kind = "inSource"
+		}
+		res.Suppressions = []sarifSuppression{{Kind: kind, Justification: DataSafe(f.Suppressed.Reason)}}
+	}
+	if f.Object != nil {
+		res.Properties["object"] = f.Object
+	}
+	if f.Witness != nil {
+		res.Properties["witness"] = f.Witness
+	}
+	return res
 }
 
 // fingerprintName names eni-lint's partial fingerprint; the version changes if the key does.

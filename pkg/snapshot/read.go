@@ -466,66 +466,9 @@ func (s *Snapshot) add(it rawItem, at inventory.Position) {
 	md := it.Metadata
 	switch it.Kind {
 	case "Node":
-		n := Node{Name: md.Name, Labels: md.Labels, At: at}
-		n.InstanceType = md.Labels["node.kubernetes.io/instance-type"]
-		if n.InstanceType == "" {
-			n.InstanceType = md.Labels["beta.kubernetes.io/instance-type"]
-		}
-		if q, ok := it.Status.Capacity[PodENIResource]; ok && q >= 0 {
-			v := int(q)
-			n.PodENI = &v
-		}
-		for _, t := range it.Spec.Taints {
-			n.Taints = append(n.Taints, inventory.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
-		}
-		s.Nodes = append(s.Nodes, n)
+		s.Nodes = append(s.Nodes, nodeOf(it, at))
 	case "Pod":
-		p := Pod{Namespace: md.Namespace, Name: md.Name, NodeName: it.Spec.NodeName, Phase: it.Status.Phase, At: at, Deleting: md.DeletionTimestamp != ""}
-		for _, c := range append(append([]container{}, it.Spec.Containers...), it.Spec.InitContainers...) {
-			q, ok := c.Resources.Requests[PodENIResource]
-			if !ok {
-				q, ok = c.Resources.Limits[PodENIResource]
-			}
-			if ok {
-				if q < 1 {
-					q = 1
-				}
-				p.Requested += int(q)
-			}
-		}
-		if a := md.Annotations[PodENIAnnotation]; a != "" && a != "[]" && a != "null" {
-			var enis []json.RawMessage
-			if json.Unmarshal([]byte(a), &enis) == nil {
-				p.ENIs = len(enis)
-			} else {
-				p.ENIs = 1 // present but not the controller's JSON list: one ENI, as for any SGP pod
-			}
-		}
-		if p.Requested == 0 && p.ENIs == 0 {
-			s.Skipped++
-			return
-		}
-		p.Owner = controllerOf(md.OwnerReferences)
-		for _, cs := range append(append([]containerStatus{}, it.Status.ContainerStatuses...), it.Status.InitContainerStatuses...) {
-			if w := cs.State.Waiting; w != nil && w.Reason == "ContainerCreating" {
-				p.ContainerCreating = true
-			}
-			if term := cs.State.Terminated; term != nil {
-				if t := parseTime(term.FinishedAt); t.After(p.Finished) {
-					p.Finished = t
-				}
-			}
-		}
-		for _, c := range it.Status.Conditions {
-			t := parseTime(c.LastTransitionTime)
-			s.seen(t)
-			// A finished pod's Ready condition turns False (reason PodCompleted) when it ends.
-			if p.Finished.IsZero() && p.Terminated() && c.Type == "Ready" && c.Status == "False" {
-				p.Finished = t
-			}
-		}
-		s.seen(p.Finished)
-		s.Pods = append(s.Pods, p)
+		s.addPod(it, at)
 	case "Job":
 		s.Jobs[Key(md.Namespace, md.Name)] = Job{Namespace: md.Namespace, Name: md.Name, TTL: it.Spec.TTLSecondsAfterFinished, Owner: controllerOf(md.OwnerReferences)}
 	case "CronJob":
@@ -545,6 +488,85 @@ func (s *Snapshot) add(it rawItem, at inventory.Position) {
 			s.Events[key] = append(s.Events[key], Event{Reason: it.Reason, Message: it.Message, Count: it.Count, Last: last})
 		}
 	}
+}
+
+// nodeOf is a Node item: its instance type label (the beta one for old nodes), its pod-eni
+// capacity and its taints.
+func nodeOf(it rawItem, at inventory.Position) Node {
+	md := it.Metadata
+	n := Node{Name: md.Name, Labels: md.Labels, At: at}
+	n.InstanceType = md.Labels["node.kubernetes.io/instance-type"]
+	if n.InstanceType == "" {
+		n.InstanceType = md.Labels["beta.kubernetes.io/instance-type"]
+	}
+	if q, ok := it.Status.Capacity[PodENIResource]; ok && q >= 0 {
+		v := int(q)
+		n.PodENI = &v
+	}
+	for _, t := range it.Spec.Taints {
+		n.Taints = append(n.Taints, inventory.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
+	}
+	return n
+}
+
+// addPod keeps a pod that requests or holds a branch ENI (others are counted as skipped),
+// with its owner and when it finished.
+func (s *Snapshot) addPod(it rawItem, at inventory.Position) {
+	md := it.Metadata
+	p := Pod{Namespace: md.Namespace, Name: md.Name, NodeName: it.Spec.NodeName, Phase: it.Status.Phase, At: at, Deleting: md.DeletionTimestamp != ""}
+	p.Requested = podENIRequests(it)
+	if a := md.Annotations[PodENIAnnotation]; a != "" && a != "[]" && a != "null" {
+		var enis []json.RawMessage
+		if json.Unmarshal([]byte(a), &enis) == nil {
+			p.ENIs = len(enis)
+		} else {
+			p.ENIs = 1 // present but not the controller's JSON list: one ENI, as for any SGP pod
+		}
+	}
+	if p.Requested == 0 && p.ENIs == 0 {
+		s.Skipped++
+		return
+	}
+	p.Owner = controllerOf(md.OwnerReferences)
+	for _, cs := range append(append([]containerStatus{}, it.Status.ContainerStatuses...), it.Status.InitContainerStatuses...) {
+		if w := cs.State.Waiting; w != nil && w.Reason == "ContainerCreating" {
+			p.ContainerCreating = true
+		}
+		if term := cs.State.Terminated; term != nil {
+			if t := parseTime(term.FinishedAt); t.After(p.Finished) {
+				p.Finished = t
+			}
+		}
+	}
+	for _, c := range it.Status.Conditions {
+		t := parseTime(c.LastTransitionTime)
+		s.seen(t)
+		// A finished pod's Ready condition turns False (reason PodCompleted) when it ends.
+		if p.Finished.IsZero() && p.Terminated() && c.Type == "Ready" && c.Status == "False" {
+			p.Finished = t
+		}
+	}
+	s.seen(p.Finished)
+	s.Pods = append(s.Pods, p)
+}
+
+// podENIRequests is the pod-eni its containers and init containers request (or limit, when
+// they request none): at least one for each that names the resource.
+func podENIRequests(it rawItem) int {
+	n := 0
+	for _, c := range append(append([]container{}, it.Spec.Containers...), it.Spec.InitContainers...) {
+		q, ok := c.Resources.Requests[PodENIResource]
+		if !ok {
+			q, ok = c.Resources.Limits[PodENIResource]
+		}
+		if ok {
+			if q < 1 {
+				q = 1
+			}
+			n += int(q)
+		}
+	}
+	return n
 }
 
 // controllerOf is the owner reference marked controller, else the first.

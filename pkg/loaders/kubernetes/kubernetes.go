@@ -604,51 +604,15 @@ func readSpark(r *fieldReader, doc *yaml.Node, obj inventory.Object) []inventory
 	var cron *inventory.CronJobSpec
 	if obj.Kind == "ScheduledSparkApplication" {
 		app, appPath = r.mapping(spec, "spec", "template"), "spec.template"
-		d := readCronFields(r, spec, "successfulRunHistoryLimit", "failedRunHistoryLimit")
-		// The operator's defaults: 1 run of each kind kept (Allow is also the CronJob's).
-		if d.SuccessfulJobsHistoryLimit == nil {
-			d.SuccessfulJobsHistoryLimit = intPtr(1)
-		}
-		if d.FailedJobsHistoryLimit == nil {
-			d.FailedJobsHistoryLimit = intPtr(1)
-		}
-		c := inventory.CronJobDefaults(d)
-		cron = &c
+		cron = sparkSchedule(r, spec)
 	}
-	appSelector := r.stringMap(app, appPath, "nodeSelector")
 	ttl := r.integer(app, appPath, "timeToLiveSeconds")
-	role := func(name string) (inventory.PodTemplate, *yaml.Node, string) {
-		path := appPath + "." + name
-		node := r.mapping(app, appPath, name)
-		pod := readPodParts(r, node, path, node, path)
-		labels := map[string]string{}
-		for k, v := range pod.Labels {
-			labels[k] = v
-		}
-		labels[sparkRoleLabel] = name
-		labels[sparkAppNameLabel] = obj.Name
-		labels[sparkLaunchedLabel] = "true"
-		pod.Labels = labels
-		selector := map[string]string{}
-		for k, v := range appSelector {
-			selector[k] = v
-		}
-		for k, v := range pod.NodeSelector {
-			selector[k] = v
-		}
-		pod.NodeSelector = selector
-		return pod, node, path
-	}
+	roles := sparkApp{r: r, app: app, path: appPath, selector: r.stringMap(app, appPath, "nodeSelector"), name: obj.Name}
 	base := obj
 	base.Locations = r.locs
 
-	driverPod, _, driverPath := role("driver")
-	restart := "Never"
-	if policy := r.mapping(app, appPath, "restartPolicy"); policy != nil {
-		if t := r.str(policy, appPath+".restartPolicy", "type"); t != nil && *t != "" {
-			restart = *t
-		}
-	}
+	driverPod, _, driverPath := roles.pod("driver")
+	restart := sparkRestartPolicy(r, app, appPath)
 	driver := inventory.Workload{Object: base, JobSpecPath: driverPath, PodPath: driverPath, TTLPath: appPath + ".timeToLiveSeconds",
 		Spark: &inventory.SparkRole{Role: "driver", RestartPolicy: restart, Retries: restart != "Never"}}
 	driver.ID = objectID(obj) + "#driver"
@@ -659,7 +623,7 @@ func readSpark(r *fieldReader, doc *yaml.Node, obj inventory.Object) []inventory
 	driver.Pod = driverPod
 	driver.CronJob = cron
 
-	execPod, execNode, execPath := role("executor")
+	execPod, execNode, execPath := roles.pod("executor")
 	executors := inventory.Workload{Object: base, PodPath: execPath, Spark: &inventory.SparkRole{Role: "executor"}}
 	// Each object owns its locations: loaders move them in place (Terraform heredocs).
 	executors.Locations = make(map[string]inventory.Position, len(r.locs))
@@ -669,22 +633,7 @@ func readSpark(r *fieldReader, doc *yaml.Node, obj inventory.Object) []inventory
 	executors.ID = objectID(obj) + "#executors"
 	executors.Name = obj.Name + " (executors)"
 	executors.Pod = execPod
-	instances := 2 // spark.executor.instances' default
-	if n := r.integer(execNode, execPath, "instances"); n != nil {
-		instances = *n
-	}
-	dyn := r.mapping(app, appPath, "dynamicAllocation")
-	if on := r.boolean(dyn, appPath+".dynamicAllocation", "enabled"); on != nil && *on {
-		if n := r.integer(dyn, appPath+".dynamicAllocation", "maxExecutors"); n != nil {
-			instances = *n
-		} else {
-			// spark.dynamicAllocation.maxExecutors defaults to infinity.
-			executors.Spark.UnboundedExecutors = true
-			if n := r.integer(dyn, appPath+".dynamicAllocation", "initialExecutors"); n != nil {
-				instances = *n
-			}
-		}
-	}
+	instances := roles.executorCount(execNode, execPath, executors.Spark)
 	executors.Replicas = &instances
 	// spark.kubernetes.executor.deleteOnTermination false keeps every executor that ends, and
 	// a failed one is replaced: those pods stay until the application is deleted.
@@ -694,6 +643,87 @@ func readSpark(r *fieldReader, doc *yaml.Node, obj inventory.Object) []inventory
 		executors.TTLPath = appPath + `.sparkConf["spark.kubernetes.executor.deleteOnTermination"]`
 	}
 	return []inventory.Workload{driver, executors}
+}
+
+// sparkSchedule is a ScheduledSparkApplication's schedule, with the operator's defaults: one
+// run of each kind kept (concurrencyPolicy Allow is also the CronJob's).
+func sparkSchedule(r *fieldReader, spec *yaml.Node) *inventory.CronJobSpec {
+	d := readCronFields(r, spec, "successfulRunHistoryLimit", "failedRunHistoryLimit")
+	if d.SuccessfulJobsHistoryLimit == nil {
+		d.SuccessfulJobsHistoryLimit = intPtr(1)
+	}
+	if d.FailedJobsHistoryLimit == nil {
+		d.FailedJobsHistoryLimit = intPtr(1)
+	}
+	c := inventory.CronJobDefaults(d)
+	return &c
+}
+
+// sparkRestartPolicy is the driver's restartPolicy.type, Never by default.
+func sparkRestartPolicy(r *fieldReader, app *yaml.Node, appPath string) string {
+	if policy := r.mapping(app, appPath, "restartPolicy"); policy != nil {
+		if t := r.str(policy, appPath+".restartPolicy", "type"); t != nil && *t != "" {
+			return *t
+		}
+	}
+	return "Never"
+}
+
+// sparkApp is a SparkApplication's spec (or a scheduled one's template), read for its roles.
+type sparkApp struct {
+	r        *fieldReader
+	app      *yaml.Node
+	path     string
+	selector map[string]string
+	name     string
+}
+
+// pod reads a role's (driver's or executor's) pod: its own fields, the labels the operator
+// adds, and the application's nodeSelector under the role's own.
+func (a sparkApp) pod(role string) (inventory.PodTemplate, *yaml.Node, string) {
+	path := a.path + "." + role
+	node := a.r.mapping(a.app, a.path, role)
+	pod := readPodParts(a.r, node, path, node, path)
+	labels := map[string]string{}
+	for k, v := range pod.Labels {
+		labels[k] = v
+	}
+	labels[sparkRoleLabel] = role
+	labels[sparkAppNameLabel] = a.name
+	labels[sparkLaunchedLabel] = "true"
+	pod.Labels = labels
+	selector := map[string]string{}
+	for k, v := range a.selector {
+		selector[k] = v
+	}
+	for k, v := range pod.NodeSelector {
+		selector[k] = v
+	}
+	pod.NodeSelector = selector
+	return pod, node, path
+}
+
+// executorCount is how many executors run at once: spark.executor.instances (2 by default),
+// or with dynamic allocation maxExecutors, which defaults to infinity (role then says so and
+// initialExecutors, when given, is the count).
+func (a sparkApp) executorCount(execNode *yaml.Node, execPath string, role *inventory.SparkRole) int {
+	instances := 2
+	if n := a.r.integer(execNode, execPath, "instances"); n != nil {
+		instances = *n
+	}
+	dynPath := a.path + ".dynamicAllocation"
+	dyn := a.r.mapping(a.app, a.path, "dynamicAllocation")
+	if on := a.r.boolean(dyn, dynPath, "enabled"); on != nil && *on {
+		if n := a.r.integer(dyn, dynPath, "maxExecutors"); n != nil {
+			instances = *n
+		} else {
+			role.UnboundedExecutors = true
+			if n := a.r.integer(dyn, dynPath, "initialExecutors"); n != nil {
+				instances = *n
+			}
+		}
+	}
+	return instances
 }
 
 // podSpecPath finds a pod spec in a document: a mapping whose containers is a list of mappings

@@ -93,86 +93,17 @@ func newEvaluator(l *loader, m *module, inputs map[string]cty.Value, callPath st
 // value evaluates an expression in the module, with an optional instance context.
 func (e *evaluator) value(expr hcl.Expression, inst *instance) (cty.Value, hcl.Diagnostics) {
 	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: e.loader.funcs}
-	vars := map[string]cty.Value{}
-	locals := map[string]cty.Value{}
-	resources := map[string]map[string]cty.Value{}
-	calls := map[string]cty.Value{}
-	data := map[string]map[string]cty.Value{}
+	sc := evalScope{vars: map[string]cty.Value{}, locals: map[string]cty.Value{}, calls: map[string]cty.Value{},
+		resources: map[string]map[string]cty.Value{}, data: map[string]map[string]cty.Value{}}
 	for _, tr := range expr.Variables() {
-		root := tr.RootName()
-		attr := ""
-		if len(tr) > 1 {
-			if a, ok := tr[1].(hcl.TraverseAttr); ok {
-				attr = a.Name
-			}
-		}
-		switch root {
-		case "var":
-			if v, ok := e.vars[attr]; ok {
-				vars[attr] = v
-			}
-		case "local":
-			if attr != "" {
-				locals[attr] = e.local(attr)
-			}
-		case "module":
-			if attr != "" {
-				calls[attr] = e.call(attr)
-			}
-		case "data":
-			if len(tr) > 2 {
-				if n, ok := tr[2].(hcl.TraverseAttr); ok {
-					if data[attr] == nil {
-						data[attr] = map[string]cty.Value{}
-					}
-					// Data sources are read by providers at plan time, except the kubectl
-					// provider's document splitter, which only reads its own argument.
-					data[attr][n.Name] = cty.DynamicVal
-					if attrs, ok := e.mod.dataAttrs[attr+"."+n.Name]; ok {
-						data[attr][n.Name] = e.fileDocuments(attrs)
-					}
-				}
-			}
-		case "count":
-			if inst != nil && inst.countIndex != nil {
-				ctx.Variables["count"] = cty.ObjectVal(map[string]cty.Value{"index": *inst.countIndex})
-			}
-		case "each":
-			if inst != nil && inst.eachKey != nil {
-				ctx.Variables["each"] = cty.ObjectVal(map[string]cty.Value{"key": *inst.eachKey, "value": *inst.eachValue})
-			}
-		case "path":
-			// Relative to the root module, as Terraform gives it (see pathObject).
-			ctx.Variables["path"] = e.pathObject()
-		case "terraform":
-			ctx.Variables["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})
-		default:
-			if attr != "" {
-				if _, ok := e.mod.resources[root+"."+attr]; ok {
-					if resources[root] == nil {
-						resources[root] = map[string]cty.Value{}
-					}
-					resources[root][attr] = e.resource(root, attr)
-				}
-			}
-		}
+		e.addReference(&sc, ctx, tr, inst)
 	}
 	if inst != nil {
 		for k, v := range inst.extra {
 			ctx.Variables[k] = v
 		}
 	}
-	ctx.Variables["var"] = cty.ObjectVal(vars)
-	ctx.Variables["local"] = cty.ObjectVal(locals)
-	ctx.Variables["module"] = cty.ObjectVal(calls)
-	dataObj := map[string]cty.Value{}
-	for typ, names := range data {
-		dataObj[typ] = cty.ObjectVal(names)
-	}
-	ctx.Variables["data"] = cty.ObjectVal(dataObj)
-	for typ, names := range resources {
-		ctx.Variables[typ] = cty.ObjectVal(names)
-	}
+	sc.fill(ctx)
 	v, d := expr.Value(ctx)
 	// A budget that was hit is an error of the input wherever the value is used: it is
 	// reported at the call, not only folded into an unknown value.
@@ -182,6 +113,94 @@ func (e *evaluator) value(expr hcl.Expression, inst *instance) (cty.Value, hcl.D
 		}
 	}
 	return v, d
+}
+
+// evalScope holds the values an expression's references need, by kind of reference: only
+// those it names are evaluated.
+type evalScope struct {
+	vars, locals, calls map[string]cty.Value
+	resources, data     map[string]map[string]cty.Value
+}
+
+// addReference evaluates what one reference of an expression names into the scope, or into
+// ctx for the instance's count and each, path and terraform.
+func (e *evaluator) addReference(sc *evalScope, ctx *hcl.EvalContext, tr hcl.Traversal, inst *instance) {
+	root := tr.RootName()
+	attr := ""
+	if len(tr) > 1 {
+		if a, ok := tr[1].(hcl.TraverseAttr); ok {
+			attr = a.Name
+		}
+	}
+	switch root {
+	case "var":
+		if v, ok := e.vars[attr]; ok {
+			sc.vars[attr] = v
+		}
+	case "local":
+		if attr != "" {
+			sc.locals[attr] = e.local(attr)
+		}
+	case "module":
+		if attr != "" {
+			sc.calls[attr] = e.call(attr)
+		}
+	case "data":
+		if len(tr) > 2 {
+			if n, ok := tr[2].(hcl.TraverseAttr); ok {
+				e.addData(sc, attr, n.Name)
+			}
+		}
+	case "count":
+		if inst != nil && inst.countIndex != nil {
+			ctx.Variables["count"] = cty.ObjectVal(map[string]cty.Value{"index": *inst.countIndex})
+		}
+	case "each":
+		if inst != nil && inst.eachKey != nil {
+			ctx.Variables["each"] = cty.ObjectVal(map[string]cty.Value{"key": *inst.eachKey, "value": *inst.eachValue})
+		}
+	case "path":
+		// Relative to the root module, as Terraform gives it (see pathObject).
+		ctx.Variables["path"] = e.pathObject()
+	case "terraform":
+		ctx.Variables["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})
+	default:
+		if attr != "" {
+			if _, ok := e.mod.resources[root+"."+attr]; ok {
+				if sc.resources[root] == nil {
+					sc.resources[root] = map[string]cty.Value{}
+				}
+				sc.resources[root][attr] = e.resource(root, attr)
+			}
+		}
+	}
+}
+
+// addData gives data.TYPE.NAME its value: unknown, since providers read data sources at plan
+// time, except the kubectl provider's document splitter, which only reads its own argument.
+func (e *evaluator) addData(sc *evalScope, typ, name string) {
+	if sc.data[typ] == nil {
+		sc.data[typ] = map[string]cty.Value{}
+	}
+	sc.data[typ][name] = cty.DynamicVal
+	if attrs, ok := e.mod.dataAttrs[typ+"."+name]; ok {
+		sc.data[typ][name] = e.fileDocuments(attrs)
+	}
+}
+
+// fill puts the scope's objects into ctx: var, local, module, data and one per resource type.
+func (sc *evalScope) fill(ctx *hcl.EvalContext) {
+	ctx.Variables["var"] = cty.ObjectVal(sc.vars)
+	ctx.Variables["local"] = cty.ObjectVal(sc.locals)
+	ctx.Variables["module"] = cty.ObjectVal(sc.calls)
+	dataObj := map[string]cty.Value{}
+	for typ, names := range sc.data {
+		dataObj[typ] = cty.ObjectVal(names)
+	}
+	ctx.Variables["data"] = cty.ObjectVal(dataObj)
+	for typ, names := range sc.resources {
+		ctx.Variables[typ] = cty.ObjectVal(names)
+	}
 }
 
 // valueOrUnknown evaluates an expression; one that fails is unknown (the diagnostics that

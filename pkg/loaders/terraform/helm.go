@@ -54,14 +54,7 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 	}
 	dir := l.rootPath(chart)
 	if repo != "" || strings.Contains(chart, "://") || !l.fsys.IsDir(dir) {
-		where := chart
-		if repo != "" {
-			where = fmt.Sprintf("%s from %s", chart, repo)
-		}
-		u := inventory.UnresolvedObject{Source: e.callPath + r.typ + "." + r.name, Location: position(chartAttr.Expr.Range()), Severity: "info",
-			Reason: fmt.Sprintf("the chart %s is not a folder of the tree, and charts are not downloaded; render it (helm template … | eni-lint check -) or vendor it", where)}
-		u.Namespace, u.PodLabels = l.releaseLabels(e, r, inst, opts.DefaultNamespace)
-		l.unresolved = append(l.unresolved, u)
+		l.chartNotInTree(e, r, inst, chart, repo, chartAttr, opts.DefaultNamespace)
 		return
 	}
 	l.charts = append(l.charts, absPath(dir))
@@ -81,28 +74,11 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 	}
 	// partial: some value only Terraform knows was left out; the chart may then fail to render
 	// or render invalid YAML, which is no error of the tree.
-	partial := false
-	if a := r.attrs["values"]; a != nil {
-		tuple, ok := a.Expr.(*hclsyntax.TupleConsExpr)
-		if !ok {
-			unresolved(a.Expr.Range(), "values is not a list written in the code ("+e.unknownReason(a.Expr)+")")
-			return
-		}
-		for _, item := range tuple.Exprs {
-			text, why := e.partialText(item, inst)
-			if why != "" {
-				unresolved(item.Range(), "a values entry depends on "+why)
-				return
-			}
-			partial = partial || strings.Contains(text, unknownText)
-			values, err := valuesOf(text)
-			if err != nil {
-				l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid values", Detail: err.Error(), Subject: item.Range().Ptr()})
-				return
-			}
-			c.Inline = append(c.Inline, values)
-		}
+	inline, partial, ok := l.releaseValues(e, r, inst, unresolved)
+	if !ok {
+		return
 	}
+	c.Inline = inline
 	sets, unread := e.releaseSets(r, inst)
 	partial = partial || unread
 	if len(blocksOf(r.body, "set_sensitive")) > 0 {
@@ -127,6 +103,50 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 		f.EachObject(func(o *inventory.Object) { o.Ignores = append(o.Ignores, r.ignores...) })
 		l.manifests = append(l.manifests, f)
 	}
+}
+
+// chartNotInTree records a release whose chart is remote or not a folder of the tree: charts
+// are not downloaded, so its objects are unresolved, with the labels its values give pods.
+func (l *loader) chartNotInTree(e *evaluator, r *resource, inst *instance, chart, repo string, chartAttr *hcl.Attribute, defaultNamespace string) {
+	where := chart
+	if repo != "" {
+		where = fmt.Sprintf("%s from %s", chart, repo)
+	}
+	u := inventory.UnresolvedObject{Source: e.callPath + r.typ + "." + r.name, Location: position(chartAttr.Expr.Range()), Severity: "info",
+		Reason: fmt.Sprintf("the chart %s is not a folder of the tree, and charts are not downloaded; render it (helm template … | eni-lint check -) or vendor it", where)}
+	u.Namespace, u.PodLabels = l.releaseLabels(e, r, inst, defaultNamespace)
+	l.unresolved = append(l.unresolved, u)
+}
+
+// releaseValues reads a helm_release's values list, each entry a YAML text; partial says
+// that a value only Terraform knows was left out of one. ok is false when the release cannot
+// be rendered: the list is not written in the code, an entry cannot be known (both
+// unresolved) or is invalid YAML (an error).
+func (l *loader) releaseValues(e *evaluator, r *resource, inst *instance, unresolved func(hcl.Range, string)) (inline []map[string]any, partial, ok bool) {
+	a := r.attrs["values"]
+	if a == nil {
+		return nil, false, true
+	}
+	tuple, isList := a.Expr.(*hclsyntax.TupleConsExpr)
+	if !isList {
+		unresolved(a.Expr.Range(), "values is not a list written in the code ("+e.unknownReason(a.Expr)+")")
+		return nil, false, false
+	}
+	for _, item := range tuple.Exprs {
+		text, why := e.partialText(item, inst)
+		if why != "" {
+			unresolved(item.Range(), "a values entry depends on "+why)
+			return nil, false, false
+		}
+		partial = partial || strings.Contains(text, unknownText)
+		values, err := valuesOf(text)
+		if err != nil {
+			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid values", Detail: err.Error(), Subject: item.Range().Ptr()})
+			return nil, false, false
+		}
+		inline = append(inline, values)
+	}
+	return inline, partial, true
 }
 
 // releaseSets reads a helm_release's set { name = "a.b", value = "x" } blocks (provider v2) and
