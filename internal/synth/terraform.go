@@ -19,7 +19,28 @@ func WriteTerraform(out string, files, nodeGroups int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	vars := `variable "environment" {
+	if err := os.WriteFile(filepath.Join(dir, "variables.tf"), []byte(terraformVariables), 0o644); err != nil {
+		return err
+	}
+	for f := 0; f < files; f++ {
+		var b strings.Builder
+		for g := f; g < nodeGroups; g += files {
+			kind := "general"
+			if g%2 == 1 {
+				kind = "compute"
+			}
+			fmt.Fprintf(&b, terraformNodeGroup, g, g, kind, g)
+		}
+		fmt.Fprintf(&b, terraformStack, f, f, f, f, f, f, f)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("stack-%04d.tf", f)), []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// terraformVariables is the root's variables.tf: the node groups' types come from a map.
+const terraformVariables = `variable "environment" {
   default = "prod"
 }
 
@@ -34,17 +55,9 @@ locals {
   tags = { environment = var.environment, team = "platform" }
 }
 `
-	if err := os.WriteFile(filepath.Join(dir, "variables.tf"), []byte(vars), 0o644); err != nil {
-		return err
-	}
-	for f := 0; f < files; f++ {
-		var b strings.Builder
-		for g := f; g < nodeGroups; g += files {
-			kind := "general"
-			if g%2 == 1 {
-				kind = "compute"
-			}
-			fmt.Fprintf(&b, `resource "aws_eks_node_group" "ng_%03d" {
+
+// terraformNodeGroup is node group number g: g, g, its kind of types, g.
+const terraformNodeGroup = `resource "aws_eks_node_group" "ng_%03d" {
   cluster_name    = "main"
   node_group_name = "ng-%03d-${var.environment}"
   instance_types  = var.node_types[%q]
@@ -59,9 +72,11 @@ locals {
   tags = local.tags
 }
 
-`, g, g, kind, g)
-		}
-		fmt.Fprintf(&b, `resource "aws_iam_role" "role_%04d" {
+`
+
+// terraformStack is the rest of file number f (seven times f): the resources that are not
+// node groups.
+const terraformStack = `resource "aws_iam_role" "role_%04d" {
   name = "role-%04d-${var.environment}"
   assume_role_policy = jsonencode({
     Version   = "2012-10-17"
@@ -89,10 +104,4 @@ resource "aws_launch_template" "lt_%04d" {
     http_tokens = "required"
   }
 }
-`, f, f, f, f, f, f, f)
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("stack-%04d.tf", f)), []byte(b.String()), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+`

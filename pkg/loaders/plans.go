@@ -217,17 +217,7 @@ func codeTypePositions(cg inventory.NodeGroupSpec, n int) []inventory.Position {
 // code); the code's objects and unresolved declarations of the resources the plan read go.
 func joinObjects(plan, code *inventory.Fragment, sum *inventory.PlanSummary) {
 	read := plan.Plan.Addresses
-	type codeObject struct {
-		locations map[string]inventory.Position
-		origin    inventory.Origin
-		ignores   []inventory.Ignore
-	}
-	byKey := map[string]codeObject{}
-	code.EachObject(func(o *inventory.Object) {
-		if read[o.Origin.Resource] {
-			byKey[o.Origin.Resource+" "+inventory.ObjectKey(o.Kind, o.Namespace, o.Name)] = codeObject{o.Locations, o.Origin, o.Ignores}
-		}
-	})
+	byKey := codeObjectsRead(code, read)
 	// The code's declarations it could not read (a yaml_body from templatefile() or a data
 	// source) are where the plan's objects of that resource are declared.
 	unreadAt := map[string]inventory.Position{}
@@ -264,7 +254,26 @@ func joinObjects(plan, code *inventory.Fragment, sum *inventory.PlanSummary) {
 		o.Locations, o.Origin, o.Ignores = locations, c.origin, c.ignores
 	})
 	code.DropObjects(func(o *inventory.Object) bool { return read[o.Origin.Resource] })
-	// NodePools the plan declares (kubectl_manifest) replace the code's of the same identity.
+	joinNodePools(plan, code, sum)
+	// What the code could not read at an address the plan resolved is resolved.
+	var bases []string
+	for a := range read {
+		bases = append(bases, a)
+	}
+	sort.Strings(bases)
+	code.Unresolved = slices.DeleteFunc(code.Unresolved, func(u inventory.UnresolvedObject) bool {
+		for _, a := range bases {
+			if a == u.Source || strings.HasPrefix(a, u.Source+"[") || strings.HasPrefix(a, u.Source+".") {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// joinNodePools: NodePools the plan declares (kubectl_manifest) replace the code's of the
+// same identity, at the code's positions.
+func joinNodePools(plan, code *inventory.Fragment, sum *inventory.PlanSummary) {
 	planPools := map[string]bool{}
 	codePools := map[string]inventory.NodePool{}
 	for _, p := range code.NodePools {
@@ -286,20 +295,25 @@ func joinObjects(plan, code *inventory.Fragment, sum *inventory.PlanSummary) {
 		}
 	}
 	code.NodePools = slices.DeleteFunc(code.NodePools, func(p inventory.NodePool) bool { return planPools[inventory.ObjectKey(p.Kind, "", p.Name)] })
-	// What the code could not read at an address the plan resolved is resolved.
-	var bases []string
-	for a := range read {
-		bases = append(bases, a)
-	}
-	sort.Strings(bases)
-	code.Unresolved = slices.DeleteFunc(code.Unresolved, func(u inventory.UnresolvedObject) bool {
-		for _, a := range bases {
-			if a == u.Source || strings.HasPrefix(a, u.Source+"[") || strings.HasPrefix(a, u.Source+".") {
-				return true
-			}
+}
+
+// codeObject is what the plan's object of the same identity takes from the code's.
+type codeObject struct {
+	locations map[string]inventory.Position
+	origin    inventory.Origin
+	ignores   []inventory.Ignore
+}
+
+// codeObjectsRead are the code's objects of the resources the plan read, by resource
+// instance and identity.
+func codeObjectsRead(code *inventory.Fragment, read map[string]bool) map[string]codeObject {
+	byKey := map[string]codeObject{}
+	code.EachObject(func(o *inventory.Object) {
+		if read[o.Origin.Resource] {
+			byKey[o.Origin.Resource+" "+inventory.ObjectKey(o.Kind, o.Namespace, o.Name)] = codeObject{o.Locations, o.Origin, o.Ignores}
 		}
-		return false
 	})
+	return byKey
 }
 
 // withoutKey is a resource instance's address without its instance key: the resource.

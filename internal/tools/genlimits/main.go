@@ -94,79 +94,17 @@ func atoi(path, field, s string) (int, error) {
 func build(dir string) ([]row, error) {
 	limitsPath := filepath.Join(dir, "instance-branch-eni-limits.csv")
 	labelsPath := filepath.Join(dir, "instance-karpenter-labels.csv")
-	limits, err := readCSV(limitsPath)
+	byName, err := readLimits(limitsPath)
 	if err != nil {
 		return nil, err
 	}
-	labels, err := readCSV(labelsPath)
+	karp, err := readKarpenterLabels(labelsPath)
 	if err != nil {
 		return nil, err
-	}
-	karp := map[string]map[string]string{}
-	for _, r := range labels {
-		if len(r) != 3 {
-			return nil, fmt.Errorf("%s: row %v has %d fields", labelsPath, r, len(r))
-		}
-		if karp[r[0]] == nil {
-			karp[r[0]] = map[string]string{}
-		}
-		karp[r[0]][r[1]] = r[2]
-	}
-	byName := map[string]*row{}
-	for _, r := range limits {
-		if len(r) != 7 {
-			return nil, fmt.Errorf("%s: row %v has %d fields", limitsPath, r, len(r))
-		}
-		x := &row{name: r[0], trunking: r[1] == "true", hypervisor: r[5], bareMetal: r[6] == "true", source: "vpc-resource-controller"}
-		if x.branch, err = atoi(limitsPath, "branch_interfaces", r[2]); err != nil {
-			return nil, err
-		}
-		if x.interfaces, err = atoi(limitsPath, "interfaces", r[3]); err != nil {
-			return nil, err
-		}
-		if x.ipv4PerInterface, err = atoi(limitsPath, "ipv4_per_interface", r[4]); err != nil {
-			return nil, err
-		}
-		if x.trunking != (x.branch > 0) {
-			return nil, fmt.Errorf("%s: %s: trunking %v disagrees with %d branch interfaces", limitsPath, x.name, x.trunking, x.branch)
-		}
-		// The EKS max-pods formula for the VPC CNI without prefix delegation.
-		x.maxPods = x.interfaces*(x.ipv4PerInterface-1) + 2
-		byName[x.name] = x
 	}
 	for name, l := range karp {
-		podENI, hasPodENI := l["resource/vpc.amazonaws.com/pod-eni"]
-		x, known := byName[name]
-		if !known {
-			// Only types whose branch capacity Karpenter states are added; for the others
-			// trunking support is not known, and eni-lint must say so (ENI006), not guess.
-			if !hasPodENI {
-				continue
-			}
-			n, err := atoi(labelsPath, name+" pod-eni", podENI)
-			if err != nil {
-				return nil, err
-			}
-			x = &row{name: name, trunking: n > 0, branch: n, hypervisor: l["karpenter.k8s.aws/instance-hypervisor"], bareMetal: strings.HasSuffix(name, ".metal"), source: "karpenter"}
-			if p, ok := l["resource/pods"]; ok {
-				if x.maxPods, err = atoi(labelsPath, name+" pods", p); err != nil {
-					return nil, err
-				}
-			}
-			byName[name] = x
-		} else if hasPodENI && podENI != strconv.Itoa(x.branch) {
-			return nil, fmt.Errorf("%s: pod-eni %s disagrees with %s for %s", labelsPath, podENI, limitsPath, name)
-		}
-		x.arch = l["kubernetes.io/arch"]
-		if v, ok := l["karpenter.k8s.aws/instance-cpu"]; ok {
-			if x.vcpus, err = atoi(labelsPath, name+" cpu", v); err != nil {
-				return nil, err
-			}
-		}
-		if v, ok := l["karpenter.k8s.aws/instance-memory"]; ok {
-			if x.memoryMiB, err = atoi(labelsPath, name+" memory", v); err != nil {
-				return nil, err
-			}
+		if err := addKarpenterLabels(byName, name, l, labelsPath, limitsPath); err != nil {
+			return nil, err
 		}
 	}
 	rows := make([]row, 0, len(byName))
@@ -175,6 +113,97 @@ func build(dir string) ([]row, error) {
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].name < rows[j].name })
 	return rows, nil
+}
+
+// readLimits reads the VPC resource controller's table: one row per type with its trunking,
+// branch and interface limits; max pods follows from them.
+func readLimits(path string) (map[string]*row, error) {
+	limits, err := readCSV(path)
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]*row{}
+	for _, r := range limits {
+		if len(r) != 7 {
+			return nil, fmt.Errorf("%s: row %v has %d fields", path, r, len(r))
+		}
+		x := &row{name: r[0], trunking: r[1] == "true", hypervisor: r[5], bareMetal: r[6] == "true", source: "vpc-resource-controller"}
+		if x.branch, err = atoi(path, "branch_interfaces", r[2]); err != nil {
+			return nil, err
+		}
+		if x.interfaces, err = atoi(path, "interfaces", r[3]); err != nil {
+			return nil, err
+		}
+		if x.ipv4PerInterface, err = atoi(path, "ipv4_per_interface", r[4]); err != nil {
+			return nil, err
+		}
+		if x.trunking != (x.branch > 0) {
+			return nil, fmt.Errorf("%s: %s: trunking %v disagrees with %d branch interfaces", path, x.name, x.trunking, x.branch)
+		}
+		// The EKS max-pods formula for the VPC CNI without prefix delegation.
+		x.maxPods = x.interfaces*(x.ipv4PerInterface-1) + 2
+		byName[x.name] = x
+	}
+	return byName, nil
+}
+
+// readKarpenterLabels reads Karpenter's label table: type, label, value.
+func readKarpenterLabels(path string) (map[string]map[string]string, error) {
+	labels, err := readCSV(path)
+	if err != nil {
+		return nil, err
+	}
+	karp := map[string]map[string]string{}
+	for _, r := range labels {
+		if len(r) != 3 {
+			return nil, fmt.Errorf("%s: row %v has %d fields", path, r, len(r))
+		}
+		if karp[r[0]] == nil {
+			karp[r[0]] = map[string]string{}
+		}
+		karp[r[0]][r[1]] = r[2]
+	}
+	return karp, nil
+}
+
+// addKarpenterLabels gives a type Karpenter's architecture, CPUs and memory, and adds a type
+// the controller's table lacks when Karpenter states its branch capacity.
+func addKarpenterLabels(byName map[string]*row, name string, l map[string]string, labelsPath, limitsPath string) error {
+	var err error
+	podENI, hasPodENI := l["resource/vpc.amazonaws.com/pod-eni"]
+	x, known := byName[name]
+	if !known {
+		// Only types whose branch capacity Karpenter states are added; for the others
+		// trunking support is not known, and eni-lint must say so (ENI006), not guess.
+		if !hasPodENI {
+			return nil
+		}
+		n, err := atoi(labelsPath, name+" pod-eni", podENI)
+		if err != nil {
+			return err
+		}
+		x = &row{name: name, trunking: n > 0, branch: n, hypervisor: l["karpenter.k8s.aws/instance-hypervisor"], bareMetal: strings.HasSuffix(name, ".metal"), source: "karpenter"}
+		if p, ok := l["resource/pods"]; ok {
+			if x.maxPods, err = atoi(labelsPath, name+" pods", p); err != nil {
+				return err
+			}
+		}
+		byName[name] = x
+	} else if hasPodENI && podENI != strconv.Itoa(x.branch) {
+		return fmt.Errorf("%s: pod-eni %s disagrees with %s for %s", labelsPath, podENI, limitsPath, name)
+	}
+	x.arch = l["kubernetes.io/arch"]
+	if v, ok := l["karpenter.k8s.aws/instance-cpu"]; ok {
+		if x.vcpus, err = atoi(labelsPath, name+" cpu", v); err != nil {
+			return err
+		}
+	}
+	if v, ok := l["karpenter.k8s.aws/instance-memory"]; ok {
+		if x.memoryMiB, err = atoi(labelsPath, name+" memory", v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func write(w io.Writer, rows []row) error {

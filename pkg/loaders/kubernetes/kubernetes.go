@@ -92,52 +92,25 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 	}
 	g := group(apiVersion)
 	if kind == "List" || (strings.HasSuffix(kind, "List") && g == "") {
-		r := newFieldReader(file)
-		for _, item := range r.sequence(doc, "", "items") {
-			loadObject(frag, file, item, opts)
-		}
-		frag.Errors = append(frag.Errors, r.errs...)
+		loadList(frag, file, doc, opts)
 		return
 	}
 	r := newFieldReader(file)
 	obj := readObjectMeta(r, doc, apiVersion, kind, opts)
+	if workloads, ok := readWorkloads(r, doc, obj, g, kind); ok {
+		frag.Workloads = append(frag.Workloads, workloads...)
+		frag.Errors = append(frag.Errors, r.errs...)
+		return
+	}
 	switch {
-	case g == "batch" && kind == "Job":
-		frag.Workloads = append(frag.Workloads, jobWorkload(r, doc, obj, r.mapping(doc, "", "spec"), "spec"))
-	case g == "batch" && kind == "CronJob":
-		frag.Workloads = append(frag.Workloads, cronJobWorkload(r, doc, obj))
-	case g == "apps" && (kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet"),
-		g == "" && kind == "ReplicationController": // core/v1, ReplicaSet's predecessor
-		frag.Workloads = append(frag.Workloads, replicatedWorkload(r, doc, obj, kind))
-	case g == "" && kind == "Pod":
-		w := inventory.Workload{Object: obj, PodPath: ""}
-		w.Pod = readPod(r, doc, "")
-		w.Object.Locations = r.locs
-		frag.Workloads = append(frag.Workloads, w)
-	case g == "argoproj.io" && (kind == "Workflow" || kind == "CronWorkflow"):
-		frag.Workloads = append(frag.Workloads, readArgoWorkflow(r, doc, obj)...)
 	case g == "argoproj.io" && (kind == "WorkflowTemplate" || kind == "ClusterWorkflowTemplate"):
-		// Pods that count once a Workflow or CronWorkflow runs the template.
-		for _, w := range readArgoWorkflow(r, doc, obj) {
-			if w.Argo != nil && w.Argo.Template != "" {
-				frag.ArgoTemplates = append(frag.ArgoTemplates, w)
-			}
-		}
-	case g == "sparkoperator.k8s.io" && (kind == "SparkApplication" || kind == "ScheduledSparkApplication"):
-		frag.Workloads = append(frag.Workloads, readSpark(r, doc, obj)...)
-	case g == "keda.sh" && kind == "ScaledJob":
-		spec := r.mapping(doc, "", "spec")
-		scaled := readScaledJob(r, spec)
-		w := jobWorkload(r, doc, obj, r.mapping(spec, "spec", "jobTargetRef"), "spec.jobTargetRef")
-		w.ScaledJob = scaled
-		frag.Workloads = append(frag.Workloads, w)
+		frag.ArgoTemplates = append(frag.ArgoTemplates, argoTemplatePods(r, doc, obj)...)
 	case g == "autoscaling" && kind == "HorizontalPodAutoscaler", g == "keda.sh" && kind == "ScaledObject":
 		frag.Autoscalers = append(frag.Autoscalers, readAutoscaler(r, doc, obj))
 	case g == "vpcresources.k8s.aws" && kind == "SecurityGroupPolicy":
 		frag.SecurityGroupPolicies = append(frag.SecurityGroupPolicies, readSecurityGroupPolicy(r, doc, obj))
 	case g == "" && kind == "ServiceAccount":
-		meta := r.mapping(doc, "", "metadata")
-		sa := inventory.ServiceAccount{Object: obj, Labels: r.stringMap(meta, "metadata", "labels")}
+		sa := inventory.ServiceAccount{Object: obj, Labels: objectLabels(r, doc)}
 		sa.Object.Locations = r.locs
 		frag.ServiceAccounts = append(frag.ServiceAccounts, sa)
 	case g == "" && kind == "ConfigMap" && obj.Name == "amazon-vpc-cni" && obj.Namespace == "kube-system":
@@ -147,15 +120,13 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 	case g == "karpenter.sh" && (kind == "NodePool" || kind == "Provisioner"):
 		frag.NodePools = append(frag.NodePools, readNodePool(r, doc, obj))
 	case g == "karpenter.k8s.aws" && kind == "EC2NodeClass":
-		spec := r.mapping(doc, "", "spec")
 		nc := inventory.NodeClass{Name: obj.Name}
-		if s := r.str(spec, "spec", "amiFamily"); s != nil {
+		if s := r.str(r.mapping(doc, "", "spec"), "spec", "amiFamily"); s != nil {
 			nc.AMIFamily = *s
 		}
 		frag.NodeClasses = append(frag.NodeClasses, nc)
 	case g == "" && kind == "Namespace":
-		meta := r.mapping(doc, "", "metadata")
-		ns := inventory.Namespace{Object: obj, Labels: r.stringMap(meta, "metadata", "labels")}
+		ns := inventory.Namespace{Object: obj, Labels: objectLabels(r, doc)}
 		ns.Namespace = "" // cluster-scoped
 		ns.Object.Locations = r.locs
 		ns.ID = objectID(ns.Object)
@@ -170,6 +141,71 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		return
 	}
 	frag.Errors = append(frag.Errors, r.errs...)
+}
+
+// readWorkloads reads the kinds that run pods eni-lint counts; ok is false for other kinds.
+func readWorkloads(r *fieldReader, doc *yaml.Node, obj inventory.Object, g, kind string) ([]inventory.Workload, bool) {
+	switch {
+	case g == "batch" && kind == "Job":
+		return []inventory.Workload{jobWorkload(r, doc, obj, r.mapping(doc, "", "spec"), "spec")}, true
+	case g == "batch" && kind == "CronJob":
+		return []inventory.Workload{cronJobWorkload(r, doc, obj)}, true
+	case g == "apps" && (kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet"),
+		g == "" && kind == "ReplicationController": // core/v1, ReplicaSet's predecessor
+		return []inventory.Workload{replicatedWorkload(r, doc, obj, kind)}, true
+	case g == "" && kind == "Pod":
+		return []inventory.Workload{podWorkload(r, doc, obj)}, true
+	case g == "argoproj.io" && (kind == "Workflow" || kind == "CronWorkflow"):
+		return readArgoWorkflow(r, doc, obj), true
+	case g == "sparkoperator.k8s.io" && (kind == "SparkApplication" || kind == "ScheduledSparkApplication"):
+		return readSpark(r, doc, obj), true
+	case g == "keda.sh" && kind == "ScaledJob":
+		return []inventory.Workload{scaledJobWorkload(r, doc, obj)}, true
+	}
+	return nil, false
+}
+
+// loadList loads each item of a List (v1 List, or a core kind's FooList).
+func loadList(frag *inventory.Fragment, file string, doc *yaml.Node, opts Options) {
+	r := newFieldReader(file)
+	for _, item := range r.sequence(doc, "", "items") {
+		loadObject(frag, file, item, opts)
+	}
+	frag.Errors = append(frag.Errors, r.errs...)
+}
+
+// podWorkload is a bare Pod.
+func podWorkload(r *fieldReader, doc *yaml.Node, obj inventory.Object) inventory.Workload {
+	w := inventory.Workload{Object: obj, PodPath: ""}
+	w.Pod = readPod(r, doc, "")
+	w.Object.Locations = r.locs
+	return w
+}
+
+// argoTemplatePods are a WorkflowTemplate's pods, which count once a Workflow or
+// CronWorkflow runs the template.
+func argoTemplatePods(r *fieldReader, doc *yaml.Node, obj inventory.Object) []inventory.Workload {
+	var out []inventory.Workload
+	for _, w := range readArgoWorkflow(r, doc, obj) {
+		if w.Argo != nil && w.Argo.Template != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// scaledJobWorkload is a KEDA ScaledJob: the Job of its jobTargetRef, with its scaling.
+func scaledJobWorkload(r *fieldReader, doc *yaml.Node, obj inventory.Object) inventory.Workload {
+	spec := r.mapping(doc, "", "spec")
+	scaled := readScaledJob(r, spec)
+	w := jobWorkload(r, doc, obj, r.mapping(spec, "spec", "jobTargetRef"), "spec.jobTargetRef")
+	w.ScaledJob = scaled
+	return w
+}
+
+// objectLabels are an object's metadata.labels.
+func objectLabels(r *fieldReader, doc *yaml.Node) map[string]string {
+	return r.stringMap(r.mapping(doc, "", "metadata"), "metadata", "labels")
 }
 
 // cronJobWorkload reads a CronJob: its schedule and history, its job template's Job spec

@@ -87,17 +87,23 @@ func (l *loader) helmRelease(e *evaluator, r *resource, inst *instance, opts kub
 	if len(sets) > 0 {
 		c.Inline = append(c.Inline, sets)
 	}
-	// Helm installs the objects that name no namespace into the release's.
+	l.renderRelease(c, r, namespace, chartAttr.Expr.Range(), partial, opts, lim, unresolved)
+}
+
+// renderRelease renders a release's chart with its values into the release's namespace
+// (Helm installs the objects that name none there). With partial values, a chart that fails
+// to render is unresolved, not an error of the tree.
+func (l *loader) renderRelease(c helm.Chart, r *resource, namespace string, at hcl.Range, partial bool, opts kubernetes.Options, lim helm.Limits, unresolved func(hcl.Range, string)) {
 	release := opts
 	release.DefaultNamespace = namespace
 	rendered := helm.Render(l.fsys, c, namespace, lim, func(file string, docs []*yaml.Node) inventory.Fragment {
 		return kubernetes.LoadDocuments(file, docs, nil, release)
 	}, func(s confine.Skip) {
-		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Chart file not read", Detail: s.Path + ": " + s.Reason, Subject: chartAttr.Expr.Range().Ptr()})
+		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Chart file not read", Detail: s.Path + ": " + s.Reason, Subject: at.Ptr()})
 	})
 	for _, f := range rendered {
 		if partial && len(f.Errors) > 0 {
-			unresolved(chartAttr.Expr.Range(), fmt.Sprintf("the chart does not render without the values only Terraform knows (%s: %s)", filepath.Base(f.Errors[0].Position.File), f.Errors[0].Message))
+			unresolved(at, fmt.Sprintf("the chart does not render without the values only Terraform knows (%s: %s)", filepath.Base(f.Errors[0].Position.File), f.Errors[0].Message))
 			f.Errors = nil
 		}
 		f.EachObject(func(o *inventory.Object) { o.Ignores = append(o.Ignores, r.ignores...) })

@@ -467,25 +467,10 @@ func (e *evaluator) templateFile(call *hclsyntax.FunctionCallExpr, inst *instanc
 	if d.HasErrors() || !vars.IsKnown() || vars.IsNull() || !(vars.Type().IsObjectType() || vars.Type().IsMapType()) {
 		return failed()
 	}
-	data, err := e.loader.fsys.ReadFile(path)
-	if err == nil {
-		e.loader.renderedTemplates = append(e.loader.renderedTemplates, absPath(path))
-	}
-	if err != nil {
-		e.diags = append(e.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read the template", Detail: confine.Reason(err), Subject: call.Args[0].Range().Ptr()})
+	tmpl := e.parseTemplateFile(path, call.Args[0].Range())
+	if tmpl == nil {
 		return failed()
 	}
-	tokens, _ := hclsyntax.LexTemplate(data, path, hcl.InitialPos)
-	if deep := checkTokens(tokens, 0); deep != nil {
-		e.diags = append(e.diags, deep)
-		return failed()
-	}
-	tmpl, diags := hclsyntax.ParseTemplate(data, path, hcl.InitialPos)
-	if diags.HasErrors() {
-		e.diags = append(e.diags, diags...)
-		return failed()
-	}
-	meterExpression(tmpl)
 	variables := map[string]cty.Value{}
 	for it := vars.ElementIterator(); it.Next(); {
 		k, v := it.Element()
@@ -521,8 +506,35 @@ func (e *evaluator) templateFile(call *hclsyntax.FunctionCallExpr, inst *instanc
 	if blocker == nil {
 		return failed()
 	}
-	// The directive that decides the text reads template variables: name what the .tf
-	// passes for them.
+	return "", e.blockedBy(blocker, call.Args[1])
+}
+
+// parseTemplateFile reads and parses a templatefile()'s file within the budgets, its for
+// expressions metered; nil, with the error kept, when it cannot.
+func (e *evaluator) parseTemplateFile(path string, at hcl.Range) hclsyntax.Expression {
+	data, err := e.loader.fsys.ReadFile(path)
+	if err != nil {
+		e.diags = append(e.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read the template", Detail: confine.Reason(err), Subject: at.Ptr()})
+		return nil
+	}
+	e.loader.renderedTemplates = append(e.loader.renderedTemplates, absPath(path))
+	tokens, _ := hclsyntax.LexTemplate(data, path, hcl.InitialPos)
+	if deep := checkTokens(tokens, 0); deep != nil {
+		e.diags = append(e.diags, deep)
+		return nil
+	}
+	tmpl, diags := hclsyntax.ParseTemplate(data, path, hcl.InitialPos)
+	if diags.HasErrors() {
+		e.diags = append(e.diags, diags...)
+		return nil
+	}
+	meterExpression(tmpl)
+	return tmpl
+}
+
+// blockedBy says why a template's text is not known: the directive that decides it reads
+// template variables, and what the .tf passes for them (vars, templatefile's second argument).
+func (e *evaluator) blockedBy(blocker hclsyntax.Expression, vars hcl.Expression) string {
 	var why []string
 	seen := map[string]bool{}
 	for _, tr := range blocker.Variables() {
@@ -531,15 +543,15 @@ func (e *evaluator) templateFile(call *hclsyntax.FunctionCallExpr, inst *instanc
 			continue
 		}
 		seen[name] = true
-		if fx := e.fieldExpr(call.Args[1], name); fx != nil {
+		if fx := e.fieldExpr(vars, name); fx != nil {
 			why = append(why, e.unknownReason(fx))
 		}
 	}
 	at := fmt.Sprintf("the directive at %s", describeRange(blocker.Range()))
 	if len(why) == 0 {
-		return "", at + " (values only Terraform knows)"
+		return at + " (values only Terraform knows)"
 	}
-	return "", at + ", which reads " + strings.Join(why, "; ")
+	return at + ", which reads " + strings.Join(why, "; ")
 }
 
 // renderParts joins a template's parts as text, writing unknownText for a part whose value
