@@ -128,18 +128,7 @@ type Ignore struct {
 // The engine may still be compiling (rules.Start): it is waited for once the files are read;
 // discovery (Options.Discover) needs none.
 func Check(ctx context.Context, source rules.Source, opts Options) (*findings.Report, error) {
-	if !opts.ENIRelease.Valid() {
-		return nil, fmt.Errorf("eniRelease %q is not onDelete or onCompletion", opts.ENIRelease)
-	}
-	if opts.CooldownSeconds < inventory.MinCooldownSeconds {
-		// The controller raises anything lower to its floor; so does eni-lint.
-		opts.CooldownSeconds = inventory.MinCooldownSeconds
-	}
-	builtin, err := limits.Builtin()
-	if err != nil {
-		return nil, err
-	}
-	table, err := builtin.WithOverrides(opts.Limits)
+	table, err := checkSettings(&opts)
 	if err != nil {
 		return nil, err
 	}
@@ -157,24 +146,10 @@ func Check(ctx context.Context, source rules.Source, opts Options) (*findings.Re
 		}
 	}
 	progress("reading the inputs")
-	// Every file the run reads goes through one confined file system: the scanned folders
-	// are its roots (see pkg/confine).
-	fsys, err := confine.New("", opts.MaxFileSize)
+	frags, stats, err := load(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	defer fsys.Close()
-	NamePaths(fsys, opts)
-	if opts.Overlay != nil {
-		fsys.SetOverlay(opts.Overlay)
-	}
-	tf := terraformEnvironments(opts)
-	frags, stats := loaders.Load(ctx, opts.Paths, loaders.Options{
-		DefaultNamespace: opts.DefaultNamespace, Workers: opts.Workers, Stdin: opts.Stdin,
-		Exclude: opts.Exclude, Terraform: tf, HelmCharts: opts.HelmCharts, SkipTreeCharts: opts.SkipTreeCharts,
-		FS: fsys, YAML: yamlpos.Limits{MaxDocuments: opts.MaxDocuments, MaxAliasNodes: yamlpos.DefaultMaxAliasNodes},
-		Reading: opts.Reading, TerraformPlans: opts.TerraformPlans,
-	})
 	step("load")
 	var engine *rules.Engine // nil for discovery (eni-lint clusters), which evaluates nothing
 	if source != nil {
@@ -205,6 +180,44 @@ func Check(ctx context.Context, source rules.Source, opts Options) (*findings.Re
 	report.Count()
 	step("report")
 	return report, nil
+}
+
+// checkSettings refuses a release model eni-lint does not know, raises the cool-down to the
+// controller's floor, as the controller does, and gives the instance table with the run's
+// overrides.
+func checkSettings(opts *Options) (*limits.Table, error) {
+	if !opts.ENIRelease.Valid() {
+		return nil, fmt.Errorf("eniRelease %q is not onDelete or onCompletion", opts.ENIRelease)
+	}
+	if opts.CooldownSeconds < inventory.MinCooldownSeconds {
+		opts.CooldownSeconds = inventory.MinCooldownSeconds
+	}
+	builtin, err := limits.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	return builtin.WithOverrides(opts.Limits)
+}
+
+// load reads every input through one confined file system, whose roots are the scanned
+// folders (see pkg/confine).
+func load(ctx context.Context, opts Options) ([]inventory.Fragment, loaders.Stats, error) {
+	fsys, err := confine.New("", opts.MaxFileSize)
+	if err != nil {
+		return nil, loaders.Stats{}, err
+	}
+	defer fsys.Close()
+	NamePaths(fsys, opts)
+	if opts.Overlay != nil {
+		fsys.SetOverlay(opts.Overlay)
+	}
+	frags, stats := loaders.Load(ctx, opts.Paths, loaders.Options{
+		DefaultNamespace: opts.DefaultNamespace, Workers: opts.Workers, Stdin: opts.Stdin,
+		Exclude: opts.Exclude, Terraform: terraformEnvironments(opts), HelmCharts: opts.HelmCharts, SkipTreeCharts: opts.SkipTreeCharts,
+		FS: fsys, YAML: yamlpos.Limits{MaxDocuments: opts.MaxDocuments, MaxAliasNodes: yamlpos.DefaultMaxAliasNodes},
+		Reading: opts.Reading, TerraformPlans: opts.TerraformPlans,
+	})
+	return frags, stats, nil
 }
 
 // terraformEnvironments are the Terraform options with one environment per --each-var-file
@@ -290,8 +303,18 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 	}
 	witness.Attach(res.Findings, inv, budget)
 	uses := suppressions(res, opts)
+	report := clusterReport(opts, inv, all, stats, res, loadErrors, engine.Rules())
+	report.IgnoreUses = uses
+	report.Sort()
+	report.Count()
+	return report, inv, nil
+}
+
+// clusterReport is the report of one cluster's evaluation: the model it used, the inputs
+// read, the inventory's node groups and Fargate workloads, and the policies' results (its
+// lists empty rather than null).
+func clusterReport(opts Options, inv *inventory.Inventory, all inventory.Fragment, stats loaders.Stats, res *rules.Result, loadErrors []inventory.LoadError, rules []rules.Rule) *findings.Report {
 	report := &findings.Report{
-		IgnoreUses:    uses,
 		SchemaVersion: findings.SchemaVersion,
 		Version:       opts.Version,
 		Model: findings.Model{
@@ -317,7 +340,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 		Findings:      res.Findings,
 		InstanceTypes: res.InstanceTypes,
 		Workloads:     res.Workloads,
-		Rules:         engine.Rules(),
+		Rules:         rules,
 		ChangedSince:  opts.ChangedSince,
 	}
 	for _, w := range inv.Workloads {
@@ -343,9 +366,7 @@ func checkFragments(ctx context.Context, engine *rules.Engine, opts Options, tab
 	if report.Workloads == nil {
 		report.Workloads = []findings.WorkloadNumbers{}
 	}
-	report.Sort()
-	report.Count()
-	return report, inv, nil
+	return report
 }
 
 // clusterInventory builds one cluster's inventory from its fragments and node groups: the

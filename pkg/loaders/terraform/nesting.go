@@ -172,17 +172,7 @@ func checkNativeNesting(src []byte, filename string) *hcl.Diagnostic {
 func prepareJSON(src []byte, filename string) ([]byte, *hcl.Diagnostic) {
 	var out []byte
 	last, depth := 0, 0
-	pos := hcl.Pos{Line: 1, Column: 1}
-	at := func(i int) hcl.Range { // i is at or after pos.Byte
-		for ; pos.Byte < i; pos.Byte++ {
-			if src[pos.Byte] == '\n' {
-				pos.Line, pos.Column = pos.Line+1, 1
-			} else {
-				pos.Column++
-			}
-		}
-		return hcl.Range{Filename: filename, Start: pos, End: pos}
-	}
+	at := (&byteRanges{src: src, filename: filename, pos: hcl.Pos{Line: 1, Column: 1}}).at
 	for i := 0; i < len(src); i++ {
 		switch src[i] {
 		case '[', '{':
@@ -215,41 +205,73 @@ func prepareJSON(src []byte, filename string) ([]byte, *hcl.Diagnostic) {
 				i = len(src) // unterminated: hcl's parser reports it
 				continue
 			}
-			raw := src[i : end+1]
 			start := i
 			i = end
-			if !bytes.Contains(raw, []byte("${")) && !bytes.Contains(raw, []byte("%{")) {
-				continue
-			}
-			var text string
-			if json.Unmarshal(raw, &text) != nil {
-				continue
-			}
-			tokens, _ := hclsyntax.LexTemplate([]byte(text), filename, hcl.InitialPos)
-			if d := checkTokens(tokens, depth); d != nil {
+			metered, d := meterJSONString(src[start:end+1], filename, depth)
+			if d != nil {
 				r := at(start)
 				d.Subject = &r
 				return nil, d
 			}
-			metered, changed := meterTemplate(text)
-			if !changed {
-				continue
+			if metered != nil {
+				out = append(out, src[last:start]...)
+				out = append(out, metered...)
+				last = end + 1
 			}
-			var enc bytes.Buffer
-			e := json.NewEncoder(&enc)
-			e.SetEscapeHTML(false)
-			if e.Encode(metered) != nil {
-				continue
-			}
-			out = append(out, src[last:start]...)
-			out = append(out, bytes.TrimSuffix(enc.Bytes(), []byte("\n"))...)
-			last = end + 1
 		}
 	}
 	if out == nil {
 		return src, nil
 	}
 	return append(out, src[last:]...), nil
+}
+
+// byteRanges turns byte offsets of a file into ranges, counting lines forward from the last
+// offset asked for (offsets are asked in increasing order).
+type byteRanges struct {
+	src      []byte
+	filename string
+	pos      hcl.Pos
+}
+
+func (b *byteRanges) at(i int) hcl.Range {
+	for ; b.pos.Byte < i; b.pos.Byte++ {
+		if b.src[b.pos.Byte] == '\n' {
+			b.pos.Line, b.pos.Column = b.pos.Line+1, 1
+		} else {
+			b.pos.Column++
+		}
+	}
+	return hcl.Range{Filename: b.filename, Start: b.pos, End: b.pos}
+}
+
+// meterJSONString checks the template in one JSON string (raw, quotes included) at the given
+// nesting depth, and returns it re-encoded with its for expressions metered; nil when it
+// holds no template or nothing changes. The diagnostic has no subject: the caller knows where
+// the string starts.
+func meterJSONString(raw []byte, filename string, depth int) ([]byte, *hcl.Diagnostic) {
+	if !bytes.Contains(raw, []byte("${")) && !bytes.Contains(raw, []byte("%{")) {
+		return nil, nil
+	}
+	var text string
+	if json.Unmarshal(raw, &text) != nil {
+		return nil, nil
+	}
+	tokens, _ := hclsyntax.LexTemplate([]byte(text), filename, hcl.InitialPos)
+	if d := checkTokens(tokens, depth); d != nil {
+		return nil, d
+	}
+	metered, changed := meterTemplate(text)
+	if !changed {
+		return nil, nil
+	}
+	var enc bytes.Buffer
+	e := json.NewEncoder(&enc)
+	e.SetEscapeHTML(false)
+	if e.Encode(metered) != nil {
+		return nil, nil
+	}
+	return bytes.TrimSuffix(enc.Bytes(), []byte("\n")), nil
 }
 
 // meterTemplate wraps the collection of every `for` expression of a template in budgetFunc.
