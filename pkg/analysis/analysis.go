@@ -375,6 +375,43 @@ func clusterReport(opts Options, inv *inventory.Inventory, all inventory.Fragmen
 // the fragments merged (for what the report lists of them) and the inputs that could not be
 // read.
 func clusterInventory(engine *rules.Engine, opts Options, table *limits.Table, frags []inventory.Fragment, stats loaders.Stats, flagGroups []inventory.NodeGroupSpec) (*inventory.Inventory, inventory.Fragment, []inventory.LoadError, error) {
+	inv := emptyInventory(engine, opts)
+	all := inventory.Merge(inv, frags)
+	loadErrors := all.Errors
+	// Paths that hold nothing eni-lint reads (an empty folder, docs/) checked nothing: that is
+	// no clean result.
+	if stats.Files == 0 && stats.HelmCharts == 0 && len(loadErrors) == 0 {
+		loadErrors = append(loadErrors, inventory.LoadError{Position: inventory.Position{File: strings.Join(opts.Paths, " ")},
+			Message: "no file eni-lint reads was found here (Kubernetes YAML or JSON, kustomizations, Helm charts, Terraform, CloudFormation, eksctl): nothing was checked"})
+	}
+	var unresolvedRefs []inventory.UnresolvedObject
+	inv.Workloads, unresolvedRefs = inventory.ResolveArgoRefs(inv.Workloads, all.ArgoTemplates)
+	inv.UnresolvedObjects = append(inv.UnresolvedObjects, unresolvedRefs...)
+	inventory.AssignFargate(inv.Workloads, all.FargateProfiles)
+	inventory.Reconcile(inv)
+	inv.UnresolvedObjects = append(inv.UnresolvedObjects, inventory.ApplyAutoscalers(inv.Workloads, all.Autoscalers)...)
+	pools, err := karpenter.Resolve(all.NodePools, all.NodeClasses, table, karpenter.MentionsOf(mayHoldBranchENIs(inv)))
+	if err != nil {
+		return nil, inventory.Fragment{}, nil, err
+	}
+	if len(pools) == len(all.NodePools) { // one spec per pool, in order
+		for i, defs := range inventory.DuplicateNodePools(all.NodePools) {
+			pools[i].Duplicates = defs
+		}
+	}
+	specs := append(append(append([]inventory.NodeGroupSpec{}, flagGroups...), all.NodeGroups...), pools...)
+	for _, spec := range specs {
+		inv.NodeGroups = append(inv.NodeGroups, inventory.BuildNodeGroup(spec, table))
+	}
+	inventory.SortNodeGroups(inv.NodeGroups)
+	inv.InstanceFamilies = inventory.Families(inv.NodeGroups, table)
+	ensureSlices(inv)
+	return inv, all, loadErrors, nil
+}
+
+// emptyInventory is an inventory with the run's settings and config ignores, before any
+// fragment is merged into it.
+func emptyInventory(engine *rules.Engine, opts Options) *inventory.Inventory {
 	today := opts.Today
 	if today == "" {
 		today = time.Now().UTC().Format("2006-01-02")
@@ -407,37 +444,7 @@ func clusterInventory(engine *rules.Engine, opts Options, table *limits.Table, f
 			Location: ig.Location, Text: fmt.Sprintf("%s: %s", ig.Rule, ig.Reason),
 		})
 	}
-	all := inventory.Merge(inv, frags)
-	loadErrors := all.Errors
-	// Paths that hold nothing eni-lint reads (an empty folder, docs/) checked nothing: that is
-	// no clean result.
-	if stats.Files == 0 && stats.HelmCharts == 0 && len(loadErrors) == 0 {
-		loadErrors = append(loadErrors, inventory.LoadError{Position: inventory.Position{File: strings.Join(opts.Paths, " ")},
-			Message: "no file eni-lint reads was found here (Kubernetes YAML or JSON, kustomizations, Helm charts, Terraform, CloudFormation, eksctl): nothing was checked"})
-	}
-	var unresolvedRefs []inventory.UnresolvedObject
-	inv.Workloads, unresolvedRefs = inventory.ResolveArgoRefs(inv.Workloads, all.ArgoTemplates)
-	inv.UnresolvedObjects = append(inv.UnresolvedObjects, unresolvedRefs...)
-	inventory.AssignFargate(inv.Workloads, all.FargateProfiles)
-	inventory.Reconcile(inv)
-	inv.UnresolvedObjects = append(inv.UnresolvedObjects, inventory.ApplyAutoscalers(inv.Workloads, all.Autoscalers)...)
-	pools, err := karpenter.Resolve(all.NodePools, all.NodeClasses, table, karpenter.MentionsOf(mayHoldBranchENIs(inv)))
-	if err != nil {
-		return nil, inventory.Fragment{}, nil, err
-	}
-	if len(pools) == len(all.NodePools) { // one spec per pool, in order
-		for i, defs := range inventory.DuplicateNodePools(all.NodePools) {
-			pools[i].Duplicates = defs
-		}
-	}
-	specs := append(append(append([]inventory.NodeGroupSpec{}, flagGroups...), all.NodeGroups...), pools...)
-	for _, spec := range specs {
-		inv.NodeGroups = append(inv.NodeGroups, inventory.BuildNodeGroup(spec, table))
-	}
-	inventory.SortNodeGroups(inv.NodeGroups)
-	inv.InstanceFamilies = inventory.Families(inv.NodeGroups, table)
-	ensureSlices(inv)
-	return inv, all, loadErrors, nil
+	return inv
 }
 
 // evaluateCluster evaluates the policies over one cluster's inventory, unless the run only

@@ -128,17 +128,8 @@ func RenderTemplates(fsys *confine.FS, c Chart, namespace string, lim Limits, sk
 			fail(inventory.Position{}, fmt.Sprintf("helm rendering failed: %v", r))
 		}
 	}()
-	files, err := chartFiles(fsys, c.Dir, skip)
-	if err != nil {
-		fail(inventory.Position{}, "loading the chart: "+confine.Reason(err))
-		return
-	}
-	ch, err := loader.LoadFiles(files)
-	if err != nil {
-		fail(inventory.Position{}, "loading the chart: "+err.Error())
-		return
-	}
-	if pos, msg := checkCounts(c.Dir, ch, lim.MaxCount); msg != "" {
+	ch, pos, msg := loadChart(fsys, c.Dir, lim, skip)
+	if msg != "" {
 		fail(pos, msg)
 		return
 	}
@@ -160,16 +151,8 @@ func RenderTemplates(fsys *confine.FS, c Chart, namespace string, lim Limits, sk
 		fail(inventory.Position{}, "dependencies: "+err.Error())
 		return
 	}
-	release := c.Release
-	if release == "" {
-		release = "release"
-	}
-	top, err := chartutil.ToRenderValues(ch, values, chartutil.ReleaseOptions{Name: release, Namespace: namespace, IsInstall: true}, chartutil.DefaultCapabilities)
-	if err != nil {
-		fail(inventory.Position{}, "values: "+err.Error())
-		return
-	}
-	if pos, msg := checkTplCycles(fsys, c.Dir, ch, top["Values"], c.Values); msg != "" {
+	top, pos, msg := renderValues(fsys, c, ch, values, namespace)
+	if msg != "" {
 		fail(pos, msg)
 		return
 	}
@@ -188,6 +171,39 @@ func RenderTemplates(fsys *confine.FS, c Chart, namespace string, lim Limits, sk
 	}
 	templates = templateTexts(rendered, ch.Name(), c.Dir)
 	return templates, notes
+}
+
+// loadChart reads a chart's files within the count budget; msg says why it could not, at pos.
+func loadChart(fsys *confine.FS, dir string, lim Limits, skip func(confine.Skip)) (*chart.Chart, inventory.Position, string) {
+	files, err := chartFiles(fsys, dir, skip)
+	if err != nil {
+		return nil, inventory.Position{}, "loading the chart: " + confine.Reason(err)
+	}
+	ch, err := loader.LoadFiles(files)
+	if err != nil {
+		return nil, inventory.Position{}, "loading the chart: " + err.Error()
+	}
+	if pos, msg := checkCounts(dir, ch, lim.MaxCount); msg != "" {
+		return nil, pos, msg
+	}
+	return ch, inventory.Position{}, ""
+}
+
+// renderValues are the values the templates see, as helm install gives them (the release is
+// c.Release, "release" when none is given), once no tpl call in them can recurse.
+func renderValues(fsys *confine.FS, c Chart, ch *chart.Chart, values map[string]any, namespace string) (chartutil.Values, inventory.Position, string) {
+	release := c.Release
+	if release == "" {
+		release = "release"
+	}
+	top, err := chartutil.ToRenderValues(ch, values, chartutil.ReleaseOptions{Name: release, Namespace: namespace, IsInstall: true}, chartutil.DefaultCapabilities)
+	if err != nil {
+		return nil, inventory.Position{}, "values: " + err.Error()
+	}
+	if pos, msg := checkTplCycles(fsys, c.Dir, ch, top["Values"], c.Values); msg != "" {
+		return nil, pos, msg
+	}
+	return top, inventory.Position{}, ""
 }
 
 // chartValues merges the chart's values files (later files win) and inline values; a file

@@ -464,63 +464,81 @@ func readPodParts(r *fieldReader, meta *yaml.Node, metaPath string, spec *yaml.N
 	if s := r.str(spec, specPath, "restartPolicy"); s != nil && *s != "" {
 		p.RestartPolicy = *s
 	}
+	p.RequiredAffinity = readRequiredAffinity(r, spec, specPath)
+	for i, t := range r.sequence(spec, specPath, "tolerations") {
+		p.Tolerations = append(p.Tolerations, readToleration(r, t, fmt.Sprintf("%s.tolerations[%d]", specPath, i)))
+	}
+	p.PodENIRequests = []inventory.PodENIRequest{}
+	for i, c := range r.sequence(spec, specPath, "containers") {
+		p.PodENIRequests = append(p.PodENIRequests, readPodENIRequests(r, c, i, specPath)...)
+	}
+	return p
+}
+
+// readRequiredAffinity reads requiredDuringSchedulingIgnoredDuringExecution's node selector
+// terms.
+func readRequiredAffinity(r *fieldReader, spec *yaml.Node, specPath string) []inventory.NodeSelectorTerm {
 	affinity := r.mapping(spec, specPath, "affinity")
 	nodeAffinity := r.mapping(affinity, specPath+".affinity", "nodeAffinity")
 	naPath := specPath + ".affinity.nodeAffinity"
 	required := r.mapping(nodeAffinity, naPath, "requiredDuringSchedulingIgnoredDuringExecution")
 	reqPath := naPath + ".requiredDuringSchedulingIgnoredDuringExecution"
-	p.RequiredAffinity = []inventory.NodeSelectorTerm{}
+	terms := []inventory.NodeSelectorTerm{}
 	for i, term := range r.sequence(required, reqPath, "nodeSelectorTerms") {
 		tp := fmt.Sprintf("%s.nodeSelectorTerms[%d]", reqPath, i)
 		r.locs[tp] = r.pos(term)
-		p.RequiredAffinity = append(p.RequiredAffinity, inventory.NodeSelectorTerm{
+		terms = append(terms, inventory.NodeSelectorTerm{
 			MatchExpressions: r.requirements(term, tp, "matchExpressions"),
 			MatchFields:      r.requirements(term, tp, "matchFields"),
 		})
 	}
-	for i, t := range r.sequence(spec, specPath, "tolerations") {
-		tp := fmt.Sprintf("%s.tolerations[%d]", specPath, i)
-		r.locs[tp] = r.pos(t)
-		var tol inventory.Toleration
-		if s := r.str(t, tp, "key"); s != nil {
-			tol.Key = *s
-		}
-		if s := r.str(t, tp, "operator"); s != nil {
-			tol.Operator = *s
-		}
-		if s := r.str(t, tp, "value"); s != nil {
-			tol.Value = *s
-		}
-		if s := r.str(t, tp, "effect"); s != nil {
-			tol.Effect = *s
-		}
-		if tol.Operator == "" {
-			tol.Operator = "Equal"
-		}
-		p.Tolerations = append(p.Tolerations, tol)
+	return terms
+}
+
+// readToleration reads one toleration at path tp; its operator is Equal by default.
+func readToleration(r *fieldReader, t *yaml.Node, tp string) inventory.Toleration {
+	r.locs[tp] = r.pos(t)
+	var tol inventory.Toleration
+	if s := r.str(t, tp, "key"); s != nil {
+		tol.Key = *s
 	}
-	p.PodENIRequests = []inventory.PodENIRequest{}
-	for i, c := range r.sequence(spec, specPath, "containers") {
-		cp := fmt.Sprintf("%s.containers[%d]", specPath, i)
-		r.locs[cp] = r.pos(c)
-		name := fmt.Sprintf("#%d", i)
-		if s := r.str(c, cp, "name"); s != nil {
-			name = *s
-		}
-		res := r.mapping(c, cp, "resources")
-		for _, field := range []string{"requests", "limits"} {
-			m := r.mapping(res, cp+".resources", field)
-			k, v := yamlpos.Lookup(m, PodENIResource)
-			if k == nil {
-				continue
-			}
-			r.locs[fmt.Sprintf("%s.resources.%s[%s]", cp, field, PodENIResource)] = r.pos(k)
-			p.PodENIRequests = append(p.PodENIRequests, inventory.PodENIRequest{
-				Container: name, Field: field, Value: v.Value, Location: r.pos(k),
-			})
-		}
+	if s := r.str(t, tp, "operator"); s != nil {
+		tol.Operator = *s
 	}
-	return p
+	if s := r.str(t, tp, "value"); s != nil {
+		tol.Value = *s
+	}
+	if s := r.str(t, tp, "effect"); s != nil {
+		tol.Effect = *s
+	}
+	if tol.Operator == "" {
+		tol.Operator = "Equal"
+	}
+	return tol
+}
+
+// readPodENIRequests reads the pod-eni a container (number i) requests or limits by hand.
+func readPodENIRequests(r *fieldReader, c *yaml.Node, i int, specPath string) []inventory.PodENIRequest {
+	cp := fmt.Sprintf("%s.containers[%d]", specPath, i)
+	r.locs[cp] = r.pos(c)
+	name := fmt.Sprintf("#%d", i)
+	if s := r.str(c, cp, "name"); s != nil {
+		name = *s
+	}
+	var out []inventory.PodENIRequest
+	res := r.mapping(c, cp, "resources")
+	for _, field := range []string{"requests", "limits"} {
+		m := r.mapping(res, cp+".resources", field)
+		k, v := yamlpos.Lookup(m, PodENIResource)
+		if k == nil {
+			continue
+		}
+		r.locs[fmt.Sprintf("%s.resources.%s[%s]", cp, field, PodENIResource)] = r.pos(k)
+		out = append(out, inventory.PodENIRequest{
+			Container: name, Field: field, Value: v.Value, Location: r.pos(k),
+		})
+	}
+	return out
 }
 
 // readNodePool reads a NodePool's template (v1, v1beta1) or a Provisioner's spec (v1alpha5).

@@ -53,6 +53,40 @@ type inflated struct {
 	frags         []inventory.Fragment
 }
 
+// withoutHelmCharts is the kustomization kustomize sees: without the generator, which it
+// cannot run, and with the rendered files as resources.
+func withoutHelmCharts(root *yaml.Node, resources []string) []*yaml.Node {
+	var kept []*yaml.Node
+	hasResources := false
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		switch root.Content[i].Value {
+		case "helmCharts", "helmGlobals":
+			continue
+		case "resources":
+			hasResources = true
+			seq := root.Content[i+1]
+			if seq.Kind == yaml.SequenceNode {
+				for _, r := range resources {
+					seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: r})
+				}
+			}
+		}
+		kept = append(kept, root.Content[i], root.Content[i+1])
+	}
+	if !hasResources && len(resources) > 0 {
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, r := range resources {
+			seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: r})
+		}
+		kept = append(kept, &yaml.Node{Kind: yaml.ScalarNode, Value: "resources"}, seq)
+	}
+	if len(kept) == 0 {
+		// Nothing but charts, none of which rendered: kustomize would call the file empty.
+		kept = append(kept, &yaml.Node{Kind: yaml.ScalarNode, Value: "resources"}, &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle})
+	}
+	return kept
+}
+
 // inflateHelmCharts renders the helmCharts of the kustomization file at file (in dir), or
 // returns nil when it has none.
 func inflateHelmCharts(fsys *confine.FS, dir, file string, data []byte, lim helm.Limits) *inflated {
@@ -93,37 +127,7 @@ func inflateHelmCharts(fsys *confine.FS, dir, file string, data []byte, lim helm
 			resources = append(resources, rendered...)
 		}
 	}
-	// The kustomization kustomize sees: without the generator it cannot run, with the
-	// rendered files as resources.
-	var kept []*yaml.Node
-	hasResources := false
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		switch root.Content[i].Value {
-		case "helmCharts", "helmGlobals":
-			continue
-		case "resources":
-			hasResources = true
-			seq := root.Content[i+1]
-			if seq.Kind == yaml.SequenceNode {
-				for _, r := range resources {
-					seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: r})
-				}
-			}
-		}
-		kept = append(kept, root.Content[i], root.Content[i+1])
-	}
-	if !hasResources && len(resources) > 0 {
-		seq := &yaml.Node{Kind: yaml.SequenceNode}
-		for _, r := range resources {
-			seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: r})
-		}
-		kept = append(kept, &yaml.Node{Kind: yaml.ScalarNode, Value: "resources"}, seq)
-	}
-	if len(kept) == 0 {
-		// Nothing but charts, none of which rendered: kustomize would call the file empty.
-		kept = append(kept, &yaml.Node{Kind: yaml.ScalarNode, Value: "resources"}, &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle})
-	}
-	root.Content = kept
+	root.Content = withoutHelmCharts(root, resources)
 	text, err := yaml.Marshal(root)
 	if err != nil {
 		errorAt(nil, "cannot write the kustomization without helmCharts: "+err.Error())

@@ -164,36 +164,10 @@ func Load(file string, data []byte, opts kubernetes.Options) (frag inventory.Fra
 		return fail(inventory.Position{File: file, Line: 1, Column: 1}, "not a Terraform plan or state in JSON: `terraform show -json` output starts with format_version and terraform_version (write it with terraform plan -out plan.out && terraform show -json plan.out > plan.json)")
 	}
 	r := &reader{file: file, data: data, opts: opts, at: addressPositions(file, data), unknown: map[string]any{}, templates: map[string][]resource{}}
-	var root *tfjson.StateModule
 	read := &inventory.PlanRead{Addresses: map[string]bool{}}
-	// One parse as a plan; a file with neither planned values nor changes is a state
-	// (`terraform show -json` without a plan), parsed as one.
-	var p tfjson.Plan
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fail(jsonErrorAt(file, data, err), "cannot read this Terraform plan: %v", err)
-	}
-	if p.PlannedValues != nil || len(p.ResourceChanges) > 0 {
-		read.Kind, read.TerraformVersion = "plan", p.TerraformVersion
-		if p.PlannedValues != nil {
-			root = p.PlannedValues.RootModule
-		}
-		if p.Config != nil {
-			r.config = p.Config.RootModule
-		}
-		for _, c := range p.ResourceChanges {
-			if c != nil && c.Change != nil && c.Change.AfterUnknown != nil {
-				r.unknown[c.Address] = c.Change.AfterUnknown
-			}
-		}
-	} else {
-		var s tfjson.State
-		if err := json.Unmarshal(data, &s); err != nil {
-			return fail(jsonErrorAt(file, data, err), "cannot read this Terraform state: %v", err)
-		}
-		read.Kind, read.TerraformVersion = "state", s.TerraformVersion
-		if s.Values != nil {
-			root = s.Values.RootModule
-		}
+	root, what, err := r.parse(read)
+	if err != nil {
+		return fail(jsonErrorAt(file, data, err), "cannot read this Terraform %s: %v", what, err)
 	}
 	if err := r.collect(root, "", 0); err != nil {
 		return fail(inventory.Position{File: file, Line: 1, Column: 1}, "%v", err)
@@ -220,6 +194,40 @@ func Load(file string, data []byte, opts kubernetes.Options) (frag inventory.Fra
 	}
 	frag.Documents = 1
 	return frag
+}
+
+// parse reads the file once as a plan; one with neither planned values nor changes is a
+// state (`terraform show -json` without a plan), parsed as one. It returns the root module,
+// and what the file was read as when it cannot be parsed.
+func (r *reader) parse(read *inventory.PlanRead) (*tfjson.StateModule, string, error) {
+	var p tfjson.Plan
+	if err := json.Unmarshal(r.data, &p); err != nil {
+		return nil, "plan", err
+	}
+	if p.PlannedValues == nil && len(p.ResourceChanges) == 0 {
+		var s tfjson.State
+		if err := json.Unmarshal(r.data, &s); err != nil {
+			return nil, "state", err
+		}
+		read.Kind, read.TerraformVersion = "state", s.TerraformVersion
+		if s.Values == nil {
+			return nil, "", nil
+		}
+		return s.Values.RootModule, "", nil
+	}
+	read.Kind, read.TerraformVersion = "plan", p.TerraformVersion
+	if p.Config != nil {
+		r.config = p.Config.RootModule
+	}
+	for _, c := range p.ResourceChanges {
+		if c != nil && c.Change != nil && c.Change.AfterUnknown != nil {
+			r.unknown[c.Address] = c.Change.AfterUnknown
+		}
+	}
+	if p.PlannedValues == nil {
+		return nil, "", nil
+	}
+	return p.PlannedValues.RootModule, "", nil
 }
 
 // resource is one managed resource instance of the plan (or state).
