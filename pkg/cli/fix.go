@@ -117,25 +117,9 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 		return exitError{findings.ExitFailed}
 	}
 	changed := res.Workspace.Changed()
-	summary := stdio.Out
-	if x.dryRun {
-		if err := writeDiff(stdio.Out, res.Workspace, changed); err != nil {
-			return err
-		}
-		summary = stdio.Err // the diff alone on stdout, for git apply
-	}
-	if !x.dryRun && !x.check {
-		beforeFixWrites(changed)
-		if written, err := writeFixed(res.Workspace, changed, locatedFiles(res.Before)); err != nil {
-			writeSummary(summary, res, changed, true)
-			fmt.Fprintln(stdio.Err, report.TerminalSafe(report.OneLine("eni-lint: "+err.Error()), false))
-			if written == 0 {
-				fmt.Fprintln(stdio.Err, "eni-lint fix: nothing was written")
-			} else {
-				fmt.Fprintf(stdio.Err, "eni-lint fix: %d of %s were written before it\n", written, plural(len(changed), "file"))
-			}
-			return exitError{findings.ExitFailed}
-		}
+	summary, err := writeFixes(stdio, x, res, changed)
+	if err != nil {
+		return err
 	}
 	writeSummary(summary, res, changed, x.dryRun || x.check)
 	if x.check {
@@ -148,6 +132,34 @@ func runFix(cmd *cobra.Command, stdio IO, f checkFlags, x fixFlags, args []strin
 		return exitError{code}
 	}
 	return nil
+}
+
+// writeFixes prints the diff (--dry-run) or writes the changed files (unless --check), and
+// returns where the summary goes: standard error when the diff is alone on standard output,
+// for git apply. A write that fails is said, with how many files were written before it.
+func writeFixes(stdio IO, x fixFlags, res *fix.Result, changed []string) (io.Writer, error) {
+	if x.dryRun {
+		if err := writeDiff(stdio.Out, res.Workspace, changed); err != nil {
+			return nil, err
+		}
+		return stdio.Err, nil
+	}
+	if x.check {
+		return stdio.Out, nil
+	}
+	beforeFixWrites(changed)
+	written, err := writeFixed(res.Workspace, changed, locatedFiles(res.Before))
+	if err == nil {
+		return stdio.Out, nil
+	}
+	writeSummary(stdio.Out, res, changed, true)
+	fmt.Fprintln(stdio.Err, report.TerminalSafe(report.OneLine("eni-lint: "+err.Error()), false))
+	if written == 0 {
+		fmt.Fprintln(stdio.Err, "eni-lint fix: nothing was written")
+	} else {
+		fmt.Fprintf(stdio.Err, "eni-lint fix: %d of %s were written before it\n", written, plural(len(changed), "file"))
+	}
+	return nil, exitError{findings.ExitFailed}
 }
 
 // fixRun is fix.Run; a test wraps it to try every remedy with the same check and files.

@@ -39,47 +39,7 @@ func helpWidth(stdio IO) int {
 // groupedFlags renders a flag set under the headings of flagGroups, each description wrapped
 // to width with a hanging indent.
 func groupedFlags(fs *pflag.FlagSet, width int) string {
-	byName := map[string]*pflag.Flag{}
-	fs.VisitAll(func(f *pflag.Flag) {
-		if !f.Hidden {
-			byName[f.Name] = f
-		}
-	})
-	placed := map[string]bool{}
-	type section struct {
-		title string
-		flags []*pflag.Flag
-	}
-	var sections []section
-	for _, g := range flagGroups {
-		var in []*pflag.Flag
-		for _, name := range g.flags {
-			if f := byName[name]; f != nil && !placed[name] {
-				in = append(in, f)
-				placed[name] = true
-			}
-		}
-		if len(in) > 0 {
-			sections = append(sections, section{g.title, in})
-		}
-	}
-	var rest []*pflag.Flag
-	for name, f := range byName {
-		if !placed[name] && name != "help" {
-			rest = append(rest, f)
-		}
-	}
-	sort.Slice(rest, func(i, j int) bool { return rest[i].Name < rest[j].Name })
-	if h := byName["help"]; h != nil {
-		rest = append(rest, h)
-	}
-	if len(rest) > 0 {
-		title := "Other flags"
-		if len(sections) == 0 {
-			title = "Flags"
-		}
-		sections = append(sections, section{title, rest})
-	}
+	sections := flagSections(fs)
 	// The names column: as wide as the widest name, within a third of the width; a longer
 	// name puts its description on the next line.
 	column := 0
@@ -112,6 +72,55 @@ func groupedFlags(fs *pflag.FlagSet, width int) string {
 		}
 	}
 	return b.String()
+}
+
+// flagSection is one heading of the help and its flags.
+type flagSection struct {
+	title string
+	flags []*pflag.Flag
+}
+
+// flagSections puts the visible flags under the headings of flagGroups, in their order; the
+// others go last, by name, with help at the end.
+func flagSections(fs *pflag.FlagSet) []flagSection {
+	byName := map[string]*pflag.Flag{}
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			byName[f.Name] = f
+		}
+	})
+	placed := map[string]bool{}
+	var sections []flagSection
+	for _, g := range flagGroups {
+		var in []*pflag.Flag
+		for _, name := range g.flags {
+			if f := byName[name]; f != nil && !placed[name] {
+				in = append(in, f)
+				placed[name] = true
+			}
+		}
+		if len(in) > 0 {
+			sections = append(sections, flagSection{g.title, in})
+		}
+	}
+	var rest []*pflag.Flag
+	for name, f := range byName {
+		if !placed[name] && name != "help" {
+			rest = append(rest, f)
+		}
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].Name < rest[j].Name })
+	if h := byName["help"]; h != nil {
+		rest = append(rest, h)
+	}
+	if len(rest) > 0 {
+		title := "Other flags"
+		if len(sections) == 0 {
+			title = "Flags"
+		}
+		sections = append(sections, flagSection{title, rest})
+	}
+	return sections
 }
 
 // flagSpec is how a flag is written: "  -h, --help" or "      --node-group NAME=TYPE".

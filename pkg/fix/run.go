@@ -126,30 +126,34 @@ func RunFrom(ctx context.Context, check Check, ws *Workspace, order []string, be
 		}
 	}
 	res.After, res.Workspace, res.Outcomes = current, ws, outcomes
-	// A finding is shown where it was before any fix: a later round saw it on lines an earlier
-	// fix moved.
+	placeAsBefore(res.Outcomes, before)
+	return res, nil
+}
+
+// placeAsBefore shows each outcome's finding where it was before any fix (a later round saw
+// it on lines an earlier fix moved), and sorts them by file, line and rule.
+func placeAsBefore(outcomes []Outcome, before *findings.Report) {
 	first := map[string]findings.Finding{}
 	for _, f := range before.Findings {
 		if _, ok := first[Identity(f)]; !ok {
 			first[Identity(f)] = f
 		}
 	}
-	for i := range res.Outcomes {
-		if f, ok := first[Identity(res.Outcomes[i].Finding)]; ok {
-			res.Outcomes[i].Finding = f
+	for i := range outcomes {
+		if f, ok := first[Identity(outcomes[i].Finding)]; ok {
+			outcomes[i].Finding = f
 		}
 	}
-	sort.SliceStable(res.Outcomes, func(i, j int) bool {
-		a, b := res.Outcomes[i].Finding.Location, res.Outcomes[j].Finding.Location
+	sort.SliceStable(outcomes, func(i, j int) bool {
+		a, b := outcomes[i].Finding.Location, outcomes[j].Finding.Location
 		if a.File != b.File {
 			return a.File < b.File
 		}
 		if a.Line != b.Line {
 			return a.Line < b.Line
 		}
-		return res.Outcomes[i].Finding.Rule < res.Outcomes[j].Finding.Rule
+		return outcomes[i].Finding.Rule < outcomes[j].Finding.Rule
 	})
-	return res, nil
 }
 
 // retry: a finding whose written fix did not make it go away may fit after the next round.

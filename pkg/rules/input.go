@@ -177,46 +177,56 @@ func newEncoder(t reflect.Type) encoder {
 		}
 		fallthrough
 	case reflect.Array:
-		elem := encoderOf(t.Elem())
-		return func(v reflect.Value) (ast.Value, error) {
-			if v.Kind() == reflect.Slice && v.IsNil() {
-				return ast.Null{}, nil
-			}
-			terms := make([]*ast.Term, v.Len())
-			for i := range terms {
-				x, err := elem(v.Index(i))
-				if err != nil {
-					return nil, err
-				}
-				terms[i] = ast.NewTerm(x)
-			}
-			return ast.NewArray(terms...), nil
-		}
+		return listEncoder(t)
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
 			return viaJSON
 		}
-		elem := encoderOf(t.Elem())
-		return func(v reflect.Value) (ast.Value, error) {
-			if v.IsNil() {
-				return ast.Null{}, nil
-			}
-			pairs := make([][2]*ast.Term, 0, v.Len())
-			it := v.MapRange()
-			for it.Next() {
-				x, err := elem(it.Value())
-				if err != nil {
-					return nil, err
-				}
-				pairs = append(pairs, [2]*ast.Term{ast.StringTerm(it.Key().String()), ast.NewTerm(x)})
-			}
-			return ast.NewObject(pairs...), nil
-		}
+		return mapEncoder(t)
 	case reflect.Struct:
 		return structEncoder(t)
 	}
 	return func(reflect.Value) (ast.Value, error) {
 		return nil, fmt.Errorf("policy input: %s has no JSON form", t)
+	}
+}
+
+// listEncoder writes a slice (null when nil) or an array as an array.
+func listEncoder(t reflect.Type) encoder {
+	elem := encoderOf(t.Elem())
+	return func(v reflect.Value) (ast.Value, error) {
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return ast.Null{}, nil
+		}
+		terms := make([]*ast.Term, v.Len())
+		for i := range terms {
+			x, err := elem(v.Index(i))
+			if err != nil {
+				return nil, err
+			}
+			terms[i] = ast.NewTerm(x)
+		}
+		return ast.NewArray(terms...), nil
+	}
+}
+
+// mapEncoder writes a map with string keys as an object (null when nil).
+func mapEncoder(t reflect.Type) encoder {
+	elem := encoderOf(t.Elem())
+	return func(v reflect.Value) (ast.Value, error) {
+		if v.IsNil() {
+			return ast.Null{}, nil
+		}
+		pairs := make([][2]*ast.Term, 0, v.Len())
+		it := v.MapRange()
+		for it.Next() {
+			x, err := elem(it.Value())
+			if err != nil {
+				return nil, err
+			}
+			pairs = append(pairs, [2]*ast.Term{ast.StringTerm(it.Key().String()), ast.NewTerm(x)})
+		}
+		return ast.NewObject(pairs...), nil
 	}
 }
 
