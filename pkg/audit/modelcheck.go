@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/eni-lint/eni-lint/pkg/findings"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
@@ -112,38 +113,8 @@ func CheckModel(snap *snapshot.Snapshot, r *Report, static *findings.Report, s S
 	for _, row := range static.InstanceTypes {
 		rowFor[row.InstanceType] = row
 	}
-	nodeType := map[string]string{}
-	for _, n := range snap.Nodes {
-		nodeType[n.Name] = n.InstanceType
-	}
-	at := r.Model.At
-	perNode := map[string]int{}
-	perWorkload := map[string]int{}
-	missing := map[string]bool{}
-	for _, p := range snap.Pods {
-		if _, ok := nodeType[p.NodeName]; !ok {
-			continue
-		}
-		key := workloadOf(snap, p, modelled)
-		_, held := stateOf(p, s, at)
-		if held == 0 {
-			continue
-		}
-		if key == "" {
-			if p.Terminated() {
-				kind, ns, name := owner(snap, p)
-				if kind == "" {
-					kind, ns, name = "Pod", p.Namespace, p.Name
-				}
-				missing[kind+" "+ns+"/"+name] = true
-			}
-			continue
-		}
-		perNode[p.NodeName] += held
-		if p.Terminated() {
-			perWorkload[key] += held
-		}
-	}
+	h := heldBy(snap, modelled, s, r.Model.At)
+	perNode, perWorkload, missing := h.perNode, h.perWorkload, h.missing
 	for _, n := range snap.Nodes {
 		row, ok := rowFor[n.InstanceType]
 		if !ok || !row.Known {
@@ -175,6 +146,46 @@ func CheckModel(snap *snapshot.Snapshot, r *Report, static *findings.Report, s S
 	}
 	sort.Strings(mc.NotInManifests)
 	return mc
+}
+
+// held is what the snapshot's pods hold at the audit's moment: per node, per modelled
+// workload (its finished pods), and the owners of finished pods the manifests do not have.
+type held struct {
+	perNode, perWorkload map[string]int
+	missing              map[string]bool
+}
+
+func heldBy(snap *snapshot.Snapshot, modelled map[string]findings.WorkloadNumbers, s Settings, at time.Time) held {
+	nodes := map[string]bool{}
+	for _, n := range snap.Nodes {
+		nodes[n.Name] = true
+	}
+	h := held{perNode: map[string]int{}, perWorkload: map[string]int{}, missing: map[string]bool{}}
+	for _, p := range snap.Pods {
+		if !nodes[p.NodeName] {
+			continue
+		}
+		key := workloadOf(snap, p, modelled)
+		_, n := stateOf(p, s, at)
+		if n == 0 {
+			continue
+		}
+		if key == "" {
+			if p.Terminated() {
+				kind, ns, name := owner(snap, p)
+				if kind == "" {
+					kind, ns, name = "Pod", p.Namespace, p.Name
+				}
+				h.missing[kind+" "+ns+"/"+name] = true
+			}
+			continue
+		}
+		h.perNode[p.NodeName] += n
+		if p.Terminated() {
+			h.perWorkload[key] += n
+		}
+	}
+	return h
 }
 
 // workloadOf finds the manifests' workload a pod belongs to: its CronJob, Job, StatefulSet or

@@ -27,25 +27,7 @@ const maxTplStrings = 10000
 // templates are the roots.
 func checkTplCycles(fsys *confine.FS, dir string, ch *chart.Chart, values any, valueFiles []string) (inventory.Position, string) {
 	strs := map[string]string{}
-	var collect func(prefix string, v any, depth int)
-	collect = func(prefix string, v any, depth int) {
-		if depth > 64 || len(strs) >= maxTplStrings {
-			return
-		}
-		switch v := v.(type) {
-		case chartutil.Values:
-			collect(prefix, map[string]any(v), depth)
-		case map[string]any:
-			for k, x := range v {
-				collect(join(prefix, k), x, depth+1)
-			}
-		case string:
-			if strings.Contains(v, "tpl") && strings.Contains(v, "{{") {
-				strs[prefix] = v
-			}
-		}
-	}
-	collect("", values, 0)
+	collectTplStrings(strs, "", values, 0)
 	if len(strs) == 0 {
 		return inventory.Position{}, ""
 	}
@@ -58,6 +40,36 @@ func checkTplCycles(fsys *confine.FS, dir string, ch *chart.Chart, values any, v
 		roots = append(roots, tplRefs(t.Name, string(t.Data))...)
 	}
 	sort.Strings(roots)
+	if cycle := firstCycle(edges, roots); cycle != nil {
+		return tplCyclePosition(fsys, dir, valueFiles, cycle[0]),
+			fmt.Sprintf("values %s: tpl renders it again (%s), a loop Helm would follow without end: the chart is not rendered", cycle[0], strings.Join(cycle, " → "))
+	}
+	return inventory.Position{}, ""
+}
+
+// collectTplStrings gathers the values strings that may call tpl, by their dotted path, up to
+// maxTplStrings of them and 64 levels down.
+func collectTplStrings(strs map[string]string, prefix string, v any, depth int) {
+	if depth > 64 || len(strs) >= maxTplStrings {
+		return
+	}
+	switch v := v.(type) {
+	case chartutil.Values:
+		collectTplStrings(strs, prefix, map[string]any(v), depth)
+	case map[string]any:
+		for k, x := range v {
+			collectTplStrings(strs, join(prefix, k), x, depth+1)
+		}
+	case string:
+		if strings.Contains(v, "tpl") && strings.Contains(v, "{{") {
+			strs[prefix] = v
+		}
+	}
+}
+
+// firstCycle is the first loop a depth-first walk from the roots meets in the graph, as the
+// path from its first node back to it; nil when there is none.
+func firstCycle(edges map[string][]string, roots []string) []string {
 	const (
 		unseen = iota
 		open
@@ -92,11 +104,10 @@ func checkTplCycles(fsys *confine.FS, dir string, ch *chart.Chart, values any, v
 	}
 	for _, r := range roots {
 		if visit(r) {
-			return tplCyclePosition(fsys, dir, valueFiles, cycle[0]),
-				fmt.Sprintf("values %s: tpl renders it again (%s), a loop Helm would follow without end: the chart is not rendered", cycle[0], strings.Join(cycle, " → "))
+			return cycle
 		}
 	}
-	return inventory.Position{}, ""
+	return nil
 }
 
 func join(prefix, key string) string {

@@ -181,29 +181,20 @@ func (l *loader) eksGroup(e *evaluator, prefix, name string, obj, defaults cty.V
 		return g
 	}
 	get := func(name string) cty.Value { return field(obj, defaults, name) }
-	unknown := func(name string) bool {
-		v := get(name)
-		if v == cty.NilVal || v.IsWhollyKnown() {
-			return false
-		}
-		if g.UnknownTypes == "" {
+	typesName := "instance_types"
+	if self {
+		typesName = "instance_type"
+	}
+	// The settings that decide which pods land on the group: the first unknown one blocks it.
+	for _, name := range []string{typesName, "labels", "taints", "capacity_type", "ami_type", "platform"} {
+		if v := get(name); v != cty.NilVal && !v.IsWhollyKnown() {
 			if x := exprOf(name); x != nil {
 				g.UnknownTypes = name + " depends on " + e.unknownReason(x)
 			} else {
 				g.UnknownTypes = name + " is not known statically (" + prefix + ")"
 			}
+			return g
 		}
-		return true
-	}
-	typesName := "instance_types"
-	if self {
-		typesName = "instance_type"
-	}
-	for _, name := range []string{typesName, "labels", "taints", "capacity_type", "ami_type", "platform"} {
-		unknown(name)
-	}
-	if g.UnknownTypes != "" {
-		return g
 	}
 	g.Labels = asStringMap(get("labels"))
 	if s, ok := asString(get("capacity_type")); ok {
@@ -216,18 +207,7 @@ func (l *loader) eksGroup(e *evaluator, prefix, name string, obj, defaults cty.V
 		g.Windows = true
 	}
 	g.MinSize, g.MaxSize = asInt(get("min_size")), asInt(get("max_size"))
-	taints := get("taints")
-	if taints != cty.NilVal && taints.IsKnown() && !taints.IsNull() && taints.CanIterateElements() {
-		for it := taints.ElementIterator(); it.Next(); {
-			_, t := it.Element()
-			key, _ := asString(field(t, cty.NilVal, "key"))
-			value, _ := asString(field(t, cty.NilVal, "value"))
-			effect, _ := asString(field(t, cty.NilVal, "effect"))
-			if key != "" {
-				g.Taints = append(g.Taints, inventory.Taint{Key: key, Value: value, Effect: taintEffect(effect)})
-			}
-		}
-	}
+	g.Taints = eksTaints(get("taints"))
 	if self {
 		if s, ok := asString(get("instance_type")); ok && s != "" {
 			g.InstanceTypes = []string{s}
@@ -242,6 +222,25 @@ func (l *loader) eksGroup(e *evaluator, prefix, name string, obj, defaults cty.V
 		g.InstanceTypes = []string{eksDefaultInstanceType}
 	}
 	return g
+}
+
+// eksTaints reads the EKS module's taints (a map or list of {key, value, effect}); those
+// without a key are no taint.
+func eksTaints(taints cty.Value) []inventory.Taint {
+	if taints == cty.NilVal || !taints.IsKnown() || taints.IsNull() || !taints.CanIterateElements() {
+		return nil
+	}
+	var out []inventory.Taint
+	for it := taints.ElementIterator(); it.Next(); {
+		_, t := it.Element()
+		key, _ := asString(field(t, cty.NilVal, "key"))
+		value, _ := asString(field(t, cty.NilVal, "value"))
+		effect, _ := asString(field(t, cty.NilVal, "effect"))
+		if key != "" {
+			out = append(out, inventory.Taint{Key: key, Value: value, Effect: taintEffect(effect)})
+		}
+	}
+	return out
 }
 
 // fieldExpr finds the expression that writes key inside an object literal, following local

@@ -113,10 +113,38 @@ func Load(dirs []string, opts Options) []inventory.Fragment {
 	parser := hclparse.NewParser()
 	shared := &loader{parser: parser, modules: map[string]*module{}, parsed: map[string]hcl.Diagnostics{}, fsys: opts.FS}
 	shared.parseAll(dirs)
+	roots := shared.rootModules(dirs)
+	var out []inventory.Fragment
+	for _, dir := range roots {
+		envs := environmentsOf(dir, roots, opts.Environments)
+		if len(envs) == 0 {
+			frag := shared.loadRoot(dir, opts)
+			frag.TerraformRoot = filepath.Clean(dir)
+			out = append(out, frag)
+			continue
+		}
+		for _, env := range envs {
+			o := opts
+			o.VarFiles = append(append([]string{}, opts.VarFiles...), env.VarFiles...)
+			frag := shared.loadRoot(dir, o)
+			frag.TerraformRoot = filepath.Clean(dir)
+			frag.Environment = env.Name
+			frag.VarFiles = env.VarFiles
+			frag.ConfigCluster = env.Cluster
+			out = append(out, frag)
+		}
+	}
+	return out
+}
+
+// rootModules are the folders of dirs that no other folder of dirs calls as a local module,
+// and those of modules that only call each other (or themselves): no one's child, they are
+// evaluated as roots, so that the cycle is reported instead of the folder vanishing.
+func (l *loader) rootModules(dirs []string) []string {
 	calls := map[string][]string{}
 	called := map[string]bool{}
 	for _, dir := range dirs {
-		m := shared.module(dir)
+		m := l.module(dir)
 		for _, c := range m.calls {
 			if localSource(c.source) {
 				sub := filepath.Clean(filepath.Join(dir, c.source))
@@ -144,35 +172,13 @@ func Load(dirs []string, opts Options) []inventory.Fragment {
 		reach(filepath.Clean(dir))
 		roots = append(roots, dir)
 	}
-	// Modules that only call each other (or themselves) are no one's child: evaluate them as
-	// roots, so that the cycle is reported instead of the folder vanishing.
 	for _, dir := range dirs {
 		if !reached[filepath.Clean(dir)] {
 			reach(filepath.Clean(dir))
 			roots = append(roots, dir)
 		}
 	}
-	var out []inventory.Fragment
-	for _, dir := range roots {
-		envs := environmentsOf(dir, roots, opts.Environments)
-		if len(envs) == 0 {
-			frag := shared.loadRoot(dir, opts)
-			frag.TerraformRoot = filepath.Clean(dir)
-			out = append(out, frag)
-			continue
-		}
-		for _, env := range envs {
-			o := opts
-			o.VarFiles = append(append([]string{}, opts.VarFiles...), env.VarFiles...)
-			frag := shared.loadRoot(dir, o)
-			frag.TerraformRoot = filepath.Clean(dir)
-			frag.Environment = env.Name
-			frag.VarFiles = env.VarFiles
-			frag.ConfigCluster = env.Cluster
-			out = append(out, frag)
-		}
-	}
-	return out
+	return roots
 }
 
 // environmentsOf are the environments a root module is evaluated in, named. An environment

@@ -120,51 +120,57 @@ func parseModule(parser *hclparse.Parser, fsys *confine.FS, dir string) (*module
 			continue
 		}
 		meterForExpressions(f.Body)
-		if syn, ok := f.Body.(*hclsyntax.Body); ok {
-			hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
-				if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && call.Name == "templatefile" && len(call.Args) > 0 {
-					m.templatePaths = append(m.templatePaths, call.Args[0])
-				}
-				return nil
-			})
-		}
-		lines := lineIndex(f.Bytes)
-		content, _, d := f.Body.PartialContent(fileSchema)
-		diags = append(diags, d...)
-		for _, b := range content.Blocks {
-			switch b.Type {
-			case "variable":
-				v, d := readVariable(b)
-				diags = append(diags, d...)
-				m.variables[v.name] = v
-			case "locals":
-				attrs, d := b.Body.JustAttributes()
-				diags = append(diags, d...)
-				for n, a := range attrs {
-					m.locals[n] = a
-				}
-			case "resource":
-				r := readResource(b, lines)
-				key := r.typ + "." + r.name
-				m.resources[key] = r
-				m.order = append(m.order, key)
-			case "data":
-				m.data[b.Labels[0]+"."+b.Labels[1]] = b.DefRange
-				if b.Labels[0] == "kubectl_file_documents" {
-					m.dataAttrs[b.Labels[0]+"."+b.Labels[1]] = attributesOf(b.Body)
-				}
-			case "module":
-				c := readModuleCall(b, lines)
-				m.calls[c.name] = c
-			case "output":
-				c, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "value"}}})
-				if a := c.Attributes["value"]; a != nil {
-					m.outputs[b.Labels[0]] = a
-				}
+		diags = append(diags, m.addFile(f)...)
+	}
+	return m, diags
+}
+
+// addFile adds one parsed file's blocks to the module, and the paths its templatefile()
+// calls read.
+func (m *module) addFile(f *hcl.File) hcl.Diagnostics {
+	if syn, ok := f.Body.(*hclsyntax.Body); ok {
+		hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
+			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && call.Name == "templatefile" && len(call.Args) > 0 {
+				m.templatePaths = append(m.templatePaths, call.Args[0])
+			}
+			return nil
+		})
+	}
+	lines := lineIndex(f.Bytes)
+	content, _, diags := f.Body.PartialContent(fileSchema)
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "variable":
+			v, d := readVariable(b)
+			diags = append(diags, d...)
+			m.variables[v.name] = v
+		case "locals":
+			attrs, d := b.Body.JustAttributes()
+			diags = append(diags, d...)
+			for n, a := range attrs {
+				m.locals[n] = a
+			}
+		case "resource":
+			r := readResource(b, lines)
+			key := r.typ + "." + r.name
+			m.resources[key] = r
+			m.order = append(m.order, key)
+		case "data":
+			m.data[b.Labels[0]+"."+b.Labels[1]] = b.DefRange
+			if b.Labels[0] == "kubectl_file_documents" {
+				m.dataAttrs[b.Labels[0]+"."+b.Labels[1]] = attributesOf(b.Body)
+			}
+		case "module":
+			c := readModuleCall(b, lines)
+			m.calls[c.name] = c
+		case "output":
+			c, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "value"}}})
+			if a := c.Attributes["value"]; a != nil {
+				m.outputs[b.Labels[0]] = a
 			}
 		}
 	}
-	return m, diags
+	return diags
 }
 
 // readVariable reads a variable block: its default, type and nullable.
