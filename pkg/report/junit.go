@@ -65,31 +65,7 @@ func (JUnit) Write(w io.Writer, r *findings.Report) error {
 		}
 	}
 	for _, id := range ids {
-		suite := junitSuite{Name: id}
-		for _, f := range byRule[id] {
-			c := junitCase{
-				Name:      fmt.Sprintf("%s %s", f.Location.File, place(f.Location)),
-				Classname: id, File: f.Location.File, Line: f.Location.Line,
-			}
-			problem := &junitProblem{Message: f.Message, Type: string(f.Severity), Text: PlainMessage(f)}
-			if f.Suppressed != nil {
-				problem.Message = "suppressed (" + f.Suppressed.Kind + "): " + f.Suppressed.Reason
-				c.Skipped = problem
-				suite.Skipped++
-			} else if r.FailOn != findings.None && f.Severity.Rank() >= r.FailOn.Rank() {
-				c.Failure = problem
-				suite.Failures++
-			} else {
-				c.Skipped = problem
-				suite.Skipped++
-			}
-			suite.Cases = append(suite.Cases, c)
-		}
-		if len(suite.Cases) == 0 {
-			suite.Cases = append(suite.Cases, junitCase{Name: id + " found nothing", Classname: id})
-		}
-		suite.Tests = len(suite.Cases)
-		out.Suites = append(out.Suites, suite)
+		out.Suites = append(out.Suites, ruleSuite(id, byRule[id], r.FailOn))
 	}
 	if len(r.Errors) > 0 {
 		suite := junitSuite{Name: "inputs"}
@@ -120,6 +96,36 @@ func (JUnit) Write(w io.Writer, r *findings.Report) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// ruleSuite is one rule's findings as test cases: a failure at or above failOn, skipped
+// below it or when suppressed; a rule that found nothing is one passing case.
+func ruleSuite(id string, fs []findings.Finding, failOn findings.Severity) junitSuite {
+	suite := junitSuite{Name: id}
+	for _, f := range fs {
+		c := junitCase{
+			Name:      fmt.Sprintf("%s %s", f.Location.File, place(f.Location)),
+			Classname: id, File: f.Location.File, Line: f.Location.Line,
+		}
+		problem := &junitProblem{Message: f.Message, Type: string(f.Severity), Text: PlainMessage(f)}
+		if f.Suppressed != nil {
+			problem.Message = "suppressed (" + f.Suppressed.Kind + "): " + f.Suppressed.Reason
+			c.Skipped = problem
+			suite.Skipped++
+		} else if failOn != findings.None && f.Severity.Rank() >= failOn.Rank() {
+			c.Failure = problem
+			suite.Failures++
+		} else {
+			c.Skipped = problem
+			suite.Skipped++
+		}
+		suite.Cases = append(suite.Cases, c)
+	}
+	if len(suite.Cases) == 0 {
+		suite.Cases = append(suite.Cases, junitCase{Name: id + " found nothing", Classname: id})
+	}
+	suite.Tests = len(suite.Cases)
+	return suite
 }
 
 func contains(list []string, s string) bool {

@@ -197,37 +197,8 @@ func main() {
 	// eni-lint on every tree): a ratio between two trees then compares runs minutes apart at
 	// most, not a tree measured while the machine was quiet against one measured while it was
 	// busy (CI read 1.66x for 4x the node groups that way, where paired runs read 1.1-1.3x).
-	dirs := map[string]string{}
-	for _, name := range names {
-		t, ok := trees[strings.TrimSpace(name)]
-		if !ok {
-			fail(fmt.Errorf("unknown tree %q: want one of %s", name, strings.Join(sortedNames(), ", ")))
-		}
-		dir := filepath.Join(work, name)
-		if err := synth.Write(dir, t.docs, 10, t.docs/200+1, 10, 1); err != nil {
-			fail(err)
-		}
-		if err := synth.WriteTerraform(dir, t.tf, t.groups); err != nil {
-			fail(err)
-		}
-		dirs[name] = dir
-	}
-	floors, results := map[string]measure{}, map[string]measure{}
-	for i := 0; i < *runs; i++ {
-		for _, name := range names {
-			fl := run(floor, dirs[name])
-			m := run(bin, "check", dirs[name], "--format", "json", "--timings", "--max-memory", "0", "--timeout", "0")
-			if m.exit == 2 {
-				fail(fmt.Errorf("%s: eni-lint failed:\n%s", name, m.stderr))
-			}
-			if i == 0 || fl.wall < floors[name].wall {
-				floors[name] = fl
-			}
-			if i == 0 || m.wall < results[name].wall {
-				results[name] = m
-			}
-		}
-	}
+	dirs := writeTrees(work, names)
+	floors, results := measureTrees(bin, floor, names, dirs, *runs)
 	for _, name := range names {
 		t, fl, m := trees[strings.TrimSpace(name)], floors[name], results[name]
 		fmt.Printf("| %s | %v | %v | %.1fx | %d MB | %s |\n", t.name, fl.wall.Round(10*time.Millisecond), m.wall.Round(10*time.Millisecond),
@@ -245,35 +216,8 @@ func main() {
 func checkComplexity(work, bin string, runs int, results map[string]measure) {
 	docs := results["c8k"].wall.Seconds() / results["c2k"].wall.Seconds()
 	groups := results["c2k-40"].wall.Seconds() / results["c2k"].wall.Seconds()
-	// pair measures two trees that differ in one dimension: write makes tree i in dir, and
-	// the command runs in dir on args (a "{dir}" argument is the folder itself).
 	pair := func(name string, write func(i int, dir string) error, args ...string) [2]measure {
-		var out [2]measure
-		var cmds [2][]string
-		var dirs [2]string
-		for i := range out {
-			dirs[i] = filepath.Join(work, fmt.Sprintf("%s-%d", name, i))
-			if err := write(i, dirs[i]); err != nil {
-				fail(err)
-			}
-			for _, a := range args {
-				cmds[i] = append(cmds[i], strings.ReplaceAll(a, "{dir}", dirs[i]))
-			}
-			cmds[i] = append(cmds[i], "--max-memory", "0", "--timeout", "0")
-		}
-		// The two trees alternate, as the trees above do.
-		for r := 0; r < runs; r++ {
-			for i := range out {
-				m := runIn(dirs[i], bin, cmds[i]...)
-				if m.exit == 2 {
-					fail(fmt.Errorf("%s, tree %d: eni-lint failed:\n%s", name, i, m.stderr))
-				}
-				if r == 0 || m.wall < out[i].wall {
-					out[i] = m
-				}
-			}
-		}
-		return out
+		return measurePair(work, bin, runs, name, write, args...)
 	}
 	rendered := pair("rendered", func(i int, dir string) error { return writeRendered(dir, []int{0, renderedFolders}[i]) },
 		"check", "rendered.yaml", "--format", "json")
@@ -313,6 +257,79 @@ func checkComplexity(work, bin string, runs int, results map[string]measure) {
 		fmt.Fprintln(os.Stderr, "bench: complexity regression: locating rendered Helm output costs more with the folders beside it")
 		os.Exit(1)
 	}
+}
+
+// measurePair measures two trees that differ in one dimension: write makes tree i in dir, and
+// the command runs in dir on args (a "{dir}" argument is the folder itself). The two trees
+// alternate, as the trees of main do; the fastest run of each counts.
+func measurePair(work, bin string, runs int, name string, write func(i int, dir string) error, args ...string) [2]measure {
+	var out [2]measure
+	var cmds [2][]string
+	var dirs [2]string
+	for i := range out {
+		dirs[i] = filepath.Join(work, fmt.Sprintf("%s-%d", name, i))
+		if err := write(i, dirs[i]); err != nil {
+			fail(err)
+		}
+		for _, a := range args {
+			cmds[i] = append(cmds[i], strings.ReplaceAll(a, "{dir}", dirs[i]))
+		}
+		cmds[i] = append(cmds[i], "--max-memory", "0", "--timeout", "0")
+	}
+	for r := 0; r < runs; r++ {
+		for i := range out {
+			m := runIn(dirs[i], bin, cmds[i]...)
+			if m.exit == 2 {
+				fail(fmt.Errorf("%s, tree %d: eni-lint failed:\n%s", name, i, m.stderr))
+			}
+			if r == 0 || m.wall < out[i].wall {
+				out[i] = m
+			}
+		}
+	}
+	return out
+}
+
+// writeTrees writes every named tree under work before any is measured.
+func writeTrees(work string, names []string) map[string]string {
+	dirs := map[string]string{}
+	for _, name := range names {
+		t, ok := trees[strings.TrimSpace(name)]
+		if !ok {
+			fail(fmt.Errorf("unknown tree %q: want one of %s", name, strings.Join(sortedNames(), ", ")))
+		}
+		dir := filepath.Join(work, name)
+		if err := synth.Write(dir, t.docs, 10, t.docs/200+1, 10, 1); err != nil {
+			fail(err)
+		}
+		if err := synth.WriteTerraform(dir, t.tf, t.groups); err != nil {
+			fail(err)
+		}
+		dirs[name] = dir
+	}
+	return dirs
+}
+
+// measureTrees runs the floor and eni-lint on every tree, round after round, and keeps the
+// fastest run of each.
+func measureTrees(bin, floor string, names []string, dirs map[string]string, runs int) (floors, results map[string]measure) {
+	floors, results = map[string]measure{}, map[string]measure{}
+	for i := 0; i < runs; i++ {
+		for _, name := range names {
+			fl := run(floor, dirs[name])
+			m := run(bin, "check", dirs[name], "--format", "json", "--timings", "--max-memory", "0", "--timeout", "0")
+			if m.exit == 2 {
+				fail(fmt.Errorf("%s: eni-lint failed:\n%s", name, m.stderr))
+			}
+			if i == 0 || fl.wall < floors[name].wall {
+				floors[name] = fl
+			}
+			if i == 0 || m.wall < results[name].wall {
+				results[name] = m
+			}
+		}
+	}
+	return floors, results
 }
 
 func run(name string, args ...string) measure { return runIn("", name, args...) }

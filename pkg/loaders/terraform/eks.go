@@ -48,46 +48,53 @@ func (l *loader) eksModule(e *evaluator, c *moduleCall) {
 		l.groups = append(l.groups, g)
 	case "":
 		l.eksLegacyGroups(e, c, args, prefix)
-		for _, kind := range []struct {
-			attr, defaults string
-			self           bool
-		}{{"eks_managed_node_groups", "eks_managed_node_group_defaults", false}, {"self_managed_node_groups", "self_managed_node_group_defaults", true}} {
-			a := c.attrs[kind.attr]
-			if a == nil {
-				continue
-			}
-			groups := args[kind.attr]
-			defaults := args[kind.defaults]
-			var defaultsExpr hcl.Expression
-			if d := c.attrs[kind.defaults]; d != nil {
-				defaultsExpr = d.Expr
-			}
-			// Only the map's keys must be known here: an unknown subnet or IAM role inside a
-			// group leaves its instance types, labels and taints as they are written.
-			keys, objs, ok := entries(groups)
-			if !ok {
-				l.groups = append(l.groups, inventory.NodeGroupSpec{
-					Name: prefix + "." + kind.attr, Source: "terraform:" + eksModule, Location: position(a.Expr.Range()),
-					SelfManaged: kind.self, UnknownTypes: kind.attr + " depends on " + e.unknownReason(a.Expr), Ignores: c.ignores,
-				})
-				continue
-			}
-			for i, k := range keys {
-				obj := objs[i]
-				loc := position(e.itemRange(a.Expr, k))
-				groupExpr := e.fieldExpr(a.Expr, k)
-				exprOf := func(name string) hcl.Expression {
-					if x := e.fieldExpr(groupExpr, name); x != nil {
-						return x
-					}
-					return e.fieldExpr(defaultsExpr, name)
-				}
-				g := l.eksGroup(e, prefix, nameOr(field(obj, cty.NilVal, "name"), k), obj, defaults, kind.self, loc, nil, exprOf, c.ignores)
-				// The module calls its node group submodule once per key (v18 and later).
-				g.Address = fmt.Sprintf("%s.module.%s[%q]", prefix, strings.TrimSuffix(kind.attr, "s"), k)
-				l.groups = append(l.groups, g)
-			}
+		for _, kind := range []eksGroupMap{{"eks_managed_node_groups", "eks_managed_node_group_defaults", false}, {"self_managed_node_groups", "self_managed_node_group_defaults", true}} {
+			l.eksGroupMap(e, c, args, prefix, kind)
 		}
+	}
+}
+
+// eksGroupMap is one of the EKS module's maps of node groups and the defaults they share.
+type eksGroupMap struct {
+	attr, defaults string
+	self           bool
+}
+
+// eksGroupMap reads the node groups of one map of the module's arguments. Only the map's keys
+// must be known: an unknown subnet or IAM role inside a group leaves its instance types,
+// labels and taints as they are written.
+func (l *loader) eksGroupMap(e *evaluator, c *moduleCall, args map[string]cty.Value, prefix string, kind eksGroupMap) {
+	a := c.attrs[kind.attr]
+	if a == nil {
+		return
+	}
+	defaults := args[kind.defaults]
+	var defaultsExpr hcl.Expression
+	if d := c.attrs[kind.defaults]; d != nil {
+		defaultsExpr = d.Expr
+	}
+	keys, objs, ok := entries(args[kind.attr])
+	if !ok {
+		l.groups = append(l.groups, inventory.NodeGroupSpec{
+			Name: prefix + "." + kind.attr, Source: "terraform:" + eksModule, Location: position(a.Expr.Range()),
+			SelfManaged: kind.self, UnknownTypes: kind.attr + " depends on " + e.unknownReason(a.Expr), Ignores: c.ignores,
+		})
+		return
+	}
+	for i, k := range keys {
+		obj := objs[i]
+		loc := position(e.itemRange(a.Expr, k))
+		groupExpr := e.fieldExpr(a.Expr, k)
+		exprOf := func(name string) hcl.Expression {
+			if x := e.fieldExpr(groupExpr, name); x != nil {
+				return x
+			}
+			return e.fieldExpr(defaultsExpr, name)
+		}
+		g := l.eksGroup(e, prefix, nameOr(field(obj, cty.NilVal, "name"), k), obj, defaults, kind.self, loc, nil, exprOf, c.ignores)
+		// The module calls its node group submodule once per key (v18 and later).
+		g.Address = fmt.Sprintf("%s.module.%s[%q]", prefix, strings.TrimSuffix(kind.attr, "s"), k)
+		l.groups = append(l.groups, g)
 	}
 }
 

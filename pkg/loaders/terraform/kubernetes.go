@@ -19,10 +19,13 @@ import (
 	"github.com/eni-lint/eni-lint/pkg/yamlpos"
 )
 
+// kubernetesResource is the object a typed kubernetes_* resource declares.
+type kubernetesResource struct{ apiVersion, kind string }
+
 // Kubernetes objects declared with the Terraform kubernetes provider. kubernetes_manifest
 // holds the object as written; the typed resources spell fields in snake_case and nested
 // blocks, which are converted to the API's camelCase fields (repeated blocks become lists).
-var kubernetesResources = map[string]struct{ apiVersion, kind string }{
+var kubernetesResources = map[string]kubernetesResource{
 	"kubernetes_job_v1":          {"batch/v1", "Job"},
 	"kubernetes_job":             {"batch/v1", "Job"},
 	"kubernetes_cron_job_v1":     {"batch/v1", "CronJob"},
@@ -90,45 +93,12 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 				continue
 			}
 			if r.typ == "kubernetes_manifest" {
-				a := r.attrs["manifest"]
-				if a == nil {
-					continue
-				}
-				v, d := e.value(a.Expr, inst)
-				if d.HasErrors() || !v.IsKnown() {
-					unresolved(a.Expr.Range(), "manifest depends on "+e.unknownReason(a.Expr))
-					continue
-				}
-				if !v.IsWhollyKnown() {
-					// Some fields only Terraform knows: they are left out (see loadPartial).
-					doc, err := json.Marshal(ctyToGoMarked(v))
-					if err != nil {
-						continue
-					}
-					if frag, read := e.loadPartial(string(doc), a.Expr, opts, unresolved); read {
-						relocate(&frag, r, keys[i])
-						l.manifests = append(l.manifests, producedBy(frag, address))
-					}
-					continue
-				}
-				m, ok := ctyToGo(v).(map[string]any)
-				if !ok {
-					continue
-				}
-				obj = m
+				obj = l.manifestValue(e, r, inst, keys[i], address, opts, unresolved)
 			} else {
-				syn, ok := r.body.(*hclsyntax.Body)
-				if !ok {
-					continue // kubernetes_* in .tf.json: not read
-				}
-				// An unknown name or namespace must not become the default namespace: the
-				// object is reported instead.
-				if x, why := e.unknownIdentity(syn, inst); why != "" {
-					unresolved(x.Range(), why)
-					continue
-				}
-				obj = e.blockObject(syn, inst)
-				obj["apiVersion"], obj["kind"] = typed.apiVersion, typed.kind
+				obj = e.typedObject(r, typed, inst, unresolved)
+			}
+			if obj == nil {
+				continue
 			}
 			doc, err := json.Marshal(obj)
 			if err != nil {
@@ -139,6 +109,51 @@ func (l *loader) extractKubernetes(e *evaluator, opts kubernetes.Options) {
 			l.manifests = append(l.manifests, producedBy(frag, address))
 		}
 	}
+}
+
+// manifestValue is a kubernetes_manifest's object. One whose value only Terraform knows is
+// unresolved; one with some unknown fields is loaded without them here (see loadPartial).
+// Both give nil, as does a manifest that is not an object.
+func (l *loader) manifestValue(e *evaluator, r *resource, inst *instance, key, address string, opts kubernetes.Options, unresolved func(hcl.Range, string)) map[string]any {
+	a := r.attrs["manifest"]
+	if a == nil {
+		return nil
+	}
+	v, d := e.value(a.Expr, inst)
+	if d.HasErrors() || !v.IsKnown() {
+		unresolved(a.Expr.Range(), "manifest depends on "+e.unknownReason(a.Expr))
+		return nil
+	}
+	if !v.IsWhollyKnown() {
+		doc, err := json.Marshal(ctyToGoMarked(v))
+		if err != nil {
+			return nil
+		}
+		if frag, read := e.loadPartial(string(doc), a.Expr, opts, unresolved); read {
+			relocate(&frag, r, key)
+			l.manifests = append(l.manifests, producedBy(frag, address))
+		}
+		return nil
+	}
+	m, _ := ctyToGo(v).(map[string]any)
+	return m
+}
+
+// typedObject is a kubernetes_* resource's object, from its blocks; nil for one in .tf.json
+// (not read) and for one whose name or namespace is unknown, which is unresolved: it must not
+// become the default namespace.
+func (e *evaluator) typedObject(r *resource, typed kubernetesResource, inst *instance, unresolved func(hcl.Range, string)) map[string]any {
+	syn, ok := r.body.(*hclsyntax.Body)
+	if !ok {
+		return nil
+	}
+	if x, why := e.unknownIdentity(syn, inst); why != "" {
+		unresolved(x.Range(), why)
+		return nil
+	}
+	obj := e.blockObject(syn, inst)
+	obj["apiVersion"], obj["kind"] = typed.apiVersion, typed.kind
+	return obj
 }
 
 // relocate points every position of objects read from a Terraform resource at the resource's
