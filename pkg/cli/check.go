@@ -204,23 +204,9 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 	if err != nil {
 		return run, err
 	}
-	failOn, err := findings.ParseSeverity(eff.FailOn)
+	opts, err := analysisOptions(eff, f, stdio, maxFileSize, g)
 	if err != nil {
-		return run, usageError{err}
-	}
-	if err := checkWrittenTypes(eff.NodeGroups, eff.Limits); err != nil {
-		return run, usageError{err}
-	}
-	opts := analysis.Options{
-		Paths: eff.Paths, Stdin: stdio.In, Version: currentVersion(), Workers: f.workers,
-		NodeGroups: eff.NodeGroups, Limits: eff.Limits, ENIRelease: eff.ENIRelease,
-		CooldownSeconds: eff.CooldownSeconds, Disruptions: eff.Disruptions, DefaultNamespace: eff.Namespace, FailOn: failOn,
-		Exclude: excludeReports(eff.Exclude, append([]string{eff.Baseline, f.writeBaseline}, outputFiles(f.outputs)...)...), Today: stdio.Getenv("ENI_LINT_TODAY"),
-		InlineIgnores: inventory.InlineIgnores{Default: eff.AllowInlineIgnores, Rules: map[string]bool{}},
-		Rules:         map[string]analysis.RuleOverride{},
-		EvalTimeout:   f.policyTimeout,
-		Terraform:     terraform.Options{VarFiles: f.varFiles, Vars: f.vars},
-		MaxFileSize:   maxFileSize, MaxDocuments: f.maxDocuments, Progress: g.setStep, Reading: g.startReading,
+		return run, err
 	}
 	if err := addInputs(&opts, eff, f, stdio); err != nil {
 		return run, err
@@ -235,6 +221,29 @@ func prepare(cmd *cobra.Command, stdio IO, f checkFlags, args []string) (run pre
 	}
 	run.ctx, run.opts, run.policies = ctx, opts, eff.Policies
 	return run, nil
+}
+
+// analysisOptions are the resolved settings of a run as the analysis takes them: a
+// severity or an instance type that does not parse is a usage error.
+func analysisOptions(eff *config.Effective, f checkFlags, stdio IO, maxFileSize int64, g *guard) (analysis.Options, error) {
+	failOn, err := findings.ParseSeverity(eff.FailOn)
+	if err != nil {
+		return analysis.Options{}, usageError{err}
+	}
+	if err := checkWrittenTypes(eff.NodeGroups, eff.Limits); err != nil {
+		return analysis.Options{}, usageError{err}
+	}
+	return analysis.Options{
+		Paths: eff.Paths, Stdin: stdio.In, Version: currentVersion(), Workers: f.workers,
+		NodeGroups: eff.NodeGroups, Limits: eff.Limits, ENIRelease: eff.ENIRelease,
+		CooldownSeconds: eff.CooldownSeconds, Disruptions: eff.Disruptions, DefaultNamespace: eff.Namespace, FailOn: failOn,
+		Exclude: excludeReports(eff.Exclude, append([]string{eff.Baseline, f.writeBaseline}, outputFiles(f.outputs)...)...), Today: stdio.Getenv("ENI_LINT_TODAY"),
+		InlineIgnores: inventory.InlineIgnores{Default: eff.AllowInlineIgnores, Rules: map[string]bool{}},
+		Rules:         map[string]analysis.RuleOverride{},
+		EvalTimeout:   f.policyTimeout,
+		Terraform:     terraform.Options{VarFiles: f.varFiles, Vars: f.vars},
+		MaxFileSize:   maxFileSize, MaxDocuments: f.maxDocuments, Progress: g.setStep, Reading: g.startReading,
+	}, nil
 }
 
 // addInputs adds the Helm charts of the flags and the config, the witness budget, the working

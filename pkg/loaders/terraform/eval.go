@@ -414,39 +414,7 @@ func (e *evaluator) resource(typ, name string) cty.Value {
 	e.inRes[key] = true
 	defer delete(e.inRes, key)
 	insts, keys, ok := e.instances(r.count, r.forEach)
-	build := func(inst *instance, instKey string) cty.Value {
-		obj := map[string]cty.Value{}
-		// Attributes only the provider knows (id, arn, …) stand for a reference to this
-		// instance, so that a launch_template { id = aws_launch_template.x[k].id } can be
-		// followed back to the resource it names.
-		ref := cty.StringVal(refPrefix + key + instKey)
-		for _, computed := range []string{"id", "arn", "name", "latest_version", "default_version"} {
-			obj[computed] = ref
-		}
-		for n, a := range r.attrs {
-			if n == "count" || n == "for_each" {
-				continue
-			}
-			obj[n] = e.valueOrUnknown(a.Expr, inst)
-		}
-		// Nested blocks are lists of objects, as Terraform exposes them:
-		// kubernetes_namespace.app.metadata[0].name is written in the configuration.
-		if syn, ok := r.body.(*hclsyntax.Body); ok {
-			for name, list := range e.nestedBlocks(syn, inst, 0) {
-				if _, set := r.attrs[name]; !set {
-					obj[name] = list
-				}
-			}
-		}
-		if namespaceResources[typ] {
-			// The provider sets a namespace's id to its name, and configurations use either
-			// (namespace = kubernetes_namespace.x.id).
-			if name := namespaceName(obj["metadata"]); name != cty.NilVal {
-				obj["id"] = name
-			}
-		}
-		return cty.ObjectVal(obj)
-	}
+	build := func(inst *instance, instKey string) cty.Value { return e.resourceInstance(r, key, instKey, inst) }
 	var v cty.Value
 	switch {
 	case !ok:
@@ -472,6 +440,42 @@ func (e *evaluator) resource(typ, name string) cty.Value {
 	}
 	e.res[key] = v
 	return v
+}
+
+// resourceInstance is one instance's object: its arguments, its nested blocks as lists of
+// objects, and stand-ins for what only the provider knows.
+func (e *evaluator) resourceInstance(r *resource, key, instKey string, inst *instance) cty.Value {
+	obj := map[string]cty.Value{}
+	// Attributes only the provider knows (id, arn, …) stand for a reference to this
+	// instance, so that a launch_template { id = aws_launch_template.x[k].id } can be
+	// followed back to the resource it names.
+	ref := cty.StringVal(refPrefix + key + instKey)
+	for _, computed := range []string{"id", "arn", "name", "latest_version", "default_version"} {
+		obj[computed] = ref
+	}
+	for n, a := range r.attrs {
+		if n == "count" || n == "for_each" {
+			continue
+		}
+		obj[n] = e.valueOrUnknown(a.Expr, inst)
+	}
+	// Nested blocks are lists of objects, as Terraform exposes them:
+	// kubernetes_namespace.app.metadata[0].name is written in the configuration.
+	if syn, ok := r.body.(*hclsyntax.Body); ok {
+		for name, list := range e.nestedBlocks(syn, inst, 0) {
+			if _, set := r.attrs[name]; !set {
+				obj[name] = list
+			}
+		}
+	}
+	if namespaceResources[r.typ] {
+		// The provider sets a namespace's id to its name, and configurations use either
+		// (namespace = kubernetes_namespace.x.id).
+		if name := namespaceName(obj["metadata"]); name != cty.NilVal {
+			obj["id"] = name
+		}
+	}
+	return cty.ObjectVal(obj)
 }
 
 // nestedBlocks evaluates a body's blocks (not the meta-blocks) into a tuple of objects per
@@ -554,46 +558,51 @@ func (e *evaluator) instances(count, forEach hcl.Expression) (insts []*instance,
 		}
 		return insts, keys, true
 	case forEach != nil:
-		// A map's keys decide the instances; its values may hold what only Terraform knows
-		// (each.value.subnet_ids). A set must be known as a whole: its elements are the keys.
-		v, d := e.value(forEach, nil)
-		if d.HasErrors() || !v.IsKnown() || v.IsNull() {
-			return nil, nil, false
-		}
-		if ty := v.Type(); !(ty.IsMapType() || ty.IsObjectType()) && !v.IsWhollyKnown() {
-			return nil, nil, false
-		}
-		if v.CanIterateElements() && v.LengthInt() > MaxInstances {
-			e.diags = append(e.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid for_each",
-				Detail: fmt.Sprintf("for_each has %d elements: more than %d instances (a budget); not expanded", v.LengthInt(), MaxInstances), Subject: forEach.Range().Ptr()})
-			return nil, nil, false
-		}
-		ty := v.Type()
-		switch {
-		case ty.IsMapType() || ty.IsObjectType():
-			for it := v.ElementIterator(); it.Next(); {
-				k, val := it.Element()
-				kk, vv := k, val
-				insts = append(insts, &instance{eachKey: &kk, eachValue: &vv})
-				keys = append(keys, k.AsString())
-			}
-		case ty.IsSetType() || ty.IsListType() || ty.IsTupleType():
-			for it := v.ElementIterator(); it.Next(); {
-				_, val := it.Element()
-				if val.Type() != cty.String {
-					return nil, nil, false
-				}
-				kk := val
-				insts = append(insts, &instance{eachKey: &kk, eachValue: &kk})
-				keys = append(keys, val.AsString())
-			}
-		default:
-			return nil, nil, false
-		}
-		return insts, keys, true
+		return e.forEachInstances(forEach)
 	default:
 		return []*instance{nil}, []string{""}, true
 	}
+}
+
+// forEachInstances expands for_each: a map's keys decide the instances, and its values may
+// hold what only Terraform knows (each.value.subnet_ids); a set must be known as a whole, its
+// elements being the keys.
+func (e *evaluator) forEachInstances(forEach hcl.Expression) (insts []*instance, keys []string, ok bool) {
+	v, d := e.value(forEach, nil)
+	if d.HasErrors() || !v.IsKnown() || v.IsNull() {
+		return nil, nil, false
+	}
+	if ty := v.Type(); !(ty.IsMapType() || ty.IsObjectType()) && !v.IsWhollyKnown() {
+		return nil, nil, false
+	}
+	if v.CanIterateElements() && v.LengthInt() > MaxInstances {
+		e.diags = append(e.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid for_each",
+			Detail: fmt.Sprintf("for_each has %d elements: more than %d instances (a budget); not expanded", v.LengthInt(), MaxInstances), Subject: forEach.Range().Ptr()})
+		return nil, nil, false
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsMapType() || ty.IsObjectType():
+		for it := v.ElementIterator(); it.Next(); {
+			k, val := it.Element()
+			kk, vv := k, val
+			insts = append(insts, &instance{eachKey: &kk, eachValue: &vv})
+			keys = append(keys, k.AsString())
+		}
+	case ty.IsSetType() || ty.IsListType() || ty.IsTupleType():
+		for it := v.ElementIterator(); it.Next(); {
+			_, val := it.Element()
+			if val.Type() != cty.String {
+				return nil, nil, false
+			}
+			kk := val
+			insts = append(insts, &instance{eachKey: &kk, eachValue: &kk})
+			keys = append(keys, val.AsString())
+		}
+	default:
+		return nil, nil, false
+	}
+	return insts, keys, true
 }
 
 // call evaluates a module call's outputs: local modules are evaluated with their inputs;
