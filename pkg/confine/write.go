@@ -112,31 +112,9 @@ func Prepare(path string, o WriteOptions, fill func(io.Writer) error) (*PendingW
 			p.Abort()
 		}
 	}()
-	mode := o.Mode
-	if mode == 0 {
-		mode = 0o644
-	}
-	before, err := dir.Lstat(name)
-	switch {
-	case err == nil:
-		if reason := notRegular(before); reason != "" {
-			return nil, &RefusedWriteError{Path: path, Reason: reason + linkTo(dir, name, before)}
-		}
-		if o.New {
-			return nil, &RefusedWriteError{Path: path, Reason: "a file of that name exists already"}
-		}
-		p.before, mode = before, before.Mode().Perm()
-		if o.Original != nil {
-			if err := p.unchanged(); err != nil {
-				return nil, err
-			}
-		}
-	case errors.Is(err, fs.ErrNotExist):
-		if o.Original != nil {
-			return nil, &RefusedWriteError{Path: path, Reason: "it was removed since eni-lint read it"}
-		}
-	default:
-		return nil, fmt.Errorf("%s: %w", path, err)
+	mode, err := p.checkTarget()
+	if err != nil {
+		return nil, err
 	}
 	p.tmp, err = tempName(name)
 	if err != nil {
@@ -159,6 +137,41 @@ func Prepare(path string, o WriteOptions, fill func(io.Writer) error) (*PendingW
 	}
 	ok = true
 	return p, nil
+}
+
+// checkTarget checks what the path names now: a regular file (kept in p.before, its mode the
+// new file's), unchanged since it was read when the options say what was read, or nothing
+// when the write makes a new file. It returns the mode to write with (o.Mode, else 0644, for
+// a new file).
+func (p *PendingWrite) checkTarget() (fs.FileMode, error) {
+	o, path := p.opts, p.path
+	mode := o.Mode
+	if mode == 0 {
+		mode = 0o644
+	}
+	before, err := p.dir.Lstat(p.name)
+	switch {
+	case err == nil:
+		if reason := notRegular(before); reason != "" {
+			return 0, &RefusedWriteError{Path: path, Reason: reason + linkTo(p.dir, p.name, before)}
+		}
+		if o.New {
+			return 0, &RefusedWriteError{Path: path, Reason: "a file of that name exists already"}
+		}
+		p.before, mode = before, before.Mode().Perm()
+		if o.Original != nil {
+			if err := p.unchanged(); err != nil {
+				return 0, err
+			}
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		if o.Original != nil {
+			return 0, &RefusedWriteError{Path: path, Reason: "it was removed since eni-lint read it"}
+		}
+	default:
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return mode, nil
 }
 
 // Commit puts the prepared file in place: a rename over the old file, checked once more just
@@ -369,25 +382,7 @@ func openParent(path string) (*os.Root, string, error) {
 	walked := anchor
 	for _, c := range strings.Split(rel, string(filepath.Separator)) {
 		walked = filepath.Join(walked, c)
-		seen, err := dir.Lstat(c)
-		if err == nil {
-			if seen.Mode()&fs.ModeSymlink != 0 {
-				err = &RefusedWriteError{Path: path, Reason: "its folder " + walked + " is a symbolic link" + linkTo(dir, c, seen)}
-			} else if !seen.IsDir() {
-				err = &RefusedWriteError{Path: path, Reason: walked + " is " + describeMode(seen.Mode()) + ", not a folder"}
-			}
-		}
-		var next *os.Root
-		if err == nil {
-			next, err = dir.OpenRoot(c)
-		}
-		if err == nil {
-			opened, serr := next.Stat(".")
-			if serr != nil || !os.SameFile(opened, seen) {
-				next.Close()
-				err = &RefusedWriteError{Path: path, Reason: "its folder " + walked + " was replaced while eni-lint opened it"}
-			}
-		}
+		next, err := openSubfolder(dir, c, walked, path)
 		dir.Close()
 		if err != nil {
 			var refused *RefusedWriteError
@@ -399,6 +394,30 @@ func openParent(path string) (*os.Root, string, error) {
 		dir = next
 	}
 	return dir, name, nil
+}
+
+// openSubfolder opens folder c of dir (walked names it, for path's refusal): it must be a
+// folder, not a link or anything else, and the folder opened must be the one Lstat saw.
+func openSubfolder(dir *os.Root, c, walked, path string) (*os.Root, error) {
+	seen, err := dir.Lstat(c)
+	if err != nil {
+		return nil, err
+	}
+	if seen.Mode()&fs.ModeSymlink != 0 {
+		return nil, &RefusedWriteError{Path: path, Reason: "its folder " + walked + " is a symbolic link" + linkTo(dir, c, seen)}
+	}
+	if !seen.IsDir() {
+		return nil, &RefusedWriteError{Path: path, Reason: walked + " is " + describeMode(seen.Mode()) + ", not a folder"}
+	}
+	next, err := dir.OpenRoot(c)
+	if err != nil {
+		return nil, err
+	}
+	if opened, serr := next.Stat("."); serr != nil || !os.SameFile(opened, seen) {
+		next.Close()
+		return nil, &RefusedWriteError{Path: path, Reason: "its folder " + walked + " was replaced while eni-lint opened it"}
+	}
+	return next, nil
 }
 
 // repositoryForms are the repository's path as found and with its links resolved (a

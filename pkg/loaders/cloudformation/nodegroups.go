@@ -84,6 +84,13 @@ func (t *template) managed(r *resource) inventory.NodeGroupSpec {
 			g.Taints = append(g.Taints, inventory.Taint{Key: key, Value: value, Effect: taintEffect(effect)})
 		}
 	}
+	t.managedTypes(r, &g)
+	return g
+}
+
+// managedTypes gives a managed node group its instance types and where they are written:
+// InstanceTypes, else its launch template's, else EKS's default.
+func (t *template) managedTypes(r *resource, g *inventory.NodeGroupSpec) {
 	if types := t.prop(r, "InstanceTypes"); types != nil {
 		v, why := t.value(types)
 		list, _ := v.([]any)
@@ -117,7 +124,6 @@ func (t *template) managed(r *resource) inventory.NodeGroupSpec {
 	if len(g.InstanceTypes) == 0 && g.UnknownTypes == "" {
 		g.InstanceTypes, g.TypeLocations = []string{eksDefaultInstanceType}, []inventory.Position{t.pos(r.key)}
 	}
-	return g
 }
 
 func field(n *yaml.Node, key string) *yaml.Node {

@@ -469,25 +469,7 @@ func launchVariants(reqs []inventory.Requirement, fixed map[string]string, menti
 		var next []variant
 		for _, v := range out {
 			for _, val := range values {
-				labels := map[string]string{}
-				for a, b := range v.labels {
-					labels[a] = b
-				}
-				d := v.describe
-				if val != "" {
-					labels[k] = val
-				}
-				if len(values) > 1 {
-					shown := val
-					if val == "" {
-						shown = "(absent)"
-					}
-					if d != "" {
-						d += ", "
-					}
-					d += k + "=" + shown
-				}
-				next = append(next, variant{labels: labels, describe: d})
+				next = append(next, v.with(k, val, len(values) > 1))
 			}
 			if len(next) > MaxEntriesPerPool {
 				return next // the caller reports the budget
@@ -496,6 +478,30 @@ func launchVariants(reqs []inventory.Requirement, fixed map[string]string, menti
 		out = next
 	}
 	return out
+}
+
+// with is the variant with label k set to val ("" for absent); named says the description
+// shows it, as it does when k takes more than one value.
+func (v variant) with(k, val string, named bool) variant {
+	labels := map[string]string{}
+	for a, b := range v.labels {
+		labels[a] = b
+	}
+	if val != "" {
+		labels[k] = val
+	}
+	d := v.describe
+	if named {
+		shown := val
+		if val == "" {
+			shown = "(absent)"
+		}
+		if d != "" {
+			d += ", "
+		}
+		d += k + "=" + shown
+	}
+	return variant{labels: labels, describe: d}
 }
 
 // collapseUnnamed keeps one value among those no workload names: they behave alike.

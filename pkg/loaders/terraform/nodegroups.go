@@ -619,6 +619,29 @@ func (l *loader) autoScalingGroup(e *evaluator, r *resource, inst *instance, add
 	if len(lts) > 0 {
 		spec = &lts[0]
 	}
+	if s := mixedInstancesPolicy(e, g, r, inst, unknown); s != nil {
+		spec = s
+	}
+	if len(g.InstanceTypes) > 0 || g.UnknownTypes != "" {
+		return g
+	}
+	switch {
+	case spec != nil:
+		if !useLaunchTemplate(g, e, spec.attrs, spec.inst) {
+			g.UnknownTypes = "the launch template sets no instance_type"
+		}
+	case r.attrs["launch_configuration"] != nil:
+		useLaunchConfiguration(g, e, r.attrs["launch_configuration"], inst)
+	default:
+		return nil // AWS requires one of the three: not a group eni-lint can read, nor a valid one
+	}
+	return g
+}
+
+// mixedInstancesPolicy adds the types of an autoscaling group's mixed instances policy
+// overrides to g, and returns its last launch template specification (nil without one).
+func mixedInstancesPolicy(e *evaluator, g *inventory.NodeGroupSpec, r *resource, inst *instance, unknown func(string)) *blockInstance {
+	var spec *blockInstance
 	mips, why := e.blocks(r.body, "mixed_instances_policy", inst)
 	if why != "" {
 		unknown(why)
@@ -644,20 +667,7 @@ func (l *loader) autoScalingGroup(e *evaluator, r *resource, inst *instance, add
 			addOverrides(e, g, overrides, listed, unknown)
 		}
 	}
-	if len(g.InstanceTypes) > 0 || g.UnknownTypes != "" {
-		return g
-	}
-	switch {
-	case spec != nil:
-		if !useLaunchTemplate(g, e, spec.attrs, spec.inst) {
-			g.UnknownTypes = "the launch template sets no instance_type"
-		}
-	case r.attrs["launch_configuration"] != nil:
-		useLaunchConfiguration(g, e, r.attrs["launch_configuration"], inst)
-	default:
-		return nil // AWS requires one of the three: not a group eni-lint can read, nor a valid one
-	}
-	return g
+	return spec
 }
 
 // addOverrides adds the instance types of a mixed instances policy's overrides to g, each
