@@ -429,21 +429,7 @@ func (e *Effective) Show() [][3]string {
 		limitsList = append(limitsList, fmt.Sprintf("%s=%d", k, v.BranchInterfaces))
 	}
 	sort.Strings(limitsList)
-	rules := []string{}
-	for id, rc := range e.Rules {
-		var parts []string
-		if rc.Severity != "" {
-			parts = append(parts, "severity "+rc.Severity)
-		}
-		if rc.Disabled {
-			parts = append(parts, "disabled")
-		}
-		if rc.AllowInlineIgnores != nil {
-			parts = append(parts, fmt.Sprintf("allowInlineIgnores %v", *rc.AllowInlineIgnores))
-		}
-		rules = append(rules, id+": "+strings.Join(parts, ", "))
-	}
-	sort.Strings(rules)
+	rules := ruleSettings(e.Rules)
 	or := func(list []string) string {
 		if len(list) == 0 {
 			return "(none)"
@@ -479,6 +465,26 @@ func (e *Effective) Show() [][3]string {
 		row("terraformPlans", or(planNames(e.TerraformPlans))),
 		row("clusters", or(clusterNames(e.Clusters))),
 	}
+}
+
+// ruleSettings describes each rule's settings ("ENI002: severity error, disabled"), by ID.
+func ruleSettings(rules map[string]RuleConfig) []string {
+	out := []string{}
+	for id, rc := range rules {
+		var parts []string
+		if rc.Severity != "" {
+			parts = append(parts, "severity "+rc.Severity)
+		}
+		if rc.Disabled {
+			parts = append(parts, "disabled")
+		}
+		if rc.AllowInlineIgnores != nil {
+			parts = append(parts, fmt.Sprintf("allowInlineIgnores %v", *rc.AllowInlineIgnores))
+		}
+		out = append(out, id+": "+strings.Join(parts, ", "))
+	}
+	sort.Strings(out)
+	return out
 }
 
 // chartNames describes each chart entry: its folder, and its values files after a colon, as

@@ -313,35 +313,8 @@ func (p *publisher) stickyComment(ctx context.Context, pr int, rep *findings.Rep
 		text = p.shortComment(rep, md)
 	}
 	if existing == nil {
-		// A create is not repeated blindly: one that failed with a 5xx or a broken connection
-		// may have been made, so the marker is looked for again before the next try.
-		backoff := time.Second
-		for attempt := 1; ; attempt++ {
-			_, _, err := p.client.Issues.CreateComment(ctx, p.owner, p.repo, pr, &gh.IssueComment{Body: &text})
-			if err == nil {
-				p.say("created", "created the pull request comment")
-				return
-			}
-			if attempt >= 3 || !transient(err) || ctx.Err() != nil {
-				p.apiFailed("creating the comment", err)
-				return
-			}
-			if p.opts.Sleep != nil {
-				p.opts.Sleep(backoff)
-			} else if sleepContext(ctx, backoff) != nil {
-				p.apiFailed("creating the comment", ctx.Err())
-				return
-			}
-			backoff *= 2
-			found, ferr := p.findComment(ctx, pr)
-			if ferr != nil {
-				p.apiFailed("listing comments", ferr)
-				return
-			}
-			if found != nil {
-				existing = found
-				break // it was made: edit it below if it differs
-			}
+		if existing = p.createComment(ctx, pr, text); existing == nil {
+			return
 		}
 	}
 	if existing.GetBody() == text {
@@ -352,6 +325,40 @@ func (p *publisher) stickyComment(ctx context.Context, pr int, rep *findings.Rep
 		return
 	}
 	p.say("updated", "updated the pull request comment")
+}
+
+// createComment creates the sticky comment, and says so. A create is not repeated blindly:
+// one that failed with a 5xx or a broken connection may have been made, so the marker is
+// looked for again before the next try; a comment found so is returned, to be edited if it
+// differs. nil when it is made or cannot be (said).
+func (p *publisher) createComment(ctx context.Context, pr int, text string) *gh.IssueComment {
+	backoff := time.Second
+	for attempt := 1; ; attempt++ {
+		_, _, err := p.client.Issues.CreateComment(ctx, p.owner, p.repo, pr, &gh.IssueComment{Body: &text})
+		if err == nil {
+			p.say("created", "created the pull request comment")
+			return nil
+		}
+		if attempt >= 3 || !transient(err) || ctx.Err() != nil {
+			p.apiFailed("creating the comment", err)
+			return nil
+		}
+		if p.opts.Sleep != nil {
+			p.opts.Sleep(backoff)
+		} else if sleepContext(ctx, backoff) != nil {
+			p.apiFailed("creating the comment", ctx.Err())
+			return nil
+		}
+		backoff *= 2
+		found, ferr := p.findComment(ctx, pr)
+		if ferr != nil {
+			p.apiFailed("listing comments", ferr)
+			return nil
+		}
+		if found != nil {
+			return found
+		}
+	}
 }
 
 // MaxCommentLength is GitHub's limit on a comment body (65,536 characters), with room for

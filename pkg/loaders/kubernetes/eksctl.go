@@ -56,38 +56,42 @@ func readClusterConfig(r *fieldReader, doc *yaml.Node) []inventory.NodeGroupSpec
 				}
 			}
 			if len(g.InstanceTypes) == 0 {
-				// eksctl's defaults (pkg/eks/nodegroup_service.go, Normalize): m5.large only for a
-				// group with no instance type, no instanceSelector and, if managed, no launch
-				// template, whose instance type then decides.
-				sel := r.mapping(ng, p, "instanceSelector")
-				lt := r.mapping(ng, p, "launchTemplate")
-				switch {
-				case sel != nil:
-					g.InstanceTypes, g.UnknownTypes, g.Source = instanceSelector(r, sel, p+".instanceSelector", g.Source)
-					g.TypeLocations = make([]inventory.Position, len(g.InstanceTypes))
-					for i := range g.TypeLocations {
-						g.TypeLocations[i] = r.locs[p+".instanceSelector"]
-					}
-					if len(g.InstanceTypes) == 0 {
-						g.TypeLocations = []inventory.Position{r.locs[p+".instanceSelector"]}
-					}
-				case lt != nil && list.managed:
-					id := "its launch template"
-					if s := r.str(lt, p+".launchTemplate", "id"); s != nil {
-						id = "launch template " + *s
-					}
-					g.UnknownTypes = "the instance type comes from " + id + ", which eksctl does not read and gives no default; list it with instanceType on the node group"
-					g.TypeLocations = []inventory.Position{r.locs[p+".launchTemplate"]}
-				default:
-					g.InstanceTypes = []string{EksctlDefaultInstanceType}
-					g.TypeLocations = []inventory.Position{r.pos(ng)}
-				}
+				eksctlDefaultTypes(r, ng, p, list.managed, &g)
 			}
 			g.Taints = readEksctlTaints(r, ng, p)
 			out = append(out, g)
 		}
 	}
 	return out
+}
+
+// eksctlDefaultTypes gives a group that lists no instance type eksctl's choice
+// (pkg/eks/nodegroup_service.go, Normalize): what its instanceSelector picks, unknown for a
+// managed group's launch template (whose instance type then decides), else m5.large.
+func eksctlDefaultTypes(r *fieldReader, ng *yaml.Node, p string, managed bool, g *inventory.NodeGroupSpec) {
+	sel := r.mapping(ng, p, "instanceSelector")
+	lt := r.mapping(ng, p, "launchTemplate")
+	switch {
+	case sel != nil:
+		g.InstanceTypes, g.UnknownTypes, g.Source = instanceSelector(r, sel, p+".instanceSelector", g.Source)
+		g.TypeLocations = make([]inventory.Position, len(g.InstanceTypes))
+		for i := range g.TypeLocations {
+			g.TypeLocations[i] = r.locs[p+".instanceSelector"]
+		}
+		if len(g.InstanceTypes) == 0 {
+			g.TypeLocations = []inventory.Position{r.locs[p+".instanceSelector"]}
+		}
+	case lt != nil && managed:
+		id := "its launch template"
+		if s := r.str(lt, p+".launchTemplate", "id"); s != nil {
+			id = "launch template " + *s
+		}
+		g.UnknownTypes = "the instance type comes from " + id + ", which eksctl does not read and gives no default; list it with instanceType on the node group"
+		g.TypeLocations = []inventory.Position{r.locs[p+".launchTemplate"]}
+	default:
+		g.InstanceTypes = []string{EksctlDefaultInstanceType}
+		g.TypeLocations = []inventory.Position{r.pos(ng)}
+	}
 }
 
 // readEksctlTaints reads taints as a list of {key, value, effect} or, in older configs, a map

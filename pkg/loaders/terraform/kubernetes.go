@@ -709,10 +709,6 @@ func dropUnknownFields(n *yaml.Node, path string) (field, value string) {
 	if n == nil {
 		return "", ""
 	}
-	holds := func(c *yaml.Node) bool {
-		c = yamlpos.Resolve(c)
-		return c != nil && c.Kind == yaml.ScalarNode && strings.Contains(c.Value, unknownText)
-	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		for _, c := range n.Content {
@@ -721,53 +717,71 @@ func dropUnknownFields(n *yaml.Node, path string) (field, value string) {
 			}
 		}
 	case yaml.MappingNode:
-		kept := n.Content[:0]
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key, val := n.Content[i], n.Content[i+1]
-			p := key.Value
-			if path != "" {
-				p = path + "." + key.Value
-			}
-			if holds(val) || holds(key) {
-				if identityFields[p] {
-					return p, yamlpos.Resolve(val).Value + " " + key.Value
-				}
-				if opaqueLists[p] && holds(val) && !holds(key) {
-					// A whole list only Terraform knows (groupIds = var.pod_security_group_ids):
-					// it has items when applied, and the policy selects. One stands for them.
-					item := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: knownWhenApplied}
-					kept = append(kept, key, &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{item}, Line: val.Line, Column: val.Column})
-				}
-				continue
-			}
-			if f, v := dropUnknownFields(val, p); f != "" {
-				return f, v
-			}
-			kept = append(kept, key, val)
-		}
-		n.Content = kept
+		return dropUnknownEntries(n, path)
 	case yaml.SequenceNode:
-		kept := n.Content[:0]
-		for _, c := range n.Content {
-			if holds(c) && (opaqueLists[path] || valuesPath(path)) {
-				// The item exists; only its value is Terraform's, and no verdict reads it. In a
-				// chart's values the list keeps its length: a chart that renders it into a
-				// policy's groupIds renders a policy that selects, as Terraform's would.
-				c = yamlpos.Resolve(c)
-				c.Value, c.Tag, c.Style = knownWhenApplied, "!!str", 0
-				kept = append(kept, c)
-				continue
-			}
-			if holds(c) {
-				continue
-			}
-			if f, v := dropUnknownFields(c, path+"[]"); f != "" {
-				return f, v
-			}
-			kept = append(kept, c)
-		}
-		n.Content = kept
+		return dropUnknownItems(n, path)
 	}
+	return "", ""
+}
+
+// holdsUnknown says whether a node is a scalar that holds unknownText.
+func holdsUnknown(c *yaml.Node) bool {
+	c = yamlpos.Resolve(c)
+	return c != nil && c.Kind == yaml.ScalarNode && strings.Contains(c.Value, unknownText)
+}
+
+// dropUnknownEntries is dropUnknownFields for a mapping.
+func dropUnknownEntries(n *yaml.Node, path string) (field, value string) {
+	kept := n.Content[:0]
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, val := n.Content[i], n.Content[i+1]
+		p := key.Value
+		if path != "" {
+			p = path + "." + key.Value
+		}
+		if holdsUnknown(val) || holdsUnknown(key) {
+			if identityFields[p] {
+				return p, yamlpos.Resolve(val).Value + " " + key.Value
+			}
+			if opaqueLists[p] && holdsUnknown(val) && !holdsUnknown(key) {
+				// A whole list only Terraform knows (groupIds = var.pod_security_group_ids):
+				// it has items when applied, and the policy selects. One stands for them.
+				item := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: knownWhenApplied}
+				kept = append(kept, key, &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{item}, Line: val.Line, Column: val.Column})
+			}
+			continue
+		}
+		if f, v := dropUnknownFields(val, p); f != "" {
+			return f, v
+		}
+		kept = append(kept, key, val)
+	}
+	n.Content = kept
+	return "", ""
+}
+
+// dropUnknownItems is dropUnknownFields for a list.
+func dropUnknownItems(n *yaml.Node, path string) (field, value string) {
+	kept := n.Content[:0]
+	for _, c := range n.Content {
+		if holdsUnknown(c) && (opaqueLists[path] || valuesPath(path)) {
+			// The item exists; only its value is Terraform's, and no verdict reads it. In a
+			// chart's values the list keeps its length: a chart that renders it into a
+			// policy's groupIds renders a policy that selects, as Terraform's would.
+			c = yamlpos.Resolve(c)
+			c.Value, c.Tag, c.Style = knownWhenApplied, "!!str", 0
+			kept = append(kept, c)
+			continue
+		}
+		if holdsUnknown(c) {
+			continue
+		}
+		if f, v := dropUnknownFields(c, path+"[]"); f != "" {
+			return f, v
+		}
+		kept = append(kept, c)
+	}
+	n.Content = kept
 	return "", ""
 }
 

@@ -342,6 +342,13 @@ func (l *loader) managedNodeGroup(e *evaluator, r *resource, inst *instance, add
 	}
 	g.Taints = e.taints(r.body, inst)
 
+	managedTypes(e, r, inst, g)
+	return g
+}
+
+// managedTypes gives an aws_eks_node_group its instance types: instance_types, else its
+// launch template's instance type, else the EKS default.
+func managedTypes(e *evaluator, r *resource, inst *instance, g *inventory.NodeGroupSpec) {
 	types, why, rng, ok := e.attr(r.attrs, "instance_types", inst)
 	switch {
 	case ok && why != "":
@@ -368,7 +375,6 @@ func (l *loader) managedNodeGroup(e *evaluator, r *resource, inst *instance, add
 			g.TypeLocations = []inventory.Position{position(r.declare)}
 		}
 	}
-	return g
 }
 
 // useLaunchTemplate sets a group's type from the launch template a block references, or the
