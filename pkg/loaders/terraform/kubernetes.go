@@ -151,7 +151,11 @@ func (e *evaluator) typedObject(r *resource, typed kubernetesResource, inst *ins
 		unresolved(x.Range(), why)
 		return nil
 	}
-	obj := e.blockObject(syn, inst)
+	obj, blocked := e.blockObject(syn, inst)
+	if blocked != nil {
+		unresolved(blocked.at, blocked.why)
+		return nil
+	}
 	obj["apiVersion"], obj["kind"] = typed.apiVersion, typed.kind
 	return obj
 }
@@ -303,8 +307,10 @@ func (e *evaluator) unknownIdentity(body *hclsyntax.Body, inst *instance) (hcl.E
 }
 
 // blockObject converts a native-syntax body to API fields: attributes by value, blocks by
-// recursion, repeated blocks to lists.
-func (e *evaluator) blockObject(body *hclsyntax.Body, inst *instance) map[string]any {
+// recursion, repeated blocks to lists, and `dynamic` blocks as the blocks their for_each
+// generates. blocked is a dynamic block that decides the verdict and cannot be expanded (its
+// for_each unknown, or over the budget): the object is then not read.
+func (e *evaluator) blockObject(body *hclsyntax.Body, inst *instance) (map[string]any, *blockedBlock) {
 	out := map[string]any{}
 	for name, a := range body.Attributes {
 		if name == "count" || name == "for_each" || name == "depends_on" || name == "wait_for_completion" || name == "wait_for_rollout" {
@@ -325,18 +331,63 @@ func (e *evaluator) blockObject(body *hclsyntax.Body, inst *instance) map[string
 		out[field] = val
 	}
 	for _, b := range body.Blocks {
-		if b.Type == "timeouts" || b.Type == "lifecycle" || b.Type == "dynamic" {
+		switch b.Type {
+		case "timeouts", "lifecycle":
+			continue
+		case "dynamic":
+			if len(b.Labels) != 1 {
+				continue // Terraform rejects it
+			}
+			generated, unknown := e.expandDynamic(b.AsHCLBlock(), inst)
+			if unknown != "" && !unreadBlocks[b.Labels[0]] {
+				return nil, &blockedBlock{at: b.DefRange(), why: unknown}
+			}
+			for _, g := range generated {
+				content, ok := g.body.(*hclsyntax.Body)
+				if !ok {
+					continue
+				}
+				child, blocked := e.blockObject(content, g.inst)
+				if blocked != nil {
+					return nil, blocked
+				}
+				addBlock(out, b.Labels[0], child)
+			}
 			continue
 		}
-		child := e.blockObject(b.Body, inst)
-		if field, ok := listBlocks[b.Type]; ok {
-			list, _ := out[field].([]any)
-			out[field] = append(list, child)
-			continue
+		child, blocked := e.blockObject(b.Body, inst)
+		if blocked != nil {
+			return nil, blocked
 		}
-		out[camel(b.Type)] = child
+		addBlock(out, b.Type, child)
 	}
-	return out
+	return out, nil
+}
+
+// blockedBlock is a dynamic block that decides the verdict and cannot be expanded, and why.
+type blockedBlock struct {
+	at  hcl.Range
+	why string
+}
+
+// addBlock adds a converted block to its object: to a list for the blocks that repeat, else
+// as a field.
+func addBlock(out map[string]any, typ string, child map[string]any) {
+	if field, ok := listBlocks[typ]; ok {
+		list, _ := out[field].([]any)
+		out[field] = append(list, child)
+		return
+	}
+	out[camel(typ)] = child
+}
+
+// unreadBlocks are the blocks of a pod no verdict reads: a dynamic one whose for_each is
+// unknown is left out, as an unknown attribute is. Any other decides where pods land or what
+// they request (tolerations, affinity, containers' resources), and the object is unresolved.
+var unreadBlocks = map[string]bool{
+	"env": true, "env_from": true, "port": true, "volume": true, "volume_mount": true,
+	"image_pull_secrets": true, "host_aliases": true, "liveness_probe": true, "readiness_probe": true,
+	"startup_probe": true, "security_context": true,
 }
 
 // ctyToGo converts a known cty value to plain Go values for JSON.

@@ -431,49 +431,59 @@ func (e *evaluator) blocks(body hcl.Body, typ string, inst *instance) (out []blo
 		if b.Labels[0] != typ {
 			continue
 		}
-		attrs := attributesOf(b.Body)
-		iterator := typ
-		if a := attrs["iterator"]; a != nil {
-			if tr, d := hcl.AbsTraversalForExpr(a.Expr); !d.HasErrors() {
-				iterator = tr.RootName()
-			}
+		generated, unknown := e.expandDynamic(b, inst)
+		if unknown != "" {
+			why = unknown
 		}
-		fe := attrs["for_each"]
-		contents := blocksOf(b.Body, "content")
-		if fe == nil || len(contents) == 0 {
-			continue // Terraform rejects a dynamic block without them
-		}
-		coll, unknown := e.known(fe.Expr, inst)
-		switch {
-		case unknown != "":
-			why = fmt.Sprintf("the dynamic %q block's for_each depends on %s", typ, unknown)
-			continue
-		case coll.IsNull() || !coll.CanIterateElements():
-			why = fmt.Sprintf("the dynamic %q block's for_each is not a collection", typ)
-			continue
-		case !e.loader.meter.spendDynamic(coll.LengthInt()):
-			why = fmt.Sprintf("the dynamic blocks of this module generate more than %d blocks (a budget; nested ones multiply): the dynamic %q block at line %d is not evaluated", MaxDynamicBlocks, typ, b.DefRange.Start.Line)
-			continue
-		}
-		for it := coll.ElementIterator(); it.Next(); {
-			k, v := it.Element()
-			in := &instance{}
-			if inst != nil {
-				*in = *inst
-			}
-			// A copy: the iterators of the blocks around this one stay in scope, and
-			// siblings do not see each other's.
-			in.extra = map[string]cty.Value{}
-			if inst != nil {
-				for name, val := range inst.extra {
-					in.extra[name] = val
-				}
-			}
-			in.extra[iterator] = cty.ObjectVal(map[string]cty.Value{"key": k, "value": v})
-			out = append(out, blockInstance{attrs: attributesOf(contents[0]), body: contents[0], inst: in})
-		}
+		out = append(out, generated...)
 	}
 	return out, why
+}
+
+// expandDynamic is the blocks one `dynamic "TYPE"` block generates from its for_each, each
+// with its iterator (and the iterators of the dynamic blocks around it) in scope. why says
+// when its for_each cannot be known or generates more than the budget: then it generates none.
+func (e *evaluator) expandDynamic(b *hcl.Block, inst *instance) (out []blockInstance, why string) {
+	typ := b.Labels[0]
+	attrs := attributesOf(b.Body)
+	iterator := typ
+	if a := attrs["iterator"]; a != nil {
+		if tr, d := hcl.AbsTraversalForExpr(a.Expr); !d.HasErrors() {
+			iterator = tr.RootName()
+		}
+	}
+	fe := attrs["for_each"]
+	contents := blocksOf(b.Body, "content")
+	if fe == nil || len(contents) == 0 {
+		return nil, "" // Terraform rejects a dynamic block without them
+	}
+	coll, unknown := e.known(fe.Expr, inst)
+	switch {
+	case unknown != "":
+		return nil, fmt.Sprintf("the dynamic %q block's for_each depends on %s", typ, unknown)
+	case coll.IsNull() || !coll.CanIterateElements():
+		return nil, fmt.Sprintf("the dynamic %q block's for_each is not a collection", typ)
+	case !e.loader.meter.spendDynamic(coll.LengthInt()):
+		return nil, fmt.Sprintf("the dynamic blocks of this module generate more than %d blocks (a budget; nested ones multiply): the dynamic %q block at line %d is not evaluated", MaxDynamicBlocks, typ, b.DefRange.Start.Line)
+	}
+	for it := coll.ElementIterator(); it.Next(); {
+		k, v := it.Element()
+		in := &instance{}
+		if inst != nil {
+			*in = *inst
+		}
+		// A copy: the iterators of the blocks around this one stay in scope, and
+		// siblings do not see each other's.
+		in.extra = map[string]cty.Value{}
+		if inst != nil {
+			for name, val := range inst.extra {
+				in.extra[name] = val
+			}
+		}
+		in.extra[iterator] = cty.ObjectVal(map[string]cty.Value{"key": k, "value": v})
+		out = append(out, blockInstance{attrs: attributesOf(contents[0]), body: contents[0], inst: in})
+	}
+	return out, ""
 }
 
 // taints reads `taint` blocks, static or dynamic.

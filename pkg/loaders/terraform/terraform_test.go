@@ -293,6 +293,27 @@ resource "aws_eks_node_group" "h" { count = 1.5 }`)
   source = "terraform-aws-modules/eks/aws"
   compute_config = { enabled = var.on, node_pools = [for p in ["system"] : p] }
 }`)
+	// Typed Kubernetes resources with dynamic blocks: known, unknown, nested, a bomb.
+	f.Add(`resource "kubernetes_job_v1" "j" {
+  metadata { name = "j" }
+  spec { template { metadata {} spec {
+    dynamic "toleration" {
+      for_each = [for i in range(3) : { k = "t${i}" }]
+      content { key = toleration.value.k }
+    }
+    dynamic "container" {
+      for_each = var.containers
+      iterator = c
+      content {
+        name = c.key
+        dynamic "env" {
+          for_each = range(100000)
+          content { name = "e${env.value}" }
+        }
+      }
+    }
+  } } }
+}`)
 	// Dynamic blocks nested with their iterators, launch configurations, ignore comments inside
 	// a module block, a dynamic block whose for_each refers to itself.
 	f.Add(`resource "aws_autoscaling_group" "a" {
@@ -656,6 +677,72 @@ resource "kubernetes_cron_job_v1" "report" {
 	}
 	if workloads != 0 || unresolved != 1 || reason != "metadata.namespace depends on var.ns (no default, and no value in tfvars or --var)" {
 		t.Errorf("%d workloads, %d unresolved (%s): a CronJob whose namespace is unknown must be reported, not put in the default namespace", workloads, unresolved, reason)
+	}
+}
+
+// TestTypedResourceDynamicBlocks: a typed kubernetes_* resource's dynamic blocks are the
+// blocks their for_each generates; one whose for_each is unknown is left out when no verdict
+// reads it (env), and makes the object unresolved, at the block, when one does (toleration).
+func TestTypedResourceDynamicBlocks(t *testing.T) {
+	job := func(name, block, forEach, content string) string {
+		return `resource "kubernetes_job_v1" "` + name + `" {
+  metadata {
+    name      = "` + name + `"
+    namespace = "default"
+  }
+  spec {
+    template {
+      metadata {}
+      spec {
+        container {
+          name  = "main"
+          image = "busybox"
+        }
+        dynamic "` + block + `" {
+          for_each = ` + forEach + `
+          content {
+            ` + content + `
+          }
+        }
+      }
+    }
+  }
+}
+`
+	}
+	for _, tc := range []struct {
+		name, block, forEach, content string
+		tolerations, unresolvedLine   int
+		reason                        string
+	}{
+		{"known", "toleration", `[{ k = "a" }, { k = "b" }]`, `key = toleration.value.k`, 2, 0, ""},
+		{"iterator", "toleration", `{ x = "a" }`, "key = toleration.key", 1, 0, ""},
+		{"unknown-env", "env", "var.env", "name = env.key", 0, 0, ""},
+		{"unknown-toleration", "toleration", "var.t", "key = toleration.value", 0, 16, `the dynamic "toleration" block's for_each depends on var.t (no default`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeTree(t, map[string]string{"main.tf": `variable "env" {}
+variable "t" {}
+` + job(tc.name, tc.block, tc.forEach, tc.content)})
+			var workloads []inventory.Workload
+			var unresolved []inventory.UnresolvedObject
+			for _, f := range Load([]string{root}, Options{}) {
+				workloads = append(workloads, f.Workloads...)
+				unresolved = append(unresolved, f.Unresolved...)
+			}
+			if tc.unresolvedLine > 0 {
+				if len(workloads) != 0 || len(unresolved) != 1 || unresolved[0].Location.Line != tc.unresolvedLine || !strings.Contains(unresolved[0].Reason, tc.reason) {
+					t.Fatalf("%d workloads, unresolved %+v; want the object unresolved at line %d: %s", len(workloads), unresolved, tc.unresolvedLine, tc.reason)
+				}
+				return
+			}
+			if len(workloads) != 1 || len(unresolved) != 0 {
+				t.Fatalf("%d workloads, %d unresolved; want the Job read", len(workloads), len(unresolved))
+			}
+			if got := len(workloads[0].Pod.Tolerations); got != tc.tolerations {
+				t.Errorf("%d tolerations, want %d: %+v", got, tc.tolerations, workloads[0].Pod.Tolerations)
+			}
+		})
 	}
 }
 
