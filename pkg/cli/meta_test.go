@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -128,9 +129,10 @@ func TestFindingDetailsFollowTheirMetadata(t *testing.T) {
 	}
 }
 
-// TestGoReadsDeclaredDetails: a details key read by name in Go (Details["key"]) is one a
-// rule's METADATA declares, so renaming a key in Rego fails here and not in a reporter.
-func TestGoReadsDeclaredDetails(t *testing.T) {
+// TestGoReadsDetailsThroughTypes: Go reads finding details through the types of
+// pkg/findings/details.go only; elsewhere a details key may be written (noteRemainingExcess)
+// or removed (the witness's unlisted contributors), by a key a rule's METADATA declares.
+func TestGoReadsDetailsThroughTypes(t *testing.T) {
 	eng, err := rules.New(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -141,8 +143,8 @@ func TestGoReadsDeclaredDetails(t *testing.T) {
 			declared[d.Key] = true
 		}
 	}
-	read := regexp.MustCompile(`Details\["([A-Za-z]+)"\]`)
-	reads := 0
+	use := regexp.MustCompile(`Details\["([A-Za-z]+)"\](\s*[=!:]?=?)|delete\([a-z.\[\]]*Details, "([A-Za-z]+)"\)`)
+	uses := 0
 	for _, dir := range []string{"pkg", "cmd", "internal"} {
 		err := filepath.WalkDir(filepath.Join("..", "..", dir), func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
@@ -152,10 +154,16 @@ func TestGoReadsDeclaredDetails(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			for _, m := range read.FindAllStringSubmatch(string(src), -1) {
-				reads++
-				if !declared[m[1]] {
-					t.Errorf("%s reads details %q, which no rule's METADATA declares", p, m[1])
+			typesFile := filepath.ToSlash(p) == "../../pkg/findings/details.go"
+			for _, m := range use.FindAllStringSubmatch(string(src), -1) {
+				uses++
+				key := m[1] + m[3]
+				if !declared[key] {
+					t.Errorf("%s uses details %q, which no rule's METADATA declares", p, key)
+				}
+				write := m[3] != "" || strings.TrimSpace(m[2]) == "="
+				if !write && !typesFile {
+					t.Errorf("%s reads details %q by key: read it through pkg/findings/details.go", p, key)
 				}
 			}
 			return nil
@@ -164,8 +172,8 @@ func TestGoReadsDeclaredDetails(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if reads < 10 {
-		t.Fatalf("found %d reads of details: the walk is broken", reads)
+	if uses < 3 {
+		t.Fatalf("found %d uses of details by key: the walk is broken", uses)
 	}
 }
 
@@ -190,6 +198,73 @@ func checkDetails(t *testing.T, where string, rule rules.Rule, details map[strin
 		}
 	}
 	return len(details)
+}
+
+// TestTypedDetailsFollowTheirMetadata: every field of the types Go reads details through
+// (pkg/findings/details.go) is a key the rules it is read for declare, with the same JSON type.
+func TestTypedDetailsFollowTheirMetadata(t *testing.T) {
+	eng, err := rules.New(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := map[string]map[string]findings.DetailField{}
+	for _, r := range eng.Rules() {
+		declared[r.ID] = map[string]findings.DetailField{}
+		for _, d := range r.Details {
+			declared[r.ID][d.Key] = d
+		}
+	}
+	for _, tc := range []struct {
+		typ   any
+		rules []string // every one declares each field; none: at least one rule does
+	}{
+		{findings.ExceedDetails{}, []string{"ENI001"}},
+		{findings.SubjectDetails{}, nil},
+		{struct {
+			Fixes []findings.FixDetail `json:"fixes"`
+		}{}, []string{"ENI001", "ENI002", "ENI003"}},
+	} {
+		typ := reflect.TypeOf(tc.typ)
+		for i := 0; i < typ.NumField(); i++ {
+			field := typ.Field(i)
+			key, _, _ := strings.Cut(field.Tag.Get("json"), ",")
+			want := goJSONType(field.Type)
+			var declaring []string
+			for id, keys := range declared {
+				if d, ok := keys[key]; ok && d.Type == want {
+					declaring = append(declaring, id)
+				}
+			}
+			if tc.rules == nil && len(declaring) == 0 {
+				t.Errorf("%s.%s reads details %q (%s), which no rule's METADATA declares with that type", typ.Name(), field.Name, key, want)
+			}
+			for _, id := range tc.rules {
+				if d, ok := declared[id][key]; !ok || d.Type != want {
+					t.Errorf("%s.%s reads %s details %q as %s; its METADATA declares %+v", typ.Name(), field.Name, id, key, want, d)
+				}
+			}
+		}
+	}
+}
+
+// goJSONType is the METADATA type name of the JSON a Go type decodes from.
+func goJSONType(t reflect.Type) string {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Int, reflect.Int64:
+		return "integer"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice:
+		return "array"
+	case reflect.Struct, reflect.Map:
+		return "object"
+	}
+	return t.String()
 }
 
 // jsonType is the METADATA type name of a value decoded from JSON.

@@ -574,13 +574,10 @@ type FargateWorkload struct {
 // Fixes returns the changes a finding offers (details.fixes[].change), each of which alone
 // resolves it, in the order the rule suggests them. Every report lists them after the message.
 func (f Finding) Fixes() []string {
-	list, _ := f.Details["fixes"].([]any)
 	var out []string
-	for _, item := range list {
-		if m, ok := item.(map[string]any); ok {
-			if change, ok := m["change"].(string); ok && change != "" {
-				out = append(out, change)
-			}
+	for _, fx := range f.FixDetails() {
+		if fx.Change != "" {
+			out = append(out, fx.Change)
 		}
 	}
 	return out

@@ -52,37 +52,26 @@ type Field struct {
 
 // FixesOf reads a finding's fixes, in the order the rule ranks them.
 func FixesOf(f findings.Finding) []Fix {
-	list, _ := f.Details["fixes"].([]any)
 	var out []Fix
-	for _, item := range list {
-		m, ok := item.(map[string]any)
-		if !ok {
-			continue
-		}
-		fx := Fix{Workload: str(m["workload"]), Change: str(m["change"]), Lever: str(m["lever"]), InstanceType: str(m["instanceType"])}
-		levers, _ := m["levers"].([]any)
-		for _, l := range levers {
-			if s := str(l); s != "" {
-				fx.Levers = append(fx.Levers, s)
+	for _, d := range f.FixDetails() {
+		fx := Fix{Workload: d.Workload, Change: d.Change, Lever: d.Lever, InstanceType: d.InstanceType}
+		for _, l := range d.Levers {
+			if l != "" {
+				fx.Levers = append(fx.Levers, l)
 			}
 		}
-		sets, _ := m["set"].([]any)
-		for _, s := range sets {
-			sm, _ := s.(map[string]any)
-			if v, ok := findings.Integer(sm["value"]); ok && str(sm["field"]) != "" {
-				fx.Set = append(fx.Set, Field{Path: str(sm["field"]), Value: v})
-			} else if str(sm["field"]) != "" {
-				fx.Unwritable = append(fx.Unwritable, str(sm["field"]))
+		for _, s := range d.Set {
+			switch {
+			case s.Field == "":
+			case s.Value != nil:
+				fx.Set = append(fx.Set, Field{Path: s.Field, Value: *s.Value})
+			default:
+				fx.Unwritable = append(fx.Unwritable, s.Field)
 			}
 		}
 		out = append(out, fx)
 	}
 	return out
-}
-
-func str(v any) string {
-	s, _ := v.(string)
-	return s
 }
 
 // Order is what --prefer asks for: nil for the rule's own order, or the one lever to try first.
@@ -162,8 +151,8 @@ func takesAway(f Fix) string {
 func Identity(f findings.Finding) string {
 	where := strings.Join(f.Clusters, ",") + "|" + strings.Join(f.Environments, ",")
 	if f.Rule == "ENI001" {
-		group, _ := f.Details["nodeGroup"].(string)
-		return f.Rule + "|" + group + "|" + where
+		d, _ := f.Exceed()
+		return f.Rule + "|" + d.NodeGroup + "|" + where
 	}
 	if f.Object != nil {
 		return f.Rule + "|" + f.Object.Kind + "/" + f.Object.Namespace + "/" + f.Object.Name + "|" + f.Location.File + "|" + where

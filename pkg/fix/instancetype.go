@@ -15,8 +15,8 @@ import (
 // eksctl or config instanceType). A type from a variable, a flag or a provisioner's pool is
 // a suggestion.
 func placeInstanceType(ws *Workspace, rep *findings.Report, f findings.Finding, fx *Fix) Placement {
-	group, _ := f.Details["nodeGroup"].(string)
-	binding, _ := f.Details["instanceType"].(string)
+	d, _ := f.Exceed()
+	group, binding := d.NodeGroup, d.InstanceType
 	shown := Placement{Suggestion: fx.Change}
 	if fx.InstanceType == "" || binding == "" || strings.HasPrefix(fx.Change, "narrow NodePool") || strings.HasPrefix(fx.Change, "run these pods") {
 		return shown

@@ -403,8 +403,8 @@ func fieldsOf(values map[string]int) []Field {
 func (o Outcome) Describe(preview bool) string {
 	f := o.Finding
 	head := fmt.Sprintf("%s at %s", f.Rule, at(f.Location))
-	if group, _ := f.Details["nodeGroup"].(string); f.Rule == "ENI001" && group != "" {
-		head = fmt.Sprintf("%s (node group %q) at %s", f.Rule, group, at(f.Location))
+	if d, _ := f.Exceed(); d.NodeGroup != "" {
+		head = fmt.Sprintf("%s (node group %q) at %s", f.Rule, d.NodeGroup, at(f.Location))
 	}
 	switch {
 	case o.ByOthers && preview:

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -145,8 +144,9 @@ func (m Markdown) writeFindings(b *strings.Builder, r *findings.Report, open []f
 		b.WriteString("| Severity | Rule | Where | Node group | Instance type | ENIs needed | Branch ENIs | Finding |\n")
 		b.WriteString("| --- | --- | --- | --- | --- | ---: | ---: | --- |\n")
 		for _, f := range open {
+			s := f.Subject()
 			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", f.Severity, ruleLink(docs, f.Rule, r.Version), m.link(f.Location),
-				detailCell(f, "nodeGroup"), detailCell(f, "instanceType"), neededCell(f), detailCell(f, "branchInterfaces"), mdEscape(clusterTag(f)+f.Message))
+				stringCell(s.NodeGroup), stringCell(s.InstanceType), neededCell(s), intCell(s.BranchInterfaces), mdEscape(clusterTag(f)+f.Message))
 		}
 		b.WriteString("\n")
 		var withFixes []findings.Finding
@@ -181,9 +181,10 @@ func (m Markdown) writeWitnesses(b *strings.Builder, open []findings.Finding) {
 			continue
 		}
 		if first, ok := charted[f.Witness.Trajectory]; ok && f.Witness.Trajectory != nil {
+			s, fs := f.Subject(), first.Subject()
 			fmt.Fprintf(b, "- %s on %s %s at %s: %s; its trajectory is the one charted for %s %s above.\n\n", f.Rule,
-				detailCell(f, "nodeGroup"), detailCell(f, "instanceType"), m.link(f.Location), mdEscape(WitnessSummary(f.Witness)),
-				detailCell(first, "nodeGroup"), detailCell(first, "instanceType"))
+				stringCell(s.NodeGroup), stringCell(s.InstanceType), m.link(f.Location), mdEscape(WitnessSummary(f.Witness)),
+				stringCell(fs.NodeGroup), stringCell(fs.InstanceType))
 			continue
 		}
 		charted[f.Witness.Trajectory] = f
@@ -264,27 +265,35 @@ func ruleLink(docs map[string]findings.RuleDoc, id, version string) string {
 	return mdEscape(id)
 }
 
-// detailCell is one of a finding's numbers or names, or "–" when it has none.
-func detailCell(f findings.Finding, key string) string {
-	switch v := f.Details[key].(type) {
-	case string:
-		return mdEscape(v)
-	case float64, int, int64, json.Number:
-		return fmt.Sprint(v)
+// stringCell is one of a finding's names, or "–" when its details have none.
+func stringCell(s *string) string {
+	if s == nil {
+		return "–"
 	}
-	return "–"
+	return mdEscape(*s)
+}
+
+// intCell is one of a finding's numbers, or "–" when its details have none.
+func intCell(n *int) string {
+	if n == nil {
+		return "–"
+	}
+	return fmt.Sprint(*n)
 }
 
 // neededCell is how many branch ENIs a finding says are needed: ENI001's demand ("≥" when a
 // contributor is unbounded), what a workload retains (ENI002), T for one run (ENI003), the
 // largest demand (ENI011).
-func neededCell(f findings.Finding) string {
-	for _, key := range []string{"demand", "retained", "T", "maxDemand"} {
-		if cell := detailCell(f, key); cell != "–" {
-			if at, _ := f.Details["atLeast"].(bool); at && key == "demand" {
-				return "≥ " + cell
-			}
-			return cell
+func neededCell(s findings.SubjectDetails) string {
+	if s.Demand != nil {
+		if s.AtLeast {
+			return "≥ " + intCell(s.Demand)
+		}
+		return intCell(s.Demand)
+	}
+	for _, n := range []*int{s.Retained, s.T, s.MaxDemand} {
+		if n != nil {
+			return intCell(n)
 		}
 	}
 	return "–"

@@ -363,10 +363,12 @@ func fingerprint(f findings.Finding, root string) string {
 	if f.Object != nil {
 		parts = append(parts, f.Object.Kind, f.Object.Namespace, f.Object.Name)
 	}
-	for _, k := range []string{"nodeGroup", "instanceType"} {
-		if v, ok := f.Details[k].(string); ok {
-			parts = append(parts, k+"="+v)
-		}
+	subject := f.Subject()
+	if subject.NodeGroup != nil {
+		parts = append(parts, "nodeGroup="+*subject.NodeGroup)
+	}
+	if subject.InstanceType != nil {
+		parts = append(parts, "instanceType="+*subject.InstanceType)
 	}
 	parts = append(parts, strings.Join(f.Environments, ","))
 	if len(f.Clusters) > 0 {

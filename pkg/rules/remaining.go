@@ -24,21 +24,12 @@ func noteRemainingExcess(fs []findings.Finding) {
 		if f.Rule != "ENI001" {
 			continue
 		}
-		checks, _ := f.Details["ttlChecks"].([]any)
-		for _, item := range checks {
-			m, _ := item.(map[string]any)
-			id, _ := m["workload"].(string)
-			if _, seen := left[id]; seen || id == "" {
+		d, _ := f.Exceed()
+		for _, c := range d.TTLChecks {
+			if _, seen := left[c.Workload]; seen || c.Workload == "" {
 				continue
 			}
-			demand, _ := findings.Integer(m["demandAfter"])
-			ttl, _ := findings.Integer(m["ttl"])
-			b, _ := findings.Integer(f.Details["branchInterfaces"])
-			group, _ := f.Details["nodeGroup"].(string)
-			typ, _ := f.Details["instanceType"].(string)
-			remedy, _ := m["remedy"].(string)
-			atLeast, _ := m["atLeast"].(bool)
-			left[id] = remaining{group: group, instanceType: typ, demand: demand, branchENIs: b, ttl: ttl, atLeast: atLeast, remedy: remedy}
+			left[c.Workload] = remaining{group: d.NodeGroup, instanceType: d.InstanceType, demand: c.DemandAfter, branchENIs: d.BranchInterfaces, ttl: c.TTL, atLeast: c.AtLeast, remedy: c.Remedy}
 		}
 	}
 	if len(left) == 0 {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/eni-lint/eni-lint/pkg/confine"
 	"github.com/eni-lint/eni-lint/pkg/findings"
-	"github.com/eni-lint/eni-lint/pkg/inventory"
 )
 
 // BaselineVersion names the baseline file format. v2 keys aggregate findings (ENI001) on the
@@ -42,7 +41,8 @@ func key(e BaselineEntry) string {
 // EntryFor is the identity of a finding.
 func EntryFor(f findings.Finding) BaselineEntry {
 	e := BaselineEntry{Rule: f.Rule, File: filepath.ToSlash(filepath.Clean(f.Location.File)), Count: 1}
-	if _, ok := f.Details["nodeGroup"]; ok && len(f.Clusters) == 1 {
+	subject := f.Subject()
+	if subject.NodeGroup != nil && len(f.Clusters) == 1 {
 		// A finding about a node group is about it in its cluster: the same block read with
 		// two var files is two node groups.
 		e.Cluster = f.Clusters[0]
@@ -50,23 +50,19 @@ func EntryFor(f findings.Finding) BaselineEntry {
 	if aggregateRules[f.Rule] {
 		// The node group and type, not the workload that holds the most: a second Job on an
 		// exceeded node must not hide behind the first one's entry.
-		if loc, ok := f.Details["nodeGroupLocation"].(map[string]any); ok {
-			if file, ok := loc["file"].(string); ok && file != "" {
-				e.File = filepath.ToSlash(filepath.Clean(file))
-			}
-		} else if loc, ok := f.Details["nodeGroupLocation"].(inventory.Position); ok && loc.File != "" {
+		if loc := subject.NodeGroupLocation; loc != nil && loc.File != "" {
 			e.File = filepath.ToSlash(filepath.Clean(loc.File))
 		}
 		var parts []string
-		for _, k := range []string{"nodeGroup", "instanceType", "variant"} {
-			if v, ok := f.Details[k].(string); ok && v != "" {
+		for _, v := range []string{deref(subject.NodeGroup), deref(subject.InstanceType), subject.Variant} {
+			if v != "" {
 				parts = append(parts, v)
 			}
 		}
 		e.Subject = strings.Join(parts, "/")
 		e.Contributors = contributorsOf(f)
-		if d, ok := number(f.Details["demand"]); ok {
-			e.Demand = d
+		if subject.Demand != nil {
+			e.Demand = *subject.Demand
 		}
 		return e
 	}
@@ -74,9 +70,9 @@ func EntryFor(f findings.Finding) BaselineEntry {
 		e.Kind, e.Namespace, e.Name = f.Object.Kind, f.Object.Namespace, f.Object.Name
 	} else {
 		var parts []string
-		for _, k := range []string{"nodeGroup", "instanceType"} {
-			if v, ok := f.Details[k].(string); ok {
-				parts = append(parts, v)
+		for _, v := range []*string{subject.NodeGroup, subject.InstanceType} {
+			if v != nil {
+				parts = append(parts, *v)
 			}
 		}
 		e.Subject = strings.Join(parts, "/")
@@ -84,33 +80,24 @@ func EntryFor(f findings.Finding) BaselineEntry {
 	return e
 }
 
+// deref is a key's string, "" when the details do not have it.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
 // contributorsOf lists an aggregate finding's contributing workloads as kind/namespace/name,
 // sorted: stable across edits that move lines.
 func contributorsOf(f findings.Finding) []string {
-	list, _ := f.Details["contributors"].([]any)
+	d, _ := f.Exceed()
 	var out []string
-	for _, c := range list {
-		m, ok := c.(map[string]any)
-		if !ok {
-			continue
-		}
-		kind, _ := m["kind"].(string)
-		ns, _ := m["namespace"].(string)
-		name, _ := m["name"].(string)
-		out = append(out, kind+"/"+ns+"/"+name)
+	for _, c := range d.Contributors {
+		out = append(out, c.Kind+"/"+c.Namespace+"/"+c.Name)
 	}
 	sort.Strings(out)
 	return out
-}
-
-func number(v any) (int, bool) {
-	switch n := v.(type) {
-	case float64:
-		return int(n), true
-	case int:
-		return n, true
-	}
-	return 0, false
 }
 
 // NewBaseline records the findings that nothing suppresses.

@@ -144,13 +144,10 @@ func inputsChanged(f findings.Finding, changed map[string]bool, inputsOf func(st
 		return false
 	}
 	ids := []string{f.ObjectID}
-	for _, key := range []string{"contributors", "unlistedContributors"} {
-		list, _ := f.Details[key].([]any)
-		for _, c := range list {
-			if m, ok := c.(map[string]any); ok {
-				if id, ok := m["id"].(string); ok {
-					ids = append(ids, id)
-				}
+	if d, ok := f.Exceed(); ok {
+		for _, c := range append(d.Contributors, d.UnlistedContributors...) {
+			if c.ID != "" {
+				ids = append(ids, c.ID)
 			}
 		}
 	}

@@ -144,15 +144,14 @@ type plan struct {
 }
 
 func (s *searcher) plan(f *findings.Finding) *plan {
-	bound, _ := findings.Integer(f.Details["demand"])
-	capacity, _ := findings.Integer(f.Details["branchInterfaces"])
-	others, _ := findings.Integer(f.Details["otherContributors"])
+	d, _ := f.Exceed()
+	bound, capacity, others := d.Demand, d.BranchInterfaces, d.OtherContributors
 	w := &findings.Witness{
 		ENIRelease: s.release, Bound: bound, BranchInterfaces: capacity,
 		Start: inventory.ScheduleStart.Format("2006-01-02T15:04:05Z"), OtherContributors: others,
 		Played: []findings.WitnessWorkload{},
 	}
-	played, ids, notPlayedHeld, notPlayedActive := s.sortContributors(f, w)
+	played, ids, notPlayedHeld, notPlayedActive := s.sortContributors(d, w)
 	// The scheduler binds a pod while the running pods request fewer branch ENIs than the node
 	// has: the workloads not played have their running pods (replicas) there at the peak, and
 	// the trajectory takes them to start then (a rollout, a scale-up), after the played pods
@@ -203,10 +202,10 @@ func (s *searcher) plan(f *findings.Finding) *plan {
 // sortContributors sorts a finding's contributors into those the simulator plays (their
 // simulator form and ids) and those counted at their figures (w.NotPlayed, with what they hold
 // and run at the peak).
-func (s *searcher) sortContributors(f *findings.Finding, w *findings.Witness) (played []simulate.Workload, ids []string, notPlayedHeld, notPlayedActive int) {
-	unlisted := contributors(f.Details["unlistedContributors"])
+func (s *searcher) sortContributors(d findings.ExceedDetails, w *findings.Witness) (played []simulate.Workload, ids []string, notPlayedHeld, notPlayedActive int) {
+	unlisted := contributors(d.UnlistedContributors)
 	w.OtherContributors = max(0, w.OtherContributors-len(unlisted)) // those are played or named below
-	for _, c := range append(contributors(f.Details["contributors"]), unlisted...) {
+	for _, c := range append(contributors(d.Contributors), unlisted...) {
 		iw := s.byID[c.id]
 		if iw == nil {
 			w.NotPlayed = append(w.NotPlayed, findings.WitnessWorkload{ID: c.id, HeldAtPeak: c.held, Reason: "not in this cluster's inventory"})
@@ -446,16 +445,11 @@ func optional(v int) *int {
 	return &v
 }
 
-func contributors(v any) []contributor {
-	list, _ := v.([]any)
+func contributors(list []findings.ContributorDetail) []contributor {
 	var out []contributor
 	for _, c := range list {
-		m, _ := c.(map[string]any)
-		id, _ := m["id"].(string)
-		held, _ := findings.Integer(m["held"])
-		active, _ := findings.Integer(m["active"])
-		if id != "" {
-			out = append(out, contributor{id, held, active})
+		if c.ID != "" {
+			out = append(out, contributor{c.ID, c.Held, c.Active})
 		}
 	}
 	return out
