@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -151,7 +152,7 @@ func (e *evaluator) typedObject(r *resource, typed kubernetesResource, inst *ins
 		unresolved(x.Range(), why)
 		return nil
 	}
-	obj, blocked := e.blockObject(syn, inst)
+	obj, blocked := e.blockObject(syn, "", inst)
 	if blocked != nil {
 		unresolved(blocked.at, blocked.why)
 		return nil
@@ -310,14 +311,16 @@ func (e *evaluator) unknownIdentity(body *hclsyntax.Body, inst *instance) (hcl.E
 // recursion, repeated blocks to lists, and `dynamic` blocks as the blocks their for_each
 // generates. blocked is a dynamic block that decides the verdict and cannot be expanded (its
 // for_each unknown, or over the budget): the object is then not read.
-func (e *evaluator) blockObject(body *hclsyntax.Body, inst *instance) (map[string]any, *blockedBlock) {
+func (e *evaluator) blockObject(body *hclsyntax.Body, typ string, inst *instance) (map[string]any, *blockedBlock) {
 	out := map[string]any{}
+	var unknown []string
 	for name, a := range body.Attributes {
 		if name == "count" || name == "for_each" || name == "depends_on" || name == "wait_for_completion" || name == "wait_for_rollout" {
 			continue
 		}
 		v, d := e.value(a.Expr, inst)
 		if d.HasErrors() || !v.IsWhollyKnown() {
+			unknown = append(unknown, name)
 			continue
 		}
 		field := camel(name)
@@ -329,6 +332,13 @@ func (e *evaluator) blockObject(body *hclsyntax.Body, inst *instance) (map[strin
 			}
 		}
 		out[field] = val
+	}
+	if len(unknown) > 0 && blockingAttributes[typ] {
+		// Left out, a toleration's key, value or operator would make it tolerate less than the
+		// real one, and the pods seem to land on fewer node groups than they can.
+		slices.Sort(unknown)
+		a := body.Attributes[unknown[0]]
+		return nil, &blockedBlock{at: a.Expr.Range(), why: typ + "." + unknown[0] + " depends on " + e.unknownReason(a.Expr)}
 	}
 	for _, b := range body.Blocks {
 		switch b.Type {
@@ -347,7 +357,7 @@ func (e *evaluator) blockObject(body *hclsyntax.Body, inst *instance) (map[strin
 				if !ok {
 					continue
 				}
-				child, blocked := e.blockObject(content, g.inst)
+				child, blocked := e.blockObject(content, b.Labels[0], g.inst)
 				if blocked != nil {
 					return nil, blocked
 				}
@@ -355,7 +365,7 @@ func (e *evaluator) blockObject(body *hclsyntax.Body, inst *instance) (map[strin
 			}
 			continue
 		}
-		child, blocked := e.blockObject(b.Body, inst)
+		child, blocked := e.blockObject(b.Body, b.Type, inst)
 		if blocked != nil {
 			return nil, blocked
 		}
@@ -380,6 +390,11 @@ func addBlock(out map[string]any, typ string, child map[string]any) {
 	}
 	out[camel(typ)] = child
 }
+
+// blockingAttributes are the blocks whose attributes only Terraform knows make the object
+// unresolved rather than read without them: leaving them out would count less than the
+// controllers can reach. Elsewhere an unknown attribute is left out.
+var blockingAttributes = map[string]bool{"toleration": true}
 
 // unreadBlocks are the blocks of a pod no verdict reads: a dynamic one whose for_each is
 // unknown is left out, as an unknown attribute is. Any other decides where pods land or what

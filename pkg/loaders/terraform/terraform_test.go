@@ -746,6 +746,62 @@ variable "t" {}
 	}
 }
 
+// TestTypedResourceUnknownToleration: a toleration whose key only Terraform knows would,
+// left out, tolerate less than the real one, and the pods would seem to land on fewer node
+// groups: the object is unresolved at the attribute. An unknown image is left out.
+func TestTypedResourceUnknownToleration(t *testing.T) {
+	for _, tc := range []struct {
+		name, toleration, image string
+		unresolvedLine          int
+	}{
+		{"unknown-key", "var.k", `"busybox"`, 14},
+		{"unknown-image", `"sgp"`, "var.image", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeTree(t, map[string]string{"main.tf": `variable "k" {}
+variable "image" {}
+resource "kubernetes_job_v1" "j" {
+  metadata {
+    name      = "j"
+    namespace = "default"
+  }
+  spec {
+    template {
+      metadata {}
+      spec {
+        toleration {
+          operator = "Equal"
+          key      = ` + tc.toleration + `
+          value    = "true"
+        }
+        container {
+          name  = "main"
+          image = ` + tc.image + `
+        }
+      }
+    }
+  }
+}
+`})
+			var workloads []inventory.Workload
+			var unresolved []inventory.UnresolvedObject
+			for _, f := range Load([]string{root}, Options{}) {
+				workloads = append(workloads, f.Workloads...)
+				unresolved = append(unresolved, f.Unresolved...)
+			}
+			if tc.unresolvedLine > 0 {
+				if len(workloads) != 0 || len(unresolved) != 1 || unresolved[0].Location.Line != tc.unresolvedLine || !strings.Contains(unresolved[0].Reason, "toleration.key depends on var.k") {
+					t.Fatalf("%d workloads, unresolved %+v; want the Job unresolved at line %d", len(workloads), unresolved, tc.unresolvedLine)
+				}
+				return
+			}
+			if len(workloads) != 1 || len(unresolved) != 0 || len(workloads[0].Pod.Tolerations) != 1 || workloads[0].Pod.Tolerations[0].Key != "sgp" {
+				t.Fatalf("%d workloads, %d unresolved: want the Job read with its toleration", len(workloads), len(unresolved))
+			}
+		})
+	}
+}
+
 // TestKubectlManifestWithValuesOnlyTerraformKnows: a role name or cluster endpoint
 // interpolated into a manifest leaves only that field out; an unknown namespace makes the
 // object unresolved, since it decides which policies select it.
