@@ -24,20 +24,10 @@ type ExceedDetails struct {
 	BranchInterfaces     int                 `json:"branchInterfaces"`
 	Demand               int                 `json:"demand"`
 	OtherContributors    int                 `json:"otherContributors"`
-	Contributors         []ContributorDetail `json:"contributors"`
-	UnlistedContributors []ContributorDetail `json:"unlistedContributors"`
+	Contributors         []Contributor       `json:"contributors"`
+	UnlistedContributors []Contributor       `json:"unlistedContributors"`
 	TTLChecks            []TTLCheckDetail    `json:"ttlChecks"`
 	Fixes                []FixDetail         `json:"fixes"`
-}
-
-// ContributorDetail is one contributor of an ENI001 row, as the row lists it.
-type ContributorDetail struct {
-	ID        string `json:"id"`
-	Kind      string `json:"kind"`
-	Namespace string `json:"namespace"`
-	Name      string `json:"name"`
-	Held      int    `json:"held"`
-	Active    int    `json:"active"`
 }
 
 // TTLCheckDetail is what ENI002's TTL leaves of an ENI001 row, for one listed contributor.

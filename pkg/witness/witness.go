@@ -445,7 +445,7 @@ func optional(v int) *int {
 	return &v
 }
 
-func contributors(list []findings.ContributorDetail) []contributor {
+func contributors(list []findings.Contributor) []contributor {
 	var out []contributor
 	for _, c := range list {
 		if c.ID != "" {

@@ -680,6 +680,15 @@ resource "kubernetes_cron_job_v1" "report" {
 	}
 }
 
+// loadedObjects are the workloads and unresolved objects of every fragment loaded from root.
+func loadedObjects(root string) (workloads []inventory.Workload, unresolved []inventory.UnresolvedObject) {
+	for _, f := range Load([]string{root}, Options{}) {
+		workloads = append(workloads, f.Workloads...)
+		unresolved = append(unresolved, f.Unresolved...)
+	}
+	return workloads, unresolved
+}
+
 // TestTypedResourceDynamicBlocks: a typed kubernetes_* resource's dynamic blocks are the
 // blocks their for_each generates; one whose for_each is unknown is left out when no verdict
 // reads it (env), and makes the object unresolved, at the block, when one does (toleration).
@@ -724,12 +733,7 @@ func TestTypedResourceDynamicBlocks(t *testing.T) {
 			root := writeTree(t, map[string]string{"main.tf": `variable "env" {}
 variable "t" {}
 ` + job(tc.name, tc.block, tc.forEach, tc.content)})
-			var workloads []inventory.Workload
-			var unresolved []inventory.UnresolvedObject
-			for _, f := range Load([]string{root}, Options{}) {
-				workloads = append(workloads, f.Workloads...)
-				unresolved = append(unresolved, f.Unresolved...)
-			}
+			workloads, unresolved := loadedObjects(root)
 			if tc.unresolvedLine > 0 {
 				if len(workloads) != 0 || len(unresolved) != 1 || unresolved[0].Location.Line != tc.unresolvedLine || !strings.Contains(unresolved[0].Reason, tc.reason) {
 					t.Fatalf("%d workloads, unresolved %+v; want the object unresolved at line %d: %s", len(workloads), unresolved, tc.unresolvedLine, tc.reason)
@@ -783,12 +787,7 @@ resource "kubernetes_job_v1" "j" {
   }
 }
 `})
-			var workloads []inventory.Workload
-			var unresolved []inventory.UnresolvedObject
-			for _, f := range Load([]string{root}, Options{}) {
-				workloads = append(workloads, f.Workloads...)
-				unresolved = append(unresolved, f.Unresolved...)
-			}
+			workloads, unresolved := loadedObjects(root)
 			if tc.unresolvedLine > 0 {
 				if len(workloads) != 0 || len(unresolved) != 1 || unresolved[0].Location.Line != tc.unresolvedLine || !strings.Contains(unresolved[0].Reason, "toleration.key depends on var.k") {
 					t.Fatalf("%d workloads, unresolved %+v; want the Job unresolved at line %d", len(workloads), unresolved, tc.unresolvedLine)
