@@ -101,6 +101,50 @@ func TestWitnessesAreLegal(t *testing.T) {
 	}
 }
 
+// TestSteadyScriptsAreLegal: every trajectory of the hostile start's steady scripts (the Forbid
+// history chain, Adversary.Steady) passes the independent replay, for random workloads of every
+// shape (the scripts play the Forbid CronJobs of one chain; the others keep their outcome),
+// under both release models.
+func TestSteadyScriptsAreLegal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(49, 41))
+	for n := range testtool.Size(40, 400) {
+		w := randomLegalWorkload(rng)
+		if !w.CronJob {
+			continue
+		}
+		w.Policy = "Forbid"
+		horizon := min(8*86400, inventory.ScheduleTimes(w.Schedule, "", 8*86400, 1)[0]+16*w.Period)
+		w.Times = inventory.ScheduleTimes(w.Schedule, "", horizon, 400)
+		m := Model{OnDelete: n%2 == 0, Window: 90}
+		scripts := steadyScripts([]Workload{w}, m, 200)
+		if (Steady{Before: 1}).on(w) && len(scripts) == 0 {
+			t.Fatalf("case %d: no script for %+v", n, w)
+		}
+		for _, script := range scripts {
+			adv := hostile(horizon, false, w)
+			adv.Steady = script[0]
+			got := record(jointPeak{}, ownedRuns(playOne(w, m, choice{adv: adv, tape: &tape{fresh: rand.New(zeros{})}})))
+			var runs []replay.Run
+			for _, r := range got.AllRuns {
+				runs = append(runs, replayRun(r))
+			}
+			for _, v := range replay.Check(replaySpec(w), replay.Model{OnDelete: m.OnDelete, W: m.Window}, runs, horizon) {
+				w.Times = nil
+				t.Fatalf("case %d (onDelete %v), script %+v, workload %+v: %s\n%s", n, m.OnDelete, script[0], w, v, describe(runs, v.Run))
+			}
+		}
+	}
+}
+
+// ownedRuns are one workload's played runs as record takes them.
+func ownedRuns(p played) []ownedRun {
+	out := make([]ownedRun, len(p.runs))
+	for i, r := range p.runs {
+		out[i] = ownedRun{0, r}
+	}
+	return out
+}
+
 func replaySpec(w Workload) replay.Spec {
 	return replay.Spec{CronJob: w.CronJob, Schedule: w.Schedule, Policy: w.Policy, StartingDeadline: w.StartingDeadline,
 		SuccessfulHistory: w.SuccessfulHistory, FailedHistory: w.FailedHistory, Parallelism: w.Parallelism,

@@ -144,6 +144,26 @@ type Adversary struct {
 	// chain the bound counts begins (the run's end, its catch-up across the next time, and
 	// that time's catch-up, inside one release window).
 	LongFirst int
+	// Steady, when its Before is positive, scripts the outcomes of a Forbid CronJob whose runs
+	// are one chain of pods (Never): the trajectory the history count of docs/model.md §5a
+	// is made of, once the history has filled. It decides instead of FailShare and FailFirst.
+	Steady Steady
+}
+
+// Steady is the script of Adversary.Steady, by the index of a run among those played: runs
+// before Long − Failed make their back-off limit's failures and then succeed (every pod a
+// run can make, kept by the successful history); the Failed runs before Long fail (the failed
+// history); run Long does as the first ones, its last pod running until Before seconds before
+// a schedule time (the second after the run's start, or the first its pods can reach), so
+// that it misses a time and ends just before the next; run Long + 1 is that missed time's catch-up, whose pods fail until the next
+// one could not end before the next schedule time, then one succeeds (its success deletes one
+// more Job by history, in the same release window as the one Long's deleted); the runs after
+// fail as fast as the back-off allows.
+type Steady struct{ Long, Failed, Before int }
+
+// on is whether the script is set for a CronJob of one chain of pods restarted as new pods.
+func (st Steady) on(w Workload) bool {
+	return st.Before > 0 && w.CronJob && !w.parallel() && !w.OnFailure && !w.Spark && !w.KEDA
 }
 
 // maxPodsPerRun bounds a run's pods when Cut is set.
@@ -388,6 +408,10 @@ func (s *sim) playRun(start, _ int) *run {
 	}
 	// Room for the pods a run usually creates, so that appending does not grow it step by step.
 	r.pods = make([]*pod, 0, min(16, want+max(0, s.w.BackoffLimit)+1))
+	steady := -1 // the run's index under Adversary.Steady
+	if s.a.Steady.on(s.w) {
+		steady = len(s.runs)
+	}
 	next := start
 	for {
 		if s.a.Cut && len(r.pods) > 0 && (next > s.a.Horizon || len(r.pods) >= maxPodsPerRun) {
@@ -404,8 +428,15 @@ func (s *sim) playRun(start, _ int) *run {
 		p := s.newPod(pod{created: next, bound: next + s.a.Pending + s.pick(s.a.MaxPending), release: -1, deleted: -1})
 		r.pods = append(r.pods, p)
 		finished := s.longFirst(r, p, s.aligned(p, next, p.bound+s.runTime()))
+		var fail bool
+		if steady >= 0 {
+			finished, fail = s.steadyPod(r, steady, attempts, want, consecutive, finished)
+			attempts++
+		}
 		ended := finished + s.pick(s.a.MaxLag)
-		fail := s.fails(&attempts)
+		if steady < 0 {
+			fail = s.fails(&attempts)
+		}
 		// restartPolicy OnFailure: a failed container restarts in its pod unless the pod is
 		// disrupted; past backoffLimit restarts the Job fails and deletes the running pod.
 		for restarts := 1; fail && s.w.OnFailure && !(s.w.Deadline >= 0 && ended >= start+s.w.Deadline); restarts++ {
@@ -506,6 +537,39 @@ func (s *sim) longFirst(r *run, p *pod, finished int) int {
 		return finished
 	}
 	return max(finished, s.slots[next+1]-s.a.LongFirst)
+}
+
+// steadyPod is, under Adversary.Steady, when the pod that is run i's attempt n+1 finishes
+// and whether it fails (want: the run's completions; consecutive: its failures since the last
+// success).
+func (s *sim) steadyPod(r *run, i, n, want, consecutive, finished int) (int, bool) {
+	st, b := s.a.Steady, max(0, s.w.BackoffLimit)
+	switch {
+	case i < st.Long-st.Failed:
+		return finished, n < b
+	case i < st.Long:
+		return finished, true
+	case i == st.Long:
+		if n == b+want-1 {
+			// The last success runs long: until Before seconds before a schedule time, the
+			// second after the run's start or the first it can reach, so that the run misses
+			// a time and its catch-up has Before seconds.
+			at := max(sort.SearchInts(s.slots, r.start+1)+1, sort.SearchInts(s.slots, finished+st.Before))
+			if at < len(s.slots) {
+				finished = s.slots[at] - st.Before
+			}
+		}
+		return finished, n < b
+	case i == st.Long+1:
+		// The catch-up: it fails while its next pod, a back-off after this one, can still end
+		// before the next schedule time.
+		next := sort.SearchInts(s.slots, r.start+1)
+		if n >= b || next >= len(s.slots) {
+			return finished, n < b
+		}
+		return finished, s.reacts(finished, finished)+s.a.backoff(consecutive+1)+s.minRun() < s.slots[next]
+	}
+	return finished, true
 }
 
 // reacts is the earliest second the Job controller acts on a pod whose container finished at

@@ -204,7 +204,7 @@ func Search(ws []Workload, m Model, horizon, plays, target int, limit Limit, see
 	// made of, and one that random draws for many workloads at once rarely make together. It
 	// draws nothing from the search's random source (its tapes read 0), so the climbs are what they
 	// would be without it.
-	best := hostileStart(ws, m, horizon, limit)
+	best := hostileStart(ws, m, horizon, plays, limit)
 	if best.reaches(target) {
 		return best.trajectory()
 	}
@@ -281,16 +281,22 @@ func Sample(ws []Workload, m Model, horizon int, seed uint64) Trajectory {
 // outcomes also with the first run's first pods running until shortly before the second
 // schedule time after its start (Adversary.LongFirst): the start of the catch-up chain. The
 // distances come from how long a first run took in the plain trajectory (d): d, 1.5 d and 2 d
-// past it, so that the run ends before that time and its catch-up runs across it.
-func hostileStart(ws []Workload, m Model, horizon int, limit Limit) *state {
+// past it, so that the run ends before that time and its catch-up runs across it. Last, for
+// Forbid CronJobs of one chain, the steady scripts (steadyScripts): the history count's
+// trajectory once the history has filled.
+func hostileStart(ws []Workload, m Model, horizon, plays int, limit Limit) *state {
 	var best *state
-	play := func(outcome int, staggered bool, long []int) *state {
+	bestOutcome := 0
+	play := func(outcome int, staggered bool, long []int, steady []Steady) *state {
 		s := &state{choices: make([]choice, len(ws)), plays: make([]played, len(ws))}
 		for i, w := range ws {
 			adv := hostile(horizon, outcome > 0, w)
 			adv.Interleave = outcome == 2
 			if long != nil {
 				adv.LongFirst = long[i]
+			}
+			if steady != nil {
+				adv.Steady = steady[i]
 			}
 			if staggered {
 				adv.Pending = i / max(1, limit.AtPeak)
@@ -300,7 +306,7 @@ func hostileStart(ws []Workload, m Model, horizon int, limit Limit) *state {
 		}
 		s.sum(limit)
 		if best == nil || s.better(best) {
-			best = s
+			best, bestOutcome = s, outcome
 		}
 		return s
 	}
@@ -310,7 +316,7 @@ func hostileStart(ws []Workload, m Model, horizon int, limit Limit) *state {
 		if staggered && (limit.Running < 0 || len(ws) <= limit.AtPeak) {
 			continue
 		}
-		s := play(outcome, staggered, nil)
+		s := play(outcome, staggered, nil, nil)
 		if !staggered {
 			firstRuns[outcome] = firstRunLengths(s)
 		}
@@ -328,13 +334,53 @@ func hostileStart(ws []Workload, m Model, horizon int, limit Limit) *state {
 				}
 				for _, staggered := range []bool{false, true} {
 					if !staggered || limit.Running >= 0 && len(ws) > limit.AtPeak {
-						play(outcome, staggered, long)
+						play(outcome, staggered, long, nil)
 					}
 				}
 			}
 		}
 	}
+	// The workloads a script does not play keep the outcome of the best trajectory so far.
+	others := bestOutcome
+	for _, steady := range steadyScripts(ws, m, plays) {
+		for _, staggered := range []bool{false, true} {
+			if !staggered || limit.Running >= 0 && len(ws) > limit.AtPeak {
+				play(others, staggered, nil, steady)
+			}
+		}
+	}
 	return best
+}
+
+// steadyScripts are the Adversary.Steady scripts the hostile start plays: for every Forbid
+// CronJob of one chain, its long run right after the history has filled (S + F runs) or one
+// run later, ending 1 … W seconds before its time, all the CronJobs at the same distance so
+// that their chains peak in the same second; nil when none is such a CronJob. Up to a quarter
+// of the search's plays (at least 2·W scripts' worth of 20) go to them: with fewer, the
+// distances are a step apart.
+func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
+	found := false
+	for _, w := range ws {
+		found = found || (Steady{Before: 1}).on(w) && w.Policy == "Forbid"
+	}
+	if !found || m.Window <= 0 {
+		return nil
+	}
+	step := max(1, (2*m.Window+max(20, plays/4)-1)/max(20, plays/4))
+	var out [][]Steady
+	for later := range 2 {
+		for before := 1; before <= m.Window; before += step {
+			script := make([]Steady, len(ws))
+			for i, w := range ws {
+				if (Steady{Before: 1}).on(w) && w.Policy == "Forbid" {
+					f := max(0, w.FailedHistory)
+					script[i] = Steady{Long: max(0, w.SuccessfulHistory) + f + later, Failed: f, Before: before}
+				}
+			}
+			out = append(out, script)
+		}
+	}
+	return out
 }
 
 // firstRunLengths is how long each workload's first run lasted in a trajectory (0: none).

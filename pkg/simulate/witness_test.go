@@ -99,6 +99,33 @@ func TestSearchReachesForbidCatchUp(t *testing.T) {
 	}
 }
 
+// TestHostileStartReachesTheHistoryCount: the seed CronJob every 5 minutes (Forbid, no deadline,
+// history 3/1, backoffLimit 6) is counted at (S + F + 1)·T + pack(2, W) = 41 under onDelete.
+// The hostile start's steady scripts (Adversary.Steady) reach it without a climb, for every
+// window the flags allow; a random climb needed 12,931 plays for it, and a third of that
+// budget (a run of three clusters) stopped at 40.
+func TestHostileStartReachesTheHistoryCount(t *testing.T) {
+	b := newBound(t)
+	w := Workload{CronJob: true, Completions: 1, BackoffLimit: 6, TTL: -1, Deadline: -1, Period: 300, Policy: "Forbid",
+		SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1}
+	horizon := 16 * w.Period
+	w.Times = everyPeriod(w.Period, horizon)
+	// short: what a trajectory in whole seconds cannot reach. With W = 60 the bound's pack(2, 60)
+	// spends the whole window on back-offs (10 + 10 + 20 + 20 s) and leaves no second for the
+	// pods' own runs.
+	for _, c := range []struct{ window, short int }{{60, 1}, {90, 0}, {150, 0}} {
+		m := Model{OnDelete: true, Window: c.window}
+		bound := b.held(t, w, m)
+		if got := hostileStart([]Workload{w}, m, horizon, 800, NoLimit); got.peak.Peak != bound-c.short {
+			t.Errorf("W = %d: the hostile start reaches %d of %d, want %d", c.window, got.peak.Peak, bound, bound-c.short)
+		}
+	}
+	m := Model{OnDelete: true, Window: 90}
+	if got := Search([]Workload{w, w}, m, horizon, 800, 82, NoLimit, 1); got.Peak != 82 {
+		t.Errorf("two seed CronJobs: the search reaches %d of 82 in 800 plays", got.Peak)
+	}
+}
+
 // TestTightnessDistribution (with -sim.long, -v) prints how far the model's bound is above
 // the best trajectory the witness search finds, over random Jobs and CronJobs run at a fixed
 // period: the share where the search reaches the bound, and the median and worst ratio
