@@ -116,13 +116,13 @@ func TestSteadyScriptsAreLegal(t *testing.T) {
 		horizon := min(8*86400, inventory.ScheduleTimes(w.Schedule, "", 8*86400, 1)[0]+16*w.Period)
 		w.Times = inventory.ScheduleTimes(w.Schedule, "", horizon, 400)
 		m := Model{OnDelete: n%2 == 0, Window: 90}
-		scripts := steadyScripts([]Workload{w}, m, 200)
-		if (Steady{Before: 1}).on(w) && len(scripts) == 0 {
+		scripts := steadyScripts([]Workload{w}, m, minSteadyPlays)
+		if steadyShape(w) && len(scripts) == 0 {
 			t.Fatalf("case %d: no script for %+v", n, w)
 		}
 		for _, script := range scripts {
 			adv := hostile(horizon, false, w)
-			adv.Steady = script[0]
+			adv.Steady = &script[0]
 			got := record(jointPeak{}, ownedRuns(playOne(w, m, choice{adv: adv, tape: &tape{fresh: rand.New(zeros{})}})))
 			var runs []replay.Run
 			for _, r := range got.AllRuns {

@@ -144,10 +144,11 @@ type Adversary struct {
 	// chain the bound counts begins (the run's end, its catch-up across the next time, and
 	// that time's catch-up, inside one release window).
 	LongFirst int
-	// Steady, when its Before is positive, scripts the outcomes of a Forbid CronJob whose runs
-	// are one chain of pods (Never): the trajectory the history count of docs/model.md §5a
-	// is made of, once the history has filled. It decides instead of FailShare and FailFirst.
-	Steady Steady
+	// Steady, when set, scripts the outcomes of a Forbid CronJob whose runs are one chain of
+	// pods (Never): the trajectory the history count of docs/model.md §5a is made of, once the
+	// history has filled. It decides instead of FailShare and FailFirst. A pointer: a search
+	// copies every workload's Adversary at each step.
+	Steady *Steady
 }
 
 // Steady is the script of Adversary.Steady, by the index of a run among those played: runs
@@ -161,9 +162,10 @@ type Adversary struct {
 // fail as fast as the back-off allows.
 type Steady struct{ Long, Failed, Before int }
 
-// on is whether the script is set for a CronJob of one chain of pods restarted as new pods.
-func (st Steady) on(w Workload) bool {
-	return st.Before > 0 && w.CronJob && !w.parallel() && !w.OnFailure && !w.Spark && !w.KEDA
+// steadyShape is whether Adversary.Steady plays w: a CronJob of one chain of pods, each
+// failure a new pod.
+func steadyShape(w Workload) bool {
+	return w.CronJob && !w.parallel() && !w.OnFailure && !w.Spark && !w.KEDA
 }
 
 // maxPodsPerRun bounds a run's pods when Cut is set.
@@ -409,7 +411,7 @@ func (s *sim) playRun(start, _ int) *run {
 	// Room for the pods a run usually creates, so that appending does not grow it step by step.
 	r.pods = make([]*pod, 0, min(16, want+max(0, s.w.BackoffLimit)+1))
 	steady := -1 // the run's index under Adversary.Steady
-	if s.a.Steady.on(s.w) {
+	if s.a.Steady != nil && steadyShape(s.w) {
 		steady = len(s.runs)
 	}
 	next := start

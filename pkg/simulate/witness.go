@@ -295,8 +295,8 @@ func hostileStart(ws []Workload, m Model, horizon, plays int, limit Limit) *stat
 			if long != nil {
 				adv.LongFirst = long[i]
 			}
-			if steady != nil {
-				adv.Steady = steady[i]
+			if steady != nil && steady[i].Before > 0 {
+				adv.Steady = &steady[i]
 			}
 			if staggered {
 				adv.Pending = i / max(1, limit.AtPeak)
@@ -355,24 +355,27 @@ func hostileStart(ws []Workload, m Model, horizon, plays int, limit Limit) *stat
 // steadyScripts are the Adversary.Steady scripts the hostile start plays: for every Forbid
 // CronJob of one chain, its long run right after the history has filled (S + F runs) or one
 // run later, ending 1 … W seconds before its time, all the CronJobs at the same distance so
-// that their chains peak in the same second; nil when none is such a CronJob. Up to a quarter
-// of the search's plays (at least 2·W scripts' worth of 20) go to them: with fewer, the
+// that their chains peak in the same second; nil when none is such a CronJob, or when the
+// search has fewer than minSteadyPlays plays (the smallest budget is the one of a row whose
+// contributors are neither all played nor counted, which cannot reach the bound: on the
+// bench's pull-request tree the scripts cost its ten searches 1.3x the run's wall time, for
+// nothing). Up to a quarter of the search's plays go to them: with fewer than 2·W, the
 // distances are a step apart.
 func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
 	found := false
 	for _, w := range ws {
-		found = found || (Steady{Before: 1}).on(w) && w.Policy == "Forbid"
+		found = found || steadyShape(w) && w.Policy == "Forbid"
 	}
-	if !found || m.Window <= 0 {
+	if !found || m.Window <= 0 || plays < minSteadyPlays {
 		return nil
 	}
-	step := max(1, (2*m.Window+max(20, plays/4)-1)/max(20, plays/4))
+	step := max(1, (2*m.Window+plays/4-1)/(plays/4))
 	var out [][]Steady
 	for later := range 2 {
 		for before := 1; before <= m.Window; before += step {
 			script := make([]Steady, len(ws))
 			for i, w := range ws {
-				if (Steady{Before: 1}).on(w) && w.Policy == "Forbid" {
+				if steadyShape(w) && w.Policy == "Forbid" {
 					f := max(0, w.FailedHistory)
 					script[i] = Steady{Long: max(0, w.SuccessfulHistory) + f + later, Failed: f, Before: before}
 				}
@@ -424,6 +427,9 @@ func longFirstDistances(ws []Workload, lengths []int, k int, common bool) []int 
 	}
 	return out
 }
+
+// minSteadyPlays is the smallest search that plays the steady scripts.
+const minSteadyPlays = 1000
 
 // zeros is the source of the hostile start's tapes: every choice 0, which the simulator reads
 // as its most hostile (no lag, no latency, no wait, no pod running longer than a second).

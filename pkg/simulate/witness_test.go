@@ -116,13 +116,16 @@ func TestHostileStartReachesTheHistoryCount(t *testing.T) {
 	for _, c := range []struct{ window, short int }{{60, 1}, {90, 0}, {150, 0}} {
 		m := Model{OnDelete: true, Window: c.window}
 		bound := b.held(t, w, m)
-		if got := hostileStart([]Workload{w}, m, horizon, 800, NoLimit); got.peak.Peak != bound-c.short {
+		if got := hostileStart([]Workload{w}, m, horizon, 1000, NoLimit); got.peak.Peak != bound-c.short {
 			t.Errorf("W = %d: the hostile start reaches %d of %d, want %d", c.window, got.peak.Peak, bound, bound-c.short)
 		}
 	}
 	m := Model{OnDelete: true, Window: 90}
-	if got := Search([]Workload{w, w}, m, horizon, 800, 82, NoLimit, 1); got.Peak != 82 {
-		t.Errorf("two seed CronJobs: the search reaches %d of 82 in 800 plays", got.Peak)
+	if got := Search([]Workload{w, w}, m, horizon, 1000, 82, NoLimit, 1); got.Peak != 82 {
+		t.Errorf("two seed CronJobs: the search reaches %d of 82 in 1,000 plays", got.Peak)
+	}
+	if scripts := steadyScripts([]Workload{w}, m, minSteadyPlays-1); scripts != nil {
+		t.Errorf("a search of %d plays plays %d steady scripts", minSteadyPlays-1, len(scripts))
 	}
 }
 
