@@ -156,16 +156,16 @@ type Adversary struct {
 // run can make, kept by the successful history); the Failed runs before Long fail (the failed
 // history); run Long does as the first ones, its last pod running until Before seconds before
 // a schedule time (the second after the run's start, or the first its pods can reach), so
-// that it misses a time and ends just before the next; run Long + 1 is that missed time's catch-up, whose pods fail until the next
-// one could not end before the next schedule time, then one succeeds (its success deletes one
-// more Job by history, in the same release window as the one Long's deleted); the runs after
-// fail as fast as the back-off allows.
+// that it misses a time and ends just before the next; run Long + 1 is that missed time's
+// catch-up, whose pods fail until the next one could not end before the next schedule time,
+// then one succeeds (its success deletes one more Job by history, in the same release window
+// as the one Long's deleted); the runs after fail as fast as the back-off allows.
 type Steady struct{ Long, Failed, Before int }
 
-// steadyShape is whether Adversary.Steady plays w: a CronJob of one chain of pods, each
-// failure a new pod.
+// steadyShape is whether Adversary.Steady plays w: a Forbid CronJob (of the CronJob
+// controller) of one chain of pods, each failure a new pod.
 func steadyShape(w Workload) bool {
-	return w.CronJob && !w.parallel() && !w.OnFailure && !w.Spark && !w.KEDA
+	return w.CronJob && w.Policy == "Forbid" && !w.parallel() && !w.OnFailure && !w.Spark && !w.KEDA
 }
 
 // maxPodsPerRun bounds a run's pods when Cut is set.

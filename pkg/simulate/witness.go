@@ -364,7 +364,7 @@ func hostileStart(ws []Workload, m Model, horizon, plays int, limit Limit) *stat
 func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
 	found := false
 	for _, w := range ws {
-		found = found || steadyShape(w) && w.Policy == "Forbid"
+		found = found || steadyShape(w)
 	}
 	if !found || m.Window <= 0 || plays < minSteadyPlays {
 		return nil
@@ -375,7 +375,7 @@ func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
 		for before := 1; before <= m.Window; before += step {
 			script := make([]Steady, len(ws))
 			for i, w := range ws {
-				if steadyShape(w) && w.Policy == "Forbid" {
+				if steadyShape(w) {
 					f := max(0, w.FailedHistory)
 					script[i] = Steady{Long: max(0, w.SuccessfulHistory) + f + later, Failed: f, Before: before}
 				}
