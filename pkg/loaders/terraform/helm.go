@@ -256,7 +256,7 @@ func valuesOf(text string) (map[string]any, error) {
 	}
 	out := map[string]any{}
 	for _, doc := range docs {
-		dropUnknownFields(doc, "values")
+		dropUnknownFields(doc, "", "values")
 		var m map[string]any
 		if err := doc.Decode(&m); err != nil {
 			return nil, err

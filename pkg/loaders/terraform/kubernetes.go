@@ -152,7 +152,7 @@ func (e *evaluator) typedObject(r *resource, typed kubernetesResource, inst *ins
 		unresolved(x.Range(), why)
 		return nil
 	}
-	obj, blocked := e.blockObject(syn, "", inst)
+	obj, blocked := e.blockObject(syn, blockPath{kind: typed.kind}, inst)
 	if blocked != nil {
 		unresolved(blocked.at, blocked.why)
 		return nil
@@ -307,11 +307,48 @@ func (e *evaluator) unknownIdentity(body *hclsyntax.Body, inst *instance) (hcl.E
 	return nil, ""
 }
 
+// blockPath is where a block is in a typed resource: the resource's kind and the block types
+// from its body down ("spec.template.metadata").
+type blockPath struct{ kind, path string }
+
+// child is the path of a block of type typ inside this one.
+func (b blockPath) child(typ string) blockPath {
+	if b.path == "" {
+		return blockPath{b.kind, typ}
+	}
+	return blockPath{b.kind, b.path + "." + typ}
+}
+
+// typ is the block's own type ("" for the resource's body).
+func (b blockPath) typ() string {
+	return b.path[strings.LastIndexByte(b.path, '.')+1:]
+}
+
+// decides is whether an attribute of this block, when only Terraform knows it, makes the
+// object unresolved rather than read without it: left out, it would count less than the
+// controllers can reach. A toleration's key, value or operator (the pods would tolerate less
+// and seem to land on fewer node groups); the pod template's labels and ServiceAccount, and a
+// bare Pod's or a ServiceAccount's own labels (SecurityGroupPolicies select pods by them: the
+// pods would seem selected by none). Elsewhere an unknown attribute is left out: a left-out
+// nodeSelector or affinity only lets the pods land more widely.
+func (b blockPath) decides(attribute string) bool {
+	switch {
+	case b.typ() == "toleration":
+		return true
+	case attribute == "labels" && (strings.HasSuffix(b.path, "template.metadata") || b.path == "metadata" && (b.kind == "Pod" || b.kind == "ServiceAccount")):
+		return true
+	case (attribute == "service_account_name" || attribute == "service_account") && (strings.HasSuffix(b.path, "template.spec") || b.path == "spec" && b.kind == "Pod"):
+		return true
+	}
+	return false
+}
+
 // blockObject converts a native-syntax body to API fields: attributes by value, blocks by
 // recursion, repeated blocks to lists, and `dynamic` blocks as the blocks their for_each
 // generates. blocked is a dynamic block that decides the verdict and cannot be expanded (its
-// for_each unknown, or over the budget): the object is then not read.
-func (e *evaluator) blockObject(body *hclsyntax.Body, typ string, inst *instance) (map[string]any, *blockedBlock) {
+// for_each unknown, or over the budget), or an attribute that decides it and only Terraform
+// knows (blockPath.decides): the object is then not read.
+func (e *evaluator) blockObject(body *hclsyntax.Body, at blockPath, inst *instance) (map[string]any, *blockedBlock) {
 	out := map[string]any{}
 	var unknown []string
 	for name, a := range body.Attributes {
@@ -320,7 +357,9 @@ func (e *evaluator) blockObject(body *hclsyntax.Body, typ string, inst *instance
 		}
 		v, d := e.value(a.Expr, inst)
 		if d.HasErrors() || !v.IsWhollyKnown() {
-			unknown = append(unknown, name)
+			if at.decides(name) {
+				unknown = append(unknown, name)
+			}
 			continue
 		}
 		field := camel(name)
@@ -333,12 +372,10 @@ func (e *evaluator) blockObject(body *hclsyntax.Body, typ string, inst *instance
 		}
 		out[field] = val
 	}
-	if len(unknown) > 0 && blockingAttributes[typ] {
-		// Left out, a toleration's key, value or operator would make it tolerate less than the
-		// real one, and the pods seem to land on fewer node groups than they can.
+	if len(unknown) > 0 {
 		slices.Sort(unknown)
 		a := body.Attributes[unknown[0]]
-		return nil, &blockedBlock{at: a.Expr.Range(), why: typ + "." + unknown[0] + " depends on " + e.unknownReason(a.Expr)}
+		return nil, &blockedBlock{at: a.Expr.Range(), why: at.path + "." + unknown[0] + " depends on " + e.unknownReason(a.Expr)}
 	}
 	for _, b := range body.Blocks {
 		switch b.Type {
@@ -357,7 +394,7 @@ func (e *evaluator) blockObject(body *hclsyntax.Body, typ string, inst *instance
 				if !ok {
 					continue
 				}
-				child, blocked := e.blockObject(content, b.Labels[0], g.inst)
+				child, blocked := e.blockObject(content, at.child(b.Labels[0]), g.inst)
 				if blocked != nil {
 					return nil, blocked
 				}
@@ -365,7 +402,7 @@ func (e *evaluator) blockObject(body *hclsyntax.Body, typ string, inst *instance
 			}
 			continue
 		}
-		child, blocked := e.blockObject(b.Body, b.Type, inst)
+		child, blocked := e.blockObject(b.Body, at.child(b.Type), inst)
 		if blocked != nil {
 			return nil, blocked
 		}
@@ -390,11 +427,6 @@ func addBlock(out map[string]any, typ string, child map[string]any) {
 	}
 	out[camel(typ)] = child
 }
-
-// blockingAttributes are the blocks whose attributes only Terraform knows make the object
-// unresolved rather than read without them: leaving them out would count less than the
-// controllers can reach. Elsewhere an unknown attribute is left out.
-var blockingAttributes = map[string]bool{"toleration": true}
 
 // unreadBlocks are the blocks of a pod no verdict reads: a dynamic one whose for_each is
 // unknown is left out, as an unknown attribute is. Any other decides where pods land or what
@@ -458,7 +490,7 @@ func (e *evaluator) loadPartial(text string, expr hcl.Expression, opts kubernete
 func readPartial(file, text string, opts kubernetes.Options) (frag inventory.Fragment, field, value string, read bool) {
 	docs, err := yamlpos.DocumentsWithin([]byte(text), opts.YAML)
 	for _, doc := range docs {
-		if field, value := dropUnknownFields(doc, ""); field != "" {
+		if field, value := dropUnknownFields(doc, kindOf(doc), ""); field != "" {
 			if kind := kindOf(doc); kind != "" && !readKinds[kind] {
 				return inventory.Fragment{}, "", "", false
 			}
@@ -767,10 +799,32 @@ const knownWhenApplied = "(known when Terraform applies)"
 // identityFields decide which object a manifest is, and so whether a policy selects it.
 var identityFields = map[string]bool{"apiVersion": true, "kind": true, "metadata.name": true, "metadata.namespace": true}
 
+// decidingField is whether a field of an object of kind, when only Terraform knows it, makes
+// the object unreadable rather than read without it (as blockPath.decides for the typed
+// resources): its identity; the pod template's labels and ServiceAccount, and a bare Pod's or
+// a ServiceAccount's own labels, by which SecurityGroupPolicies select pods (left out, the
+// pods would seem selected by none); a toleration's fields (left out, the pods would seem to
+// land on fewer node groups). A chart's values are read as Terraform's: none decides.
+func decidingField(kind, p string) bool {
+	switch {
+	case identityFields[p]:
+		return true
+	case valuesPath(p):
+		return false
+	case strings.Contains(p, "template.metadata.labels"),
+		strings.HasSuffix(p, "template.spec.serviceAccountName"), strings.HasSuffix(p, "template.spec.serviceAccount"),
+		strings.Contains(p, "tolerations[]"):
+		return true
+	case kind == "Pod" || kind == "ServiceAccount":
+		return strings.HasPrefix(p, "metadata.labels") || kind == "Pod" && (p == "spec.serviceAccountName" || p == "spec.serviceAccount")
+	}
+	return false
+}
+
 // dropUnknownFields removes every mapping entry and list item whose value holds unknownText
-// and returns the first identity field that holds it (then the object cannot be read), with
-// the text it holds.
-func dropUnknownFields(n *yaml.Node, path string) (field, value string) {
+// and returns the first field that holds it and decides the verdict (decidingField: then the
+// object cannot be read), with the text it holds. kind is the object's.
+func dropUnknownFields(n *yaml.Node, kind, path string) (field, value string) {
 	n = yamlpos.Resolve(n)
 	if n == nil {
 		return "", ""
@@ -778,14 +832,14 @@ func dropUnknownFields(n *yaml.Node, path string) (field, value string) {
 	switch n.Kind {
 	case yaml.DocumentNode:
 		for _, c := range n.Content {
-			if f, v := dropUnknownFields(c, path); f != "" {
+			if f, v := dropUnknownFields(c, kind, path); f != "" {
 				return f, v
 			}
 		}
 	case yaml.MappingNode:
-		return dropUnknownEntries(n, path)
+		return dropUnknownEntries(n, kind, path)
 	case yaml.SequenceNode:
-		return dropUnknownItems(n, path)
+		return dropUnknownItems(n, kind, path)
 	}
 	return "", ""
 }
@@ -797,7 +851,7 @@ func holdsUnknown(c *yaml.Node) bool {
 }
 
 // dropUnknownEntries is dropUnknownFields for a mapping.
-func dropUnknownEntries(n *yaml.Node, path string) (field, value string) {
+func dropUnknownEntries(n *yaml.Node, kind, path string) (field, value string) {
 	kept := n.Content[:0]
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
@@ -806,7 +860,7 @@ func dropUnknownEntries(n *yaml.Node, path string) (field, value string) {
 			p = path + "." + key.Value
 		}
 		if holdsUnknown(val) || holdsUnknown(key) {
-			if identityFields[p] {
+			if decidingField(kind, p) {
 				return p, yamlpos.Resolve(val).Value + " " + key.Value
 			}
 			if opaqueLists[p] && holdsUnknown(val) && !holdsUnknown(key) {
@@ -817,7 +871,7 @@ func dropUnknownEntries(n *yaml.Node, path string) (field, value string) {
 			}
 			continue
 		}
-		if f, v := dropUnknownFields(val, p); f != "" {
+		if f, v := dropUnknownFields(val, kind, p); f != "" {
 			return f, v
 		}
 		kept = append(kept, key, val)
@@ -827,7 +881,7 @@ func dropUnknownEntries(n *yaml.Node, path string) (field, value string) {
 }
 
 // dropUnknownItems is dropUnknownFields for a list.
-func dropUnknownItems(n *yaml.Node, path string) (field, value string) {
+func dropUnknownItems(n *yaml.Node, kind, path string) (field, value string) {
 	kept := n.Content[:0]
 	for _, c := range n.Content {
 		if holdsUnknown(c) && (opaqueLists[path] || valuesPath(path)) {
@@ -840,9 +894,12 @@ func dropUnknownItems(n *yaml.Node, path string) (field, value string) {
 			continue
 		}
 		if holdsUnknown(c) {
+			if decidingField(kind, path+"[]") {
+				return path + "[]", yamlpos.Resolve(c).Value
+			}
 			continue
 		}
-		if f, v := dropUnknownFields(c, path+"[]"); f != "" {
+		if f, v := dropUnknownFields(c, kind, path+"[]"); f != "" {
 			return f, v
 		}
 		kept = append(kept, c)

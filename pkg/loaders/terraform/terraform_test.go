@@ -293,6 +293,18 @@ resource "aws_eks_node_group" "h" { count = 1.5 }`)
   source = "terraform-aws-modules/eks/aws"
   compute_config = { enabled = var.on, node_pools = [for p in ["system"] : p] }
 }`)
+	// Pod labels and a ServiceAccount only Terraform knows, typed and in a manifest's text.
+	f.Add(`variable "v" {}
+resource "kubernetes_cron_job_v1" "c" {
+  metadata { name = "c" }
+  spec { schedule = "* * * * *"
+    job_template { metadata {} spec { template {
+      metadata { labels = merge(var.v, { a = "b" }) }
+      spec { service_account_name = var.v[0] }
+    } } }
+  }
+}
+resource "kubectl_manifest" "p" { yaml_body = "kind: Pod\nmetadata:\n  name: p\n  labels:\n    sg: ${var.v}\n" }`)
 	// Typed Kubernetes resources with dynamic blocks: known, unknown, nested, a bomb.
 	f.Add(`resource "kubernetes_job_v1" "j" {
   metadata { name = "j" }
@@ -796,6 +808,91 @@ resource "kubernetes_job_v1" "j" {
 			}
 			if len(workloads) != 1 || len(unresolved) != 0 || len(workloads[0].Pod.Tolerations) != 1 || workloads[0].Pod.Tolerations[0].Key != "sgp" {
 				t.Fatalf("%d workloads, %d unresolved: want the Job read with its toleration", len(workloads), len(unresolved))
+			}
+		})
+	}
+}
+
+// TestTypedResourceUnknownSelection: the pod template's labels and ServiceAccount, and a
+// ServiceAccount's or a bare Pod's own labels, decide which SecurityGroupPolicies select the
+// pods; only Terraform knowing them makes the object unresolved at the attribute, naming what
+// decides it. A Job's own labels and an unknown image decide nothing, and are left out.
+func TestTypedResourceUnknownSelection(t *testing.T) {
+	job := func(ownLabels, podLabels, account string) string {
+		return `variable "v" {}
+resource "kubernetes_job_v1" "j" {
+  metadata {
+    name      = "j"
+    namespace = "default"
+    labels    = ` + ownLabels + `
+  }
+  spec {
+    template {
+      metadata {
+        labels = ` + podLabels + `
+      }
+      spec {
+        service_account_name = ` + account + `
+        container {
+          name  = "main"
+          image = var.v
+        }
+      }
+    }
+  }
+}
+`
+	}
+	for _, tc := range []struct {
+		name, tf string
+		line     int // of the unresolved attribute; 0: read
+		reason   string
+	}{
+		{"pod labels", job(`{ team = "a" }`, "var.v", `"runner"`), 11, "spec.template.metadata.labels depends on var.v"},
+		{"pod label value", job(`{ team = "a" }`, `{ sg = var.v }`, `"runner"`), 11, "spec.template.metadata.labels depends on var.v"},
+		{"service account", job(`{ team = "a" }`, `{ sg = "db" }`, "var.v"), 14, "spec.template.spec.service_account_name depends on var.v"},
+		{"own labels", job("var.v", `{ sg = "db" }`, `"runner"`), 0, ""},
+		{"service account labels", `variable "v" {}
+resource "kubernetes_service_account_v1" "sa" {
+  metadata {
+    name      = "runner"
+    namespace = "default"
+    labels    = { sgp = var.v }
+  }
+}
+`, 6, "metadata.labels depends on var.v"},
+		{"bare pod labels", `variable "v" {}
+resource "kubernetes_pod_v1" "p" {
+  metadata {
+    name      = "p"
+    namespace = "default"
+    labels    = var.v
+  }
+  spec {
+    container {
+      name  = "main"
+      image = "busybox"
+    }
+  }
+}
+`, 6, "metadata.labels depends on var.v"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeTree(t, map[string]string{"main.tf": tc.tf})
+			var objects int
+			var unresolved []inventory.UnresolvedObject
+			for _, f := range Load([]string{root}, Options{}) {
+				objects += len(f.Workloads) + len(f.ServiceAccounts)
+				unresolved = append(unresolved, f.Unresolved...)
+			}
+			if tc.line == 0 {
+				if objects != 1 || len(unresolved) != 0 {
+					t.Fatalf("%d objects, unresolved %+v; want the object read", objects, unresolved)
+				}
+				return
+			}
+			if objects != 0 || len(unresolved) != 1 || unresolved[0].Location.Line != tc.line || !strings.Contains(unresolved[0].Reason, tc.reason) {
+				t.Fatalf("%d objects, unresolved %+v; want it unresolved at line %d: %s", objects, unresolved, tc.line, tc.reason)
 			}
 		})
 	}
