@@ -103,11 +103,6 @@ type Adversary struct {
 	// model assumes 0 (docs/model.md §5a); Forbid still starts skipped times late.
 	StartLatency int
 	FailShare    float64
-	// Release is the Kubernetes release whose Job controller the trajectory plays where they
-	// differ (a Job failed by its deadline finishes at once before 1.31, once its pods have
-	// ended since): "1.30" or "1.31"; "" lets every run choose, a stronger adversary than any
-	// cluster, for the soundness tests.
-	Release string
 	// Cut, for a witness search, stops creating a run's pods past the horizon or past
 	// maxPodsPerRun: what is played up to there is a real trajectory's beginning, and a
 	// manifest's backoffLimit of millions cannot make a search create millions of pods.
@@ -117,9 +112,9 @@ type Adversary struct {
 	// than the second after its container finished; the pod-failure back-off is capped at 10
 	// minutes (MaxJobPodFailureBackOff); a pod deleted while it runs ends within its own grace
 	// period (0 is 0) and its ENI is freed from then on (it is deleted); a Job is finished only
-	// once its pods have stopped (1.31 and later). Without it the adversary is stronger than
-	// any cluster (shorter back-off cap, a 30 s floor on stopping, pods kept past their
-	// deletion), for the soundness tests.
+	// once its pods have stopped (as in every play: Kubernetes 1.31 and later). Without it the
+	// adversary is stronger than any cluster (shorter back-off cap, a 30 s floor on stopping,
+	// pods kept past their deletion), for the soundness tests.
 	Legal bool
 	// MaxPending is how long a created pod may wait Pending before it is bound to the node
 	// (and its ENI attached): kube-scheduler binds a pod needing a branch ENI only while the
@@ -460,8 +455,8 @@ func (s *sim) playRun(start, _ int) *run {
 		}
 		if s.w.Deadline >= 0 && ended >= start+s.w.Deadline {
 			// The deadline fails the Job; its running pod is deleted and ends within its grace
-			// period. Before Kubernetes 1.31 the Job is finished at once and Forbid may start
-			// the next run while the pod still stops; since, only once the pod has ended.
+			// period, and the Job is finished only once the pod has ended (Kubernetes 1.31 and
+			// later: every EKS version today; before, it was finished at once).
 			p.ended = start + s.w.Deadline + s.pick(s.a.stop(s.w))
 			if p.bound >= start+s.w.Deadline {
 				// Still Pending at the deadline: deleted before it was bound.
@@ -471,9 +466,6 @@ func (s *sim) playRun(start, _ int) *run {
 			p.failed = true
 			s.deletedRunning(p)
 			r.finish, r.failed = p.ended, true
-			if !s.a.Legal && (s.a.Release == "" && s.rng.IntN(2) == 0 || s.a.Release == "1.30") {
-				r.finish = min(p.ended, start+s.w.Deadline+s.pick(30))
-			}
 			return r
 		}
 		p.ended, p.finished = ended, finished
@@ -736,7 +728,7 @@ func (j *parallelJob) attempt(l *live, t int) {
 }
 
 // stopAll deletes the active pods at t: each ends within its grace period, no later than it
-// would have; the Job is finished once they have (1.31), or at once (before).
+// would have; the Job is finished once they have (Kubernetes 1.31 and later).
 func (j *parallelJob) stopAll(t int) {
 	s, r := j.s, j.r
 	r.finish, r.failed = t, true
@@ -749,9 +741,6 @@ func (j *parallelJob) stopAll(t int) {
 		l.p.failed = true
 		s.deletedRunning(l.p)
 		r.finish = max(r.finish, l.p.ended)
-	}
-	if !s.a.Legal && (s.a.Release == "" && s.rng.IntN(2) == 0 || s.a.Release == "1.30") {
-		r.finish = t
 	}
 	j.active = nil
 }

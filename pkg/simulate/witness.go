@@ -160,7 +160,6 @@ func adversary(rng *rand.Rand, w Workload, horizon int) Adversary {
 		Horizon:    horizon,
 		FailShare:  []float64{0.8, 0.95, 1, 1}[rng.IntN(4)],
 		Cut:        true,
-		Release:    "1.31",
 		Legal:      true,
 		MaxPending: []int{0, 0, 0, 5, 30, 120}[rng.IntN(6)],
 	}
@@ -176,7 +175,7 @@ func adversary(rng *rand.Rand, w Workload, horizon int) Adversary {
 // With failFirst, a run's first pods fail up to its back-off limit and the others succeed:
 // the most pods a run whose pods run in parallel makes (C + B).
 func hostile(horizon int, failFirst bool, w Workload) Adversary {
-	a := Adversary{Horizon: horizon, FailShare: 1, Cut: true, Release: "1.31", Legal: true}
+	a := Adversary{Horizon: horizon, FailShare: 1, Cut: true, Legal: true}
 	if failFirst {
 		a.FailFirst = max(0, w.BackoffLimit)
 	}

@@ -163,19 +163,21 @@ test_a_deadline_caps_a_chain if {
 	model._numbers[long.id].held == 7 with input as inv
 }
 
-# Forbid with a 300 s deadline every 10 minutes and a one-hour grace period: before 1.31 each
-# stopped run's pod keeps its ENI while it stops and the next run starts at its time, so stopped
-# pods pile up one per 600 s (6 in the 3570 s before); since 1.31 the Job blocks the next run
-# until its pod has stopped, and the run that follows is a late one. Counted as if pods stopped
-# in 30 s but runs could start late (10: two runs' chains in one window) plus the 6 late pods:
-# 16, where every window counted with the grace gave about 45. A 700 s deadline (past the next
-# time) gives the same: stops 700 s apart, 6 late pods on the same base.
+# Forbid with a 300 s deadline every 10 minutes and a one-hour grace period: the Job blocks the
+# next run until its pod has stopped (Kubernetes 1.31), so no pod of a run holds past its Job's
+# finish, and the runs holding at x are the one in flight (its pod may still be stopping: the
+# first pod of its chain in the pack) and those that ended within W, started since the oldest
+# of them ended: the window of W with no grace, 9 (pack(3, 100) under onCompletion). Counted
+# as if pods stopped in 30 s but runs could start late, plus the late pods, it is 12; every
+# window counted with the grace gave about 45, and 16 when a Job stopped by its deadline was
+# finished at once (before 1.31) and stopped pods piled up one per 600 s. A 700 s deadline
+# (past the next time) is the same: 9, where the late pods, 700 s apart, gave 16.
 test_long_grace_forbid_is_counted_by_its_deadline if {
 	cj := fx.cronjob("sync", {"periodSeconds": 600}, {"activeDeadlineSeconds": 300, "terminationGracePeriodSeconds": 3600})
 	long := fx.cronjob("long", {"periodSeconds": 600}, {"activeDeadlineSeconds": 700, "terminationGracePeriodSeconds": 3600})
 	inv := fx.on_completion(fx.inventory([cj, long], [fx.sgp_all], []))
-	model._numbers[cj.id].held == 16 with input as inv
-	model._numbers[long.id].held == 16 with input as inv
+	model._numbers[cj.id].held == 9 with input as inv
+	model._numbers[long.id].held == 9 with input as inv
 }
 
 # Replace caps a run's pods at what the back-off lets it create before the next time: only for

@@ -204,24 +204,16 @@ _scaled_job_kept(w) := min([limits, a * (floor(((w.job.ttlSecondsAfterFinished +
 # the run before, whose driver then stops within its grace period).
 _spark_starts(w) := floor((release_window + _late_stop(w)) / max([1, w.cronJob.periodSeconds])) + 1
 
-# How long after its Job is done a pod may still be stopping: its stop (_stop_seconds) when
-# something deletes pods while they run (Replace; a deadline; a Job failed by its back-off
-# limit with other pods running, or under OnFailure with its container restarting), else 0.
+# How long after its run is deleted a pod may still be stopping: its stop (_stop_seconds) when
+# Replace deletes a run that still runs, else 0. A Job that deletes its own running pods (a
+# deadline, the back-off limit) is finished, and can be cleaned up, only once they have
+# stopped (Kubernetes 1.31, _sequential_grace).
 _late_stop(w) := _stop_seconds(w) if {
-	_deletes_running_pods(w)
+	object.get(object.get(w, "cronJob", {}), "concurrencyPolicy", "") == "Replace"
 } else := 0
 
-_deletes_running_pods(w) if object.get(object.get(w, "cronJob", {}), "concurrencyPolicy", "") == "Replace"
-
-_deletes_running_pods(w) if w.job.activeDeadlineSeconds != null
-
-_deletes_running_pods(w) if _job_running(w.job) > 1
-
-_deletes_running_pods(w) if w.job.restartPolicy == "OnFailure"
-
-# The polls of a ScaledJob inside one release window, its ends included, the window widened by
-# how long a pod deleted while it runs may take to stop (_late_stop: before Kubernetes 1.31 a Job
-# that deletes its running pods is finished at once).
+# The polls of a ScaledJob inside one release window, its ends included (KEDA deletes finished
+# Jobs only, whose pods have stopped: _late_stop).
 _scaled_job_polls(w) := floor((release_window + _late_stop(w)) / max([1, w.scaledJob.pollingInterval])) + 1
 
 # Whether the CronJob numbers needed the schedule's period and did not have it.

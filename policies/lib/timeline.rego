@@ -59,17 +59,6 @@ _single_chain(job) if {
 # for a stop to be seen.
 _stop_seconds(w) := max([30, object.get(w.job, "terminationGracePeriodSeconds", 30)])
 
-# Whether a run's pods can be deleted while they run: a deadline, a replacement, parallel pods
-# cut short when the run ends, or an OnFailure pod whose restarts pass backoffLimit
-# (pastBackoffLimitOnFailure). One pod at a time under Never ends the run with that pod.
-_stops_running_pods(w) if w.job.activeDeadlineSeconds != null
-
-_stops_running_pods(w) if w.cronJob.concurrencyPolicy == "Replace"
-
-_stops_running_pods(w) if _job_running(w.job) > 1
-
-_stops_running_pods(w) if w.job.restartPolicy == "OnFailure"
-
 # The most pods one run can create: T; for a single chain that can only create pods for D
 # seconds, no more than the back-off lets it create before D (0, 10, 30, 70 … s: a 30 s
 # deadline allows 3).
@@ -272,16 +261,13 @@ _late_stopping(w, extra) := 0 if {
 
 _late_runs(w) := floor((_stop_seconds(w) - 30) / w.cronJob.periodSeconds) + _replaced_extra(w) if {
 	w.cronJob.concurrencyPolicy == "Replace"
-} else := max([before_131, since_131]) if {
-	# The deadline (and the Job's failure, within 30 s) comes before the next time. Before 1.31
-	# the failed Job no longer blocks the next run, which starts at its time: stops are p apart.
-	# Since 1.31 the Job stays active until its pod has stopped, so the next run starts after
+} else := floor(release_window / max([1, d])) + 2 if {
+	# The deadline (and the Job's failure, within 30 s) comes before the next time. The Job
+	# stays active until its pod has stopped (Kubernetes 1.31), so the next run starts after
 	# that: one pod stops at a time, and the ends of stopped pods are D apart, at most
 	# floor(W/D) + 1 of them within W, with the one still stopping.
 	d := w.job.activeDeadlineSeconds
 	(d + 30) < w.cronJob.periodSeconds
-	before_131 := floor((_stop_seconds(w) - 30) / w.cronJob.periodSeconds) + 1
-	since_131 := floor(release_window / max([1, d])) + 2
 } else := floor((_stop_seconds(w) - 30) / max([1, w.job.activeDeadlineSeconds])) + 1
 
 _late_pods_per_run(w) := _run_pods(w) if {
@@ -323,11 +309,14 @@ _held_facts(held, counted, windowed) := windowed if {
 	held < counted
 } else := ["the history limits bound the finished Jobs"]
 
-# How long after its Job finished a sequential run's pods can still be stopping: a pre-1.31 Job
-# controller marks a run failed at its deadline (or past its back-off limit) and deletes the
-# running pods, which take their grace period, while Forbid starts the next run.
+# How long after a sequential run's Job is gone its pods can still be stopping: Replace deletes
+# the active Job when the next run starts, and its running pods take their grace period. A Job
+# that deletes its own running pods (a deadline, the back-off limit passed with pods running,
+# an OnFailure pod past backoffLimit) is finished only once they have stopped, since
+# Kubernetes 1.31 (every EKS version today: docs/model.md §5a), so neither Forbid's next run nor
+# the history nor a TTL finds one of its pods stopping.
 _sequential_grace(w) := _stop_seconds(w) if {
-	_stops_running_pods(w)
+	w.cronJob.concurrencyPolicy == "Replace"
 } else := 0
 
 # Forbid whose deadline ends each run before the next time, or Replace, with a deadline: every
@@ -383,8 +372,10 @@ _cron_count_held(w, t, p) := min([windowed, spaced]) if {
 	spaced := _spaced_count_held(w, t, p, kept)
 } else := ((kept + finishing) + in_flight) * t if {
 	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
-	# Deletions within W, or within W and the stop of pods deleted while they ran.
-	finishing := _runs_in(w, ((release_window + w.job.activeDeadlineSeconds) + _stop_seconds(w)) + _stop_seconds(w), p)
+	# Deletions within W, at finishes of runs that started within D + stop before them: a Job
+	# whose deadline deletes its running pods is finished once they have stopped (Kubernetes
+	# 1.31), so none of a deleted Job's pods is still stopping.
+	finishing := _runs_in(w, (release_window + w.job.activeDeadlineSeconds) + _stop_seconds(w), p)
 	in_flight := _runs_in(w, w.job.activeDeadlineSeconds + _stop_seconds(w), p)
 }
 
