@@ -307,47 +307,36 @@ func (e *evaluator) unknownIdentity(body *hclsyntax.Body, inst *instance) (hcl.E
 	return nil, ""
 }
 
-// blockPath is where a block is in a typed resource: the resource's kind and the block types
-// from its body down ("spec.template.metadata").
+// blockPath is where a block is in a typed resource: the resource's kind and the block's path
+// as the API spells it ("spec.jobTemplate.spec.template.metadata"; a repeated block is an item,
+// "spec.template.spec.tolerations[]"), so that decidingField reads it as it reads a manifest's.
 type blockPath struct{ kind, path string }
 
 // child is the path of a block of type typ inside this one.
 func (b blockPath) child(typ string) blockPath {
+	field := camel(typ)
+	if list, ok := listBlocks[typ]; ok {
+		field = list + "[]"
+	}
 	if b.path == "" {
-		return blockPath{b.kind, typ}
+		return blockPath{b.kind, field}
 	}
-	return blockPath{b.kind, b.path + "." + typ}
+	return blockPath{b.kind, b.path + "." + field}
 }
 
-// typ is the block's own type ("" for the resource's body).
-func (b blockPath) typ() string {
-	return b.path[strings.LastIndexByte(b.path, '.')+1:]
-}
-
-// decides is whether an attribute of this block, when only Terraform knows it, makes the
-// object unresolved rather than read without it: left out, it would count less than the
-// controllers can reach. A toleration's key, value or operator (the pods would tolerate less
-// and seem to land on fewer node groups); the pod template's labels and ServiceAccount, and a
-// bare Pod's or a ServiceAccount's own labels (SecurityGroupPolicies select pods by them: the
-// pods would seem selected by none). Elsewhere an unknown attribute is left out: a left-out
-// nodeSelector or affinity only lets the pods land more widely.
-func (b blockPath) decides(attribute string) bool {
-	switch {
-	case b.typ() == "toleration":
-		return true
-	case attribute == "labels" && (strings.HasSuffix(b.path, "template.metadata") || b.path == "metadata" && (b.kind == "Pod" || b.kind == "ServiceAccount")):
-		return true
-	case (attribute == "service_account_name" || attribute == "service_account") && (strings.HasSuffix(b.path, "template.spec") || b.path == "spec" && b.kind == "Pod"):
-		return true
+// attribute is the API path of one of the block's attributes.
+func (b blockPath) attribute(name string) string {
+	if b.path == "" {
+		return camel(name)
 	}
-	return false
+	return b.path + "." + camel(name)
 }
 
 // blockObject converts a native-syntax body to API fields: attributes by value, blocks by
 // recursion, repeated blocks to lists, and `dynamic` blocks as the blocks their for_each
 // generates. blocked is a dynamic block that decides the verdict and cannot be expanded (its
 // for_each unknown, or over the budget), or an attribute that decides it and only Terraform
-// knows (blockPath.decides): the object is then not read.
+// knows (decidingField): the object is then not read. Any other unknown attribute is left out.
 func (e *evaluator) blockObject(body *hclsyntax.Body, at blockPath, inst *instance) (map[string]any, *blockedBlock) {
 	out := map[string]any{}
 	var unknown []string
@@ -357,7 +346,7 @@ func (e *evaluator) blockObject(body *hclsyntax.Body, at blockPath, inst *instan
 		}
 		v, d := e.value(a.Expr, inst)
 		if d.HasErrors() || !v.IsWhollyKnown() {
-			if at.decides(name) {
+			if decidingField(at.kind, at.attribute(name)) {
 				unknown = append(unknown, name)
 			}
 			continue
@@ -375,7 +364,7 @@ func (e *evaluator) blockObject(body *hclsyntax.Body, at blockPath, inst *instan
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
 		a := body.Attributes[unknown[0]]
-		return nil, &blockedBlock{at: a.Expr.Range(), why: at.path + "." + unknown[0] + " depends on " + e.unknownReason(a.Expr)}
+		return nil, &blockedBlock{at: a.Expr.Range(), why: at.attribute(unknown[0]) + " depends on " + e.unknownReason(a.Expr)}
 	}
 	for _, b := range body.Blocks {
 		switch b.Type {
@@ -799,12 +788,14 @@ const knownWhenApplied = "(known when Terraform applies)"
 // identityFields decide which object a manifest is, and so whether a policy selects it.
 var identityFields = map[string]bool{"apiVersion": true, "kind": true, "metadata.name": true, "metadata.namespace": true}
 
-// decidingField is whether a field of an object of kind, when only Terraform knows it, makes
-// the object unreadable rather than read without it (as blockPath.decides for the typed
-// resources): its identity; the pod template's labels and ServiceAccount, and a bare Pod's or
-// a ServiceAccount's own labels, by which SecurityGroupPolicies select pods (left out, the
-// pods would seem selected by none); a toleration's fields (left out, the pods would seem to
-// land on fewer node groups). A chart's values are read as Terraform's: none decides.
+// decidingField is whether a field of an object of kind (its API path, list items as "[]"),
+// when only Terraform knows it, makes the object unreadable rather than read without it, in a
+// manifest's text and in a typed resource's blocks alike: its identity; the pod template's
+// labels and ServiceAccount, and a bare Pod's or a ServiceAccount's own labels, by which
+// SecurityGroupPolicies select pods (left out, the pods would seem selected by none); a
+// toleration's fields (left out, the pods would seem to land on fewer node groups). A left-out
+// nodeSelector or affinity only lets the pods land more widely, and an image or env decides
+// nothing. A chart's values are read as Terraform's: none decides.
 func decidingField(kind, p string) bool {
 	switch {
 	case identityFields[p]:

@@ -801,7 +801,7 @@ resource "kubernetes_job_v1" "j" {
 `})
 			workloads, unresolved := loadedObjects(root)
 			if tc.unresolvedLine > 0 {
-				if len(workloads) != 0 || len(unresolved) != 1 || unresolved[0].Location.Line != tc.unresolvedLine || !strings.Contains(unresolved[0].Reason, "toleration.key depends on var.k") {
+				if len(workloads) != 0 || len(unresolved) != 1 || unresolved[0].Location.Line != tc.unresolvedLine || !strings.Contains(unresolved[0].Reason, "tolerations[].key depends on var.k") {
 					t.Fatalf("%d workloads, unresolved %+v; want the Job unresolved at line %d", len(workloads), unresolved, tc.unresolvedLine)
 				}
 				return
@@ -850,7 +850,7 @@ resource "kubernetes_job_v1" "j" {
 	}{
 		{"pod labels", job(`{ team = "a" }`, "var.v", `"runner"`), 11, "spec.template.metadata.labels depends on var.v"},
 		{"pod label value", job(`{ team = "a" }`, `{ sg = var.v }`, `"runner"`), 11, "spec.template.metadata.labels depends on var.v"},
-		{"service account", job(`{ team = "a" }`, `{ sg = "db" }`, "var.v"), 14, "spec.template.spec.service_account_name depends on var.v"},
+		{"service account", job(`{ team = "a" }`, `{ sg = "db" }`, "var.v"), 14, "spec.template.spec.serviceAccountName depends on var.v"},
 		{"own labels", job("var.v", `{ sg = "db" }`, `"runner"`), 0, ""},
 		{"service account labels", `variable "v" {}
 resource "kubernetes_service_account_v1" "sa" {
