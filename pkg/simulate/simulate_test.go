@@ -534,7 +534,7 @@ func TestIrregularSchedulesAreSound(t *testing.T) {
 	tighter := 0
 	defer func() {
 		// The test must exercise the real times: some of the bounds have to depend on them
-		// (16 of 400 with this seed).
+		// (6 of 60 with this seed, 46 of 400 with -tags slow).
 		if tighter < workloads/25 {
 			t.Errorf("only %d of %d bounds are tighter for the real times", tighter, 2*workloads)
 		}
@@ -542,6 +542,11 @@ func TestIrregularSchedulesAreSound(t *testing.T) {
 	for range workloads {
 		w := randomWorkload(rng)
 		w.CronJob, w.Schedule = true, schedules[rng.IntN(len(schedules))]
+		if rng.IntN(2) == 0 {
+			// Windows long enough to hold several of the real times: since the stops of
+			// Kubernetes before 1.31 are no longer counted, a TTL is what makes them so.
+			w.TTL = []int{1800, 3600, 7200}[rng.IntN(3)]
+		}
 		p, err := inventory.ShortestGap(w.Schedule, "")
 		if err != nil {
 			t.Fatal(err)
