@@ -479,8 +479,9 @@ func (e *evaluator) loadPartial(text string, expr hcl.Expression, opts kubernete
 func readPartial(file, text string, opts kubernetes.Options) (frag inventory.Fragment, field, value string, read bool) {
 	docs, err := yamlpos.DocumentsWithin([]byte(text), opts.YAML)
 	for _, doc := range docs {
-		if field, value := dropUnknownFields(doc, kindOf(doc), ""); field != "" {
-			if kind := kindOf(doc); kind != "" && !readKinds[kind] {
+		kind := kindOf(doc)
+		if field, value := dropUnknownFields(doc, kind, ""); field != "" {
+			if kind != "" && !readKinds[kind] {
 				return inventory.Fragment{}, "", "", false
 			}
 			return inventory.Fragment{}, field, value, false
