@@ -123,7 +123,8 @@ func TestSteadyScriptsAreLegal(t *testing.T) {
 		for _, script := range scripts {
 			adv := hostile(horizon, false, w)
 			adv.Steady = &script[0]
-			got := record(jointPeak{}, ownedRuns(playOne(w, m, choice{adv: adv, tape: &tape{fresh: rand.New(zeros{})}})))
+			one := &state{plays: []played{playOne(w, m, choice{adv: adv, tape: &tape{fresh: rand.New(zeros{})}})}}
+			got := record(jointPeak{}, one.owned())
 			var runs []replay.Run
 			for _, r := range got.AllRuns {
 				runs = append(runs, replayRun(r))
@@ -134,15 +135,6 @@ func TestSteadyScriptsAreLegal(t *testing.T) {
 			}
 		}
 	}
-}
-
-// ownedRuns are one workload's played runs as record takes them.
-func ownedRuns(p played) []ownedRun {
-	out := make([]ownedRun, len(p.runs))
-	for i, r := range p.runs {
-		out[i] = ownedRun{0, r}
-	}
-	return out
 }
 
 func replaySpec(w Workload) replay.Spec {

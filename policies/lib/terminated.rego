@@ -204,10 +204,12 @@ _scaled_job_kept(w) := min([limits, a * (floor(((w.job.ttlSecondsAfterFinished +
 # the run before, whose driver then stops within its grace period).
 _spark_starts(w) := floor((release_window + _late_stop(w)) / max([1, w.cronJob.periodSeconds])) + 1
 
-# How long after its run is deleted a pod may still be stopping: its stop (_stop_seconds) when
-# Replace deletes a run that still runs, else 0. A Job that deletes its own running pods (a
-# deadline, the back-off limit) is finished, and can be cleaned up, only once they have
-# stopped (Kubernetes 1.31, _sequential_grace).
+# How long after its run's Job is gone a pod may still be stopping: its stop (_stop_seconds)
+# when Replace deletes a run that still runs, else 0. A Job that deletes its own running pods
+# (a deadline, the back-off limit passed with pods running, an OnFailure pod past
+# backoffLimit) is finished only once they have stopped, since Kubernetes 1.31 (every EKS
+# version today: docs/model.md §5a), so neither Forbid's next run nor the history, a TTL, or
+# KEDA's and the Spark operator's clean-ups find one of its pods stopping.
 _late_stop(w) := _stop_seconds(w) if {
 	object.get(object.get(w, "cronJob", {}), "concurrencyPolicy", "") == "Replace"
 } else := 0

@@ -288,7 +288,7 @@ _cron_timeline_core(w) := {"held": held, "facts": facts} if {
 	t := _run_pods(w)
 	p := w.cronJob.periodSeconds
 	chain := _chain_of(w.job)
-	grace := _sequential_grace(w)
+	grace := _late_stop(w)
 	counted := _cron_count_held(w, t, p)
 	windowed := _smaller(_sequential_held(w, t, p, chain, grace), _deadline_held(w, t, p, chain))
 	held := min([counted, windowed.held])
@@ -308,16 +308,6 @@ _cron_timeline_core(w) := {"held": held, "facts": facts} if {
 _held_facts(held, counted, windowed) := windowed if {
 	held < counted
 } else := ["the history limits bound the finished Jobs"]
-
-# How long after a sequential run's Job is gone its pods can still be stopping: Replace deletes
-# the active Job when the next run starts, and its running pods take their grace period. A Job
-# that deletes its own running pods (a deadline, the back-off limit passed with pods running,
-# an OnFailure pod past backoffLimit) is finished only once they have stopped, since
-# Kubernetes 1.31 (every EKS version today: docs/model.md §5a), so neither Forbid's next run nor
-# the history nor a TTL finds one of its pods stopping.
-_sequential_grace(w) := _stop_seconds(w) if {
-	w.cronJob.concurrencyPolicy == "Replace"
-} else := 0
 
 # Forbid whose deadline ends each run before the next time, or Replace, with a deadline: every
 # run holding at x started at its time inside the window of its deadline D, the stop of its
@@ -366,7 +356,7 @@ _cron_count_held(w, t, p) := min([windowed, spaced]) if {
 	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
 
 	# A Job deleted while its pods still stop holds until they have stopped, then W.
-	l := release_window + _sequential_grace(w)
+	l := release_window + _late_stop(w)
 	k := _runs_in(w, l, p)
 	windowed := ((kept + 1) * t) + _pack(k, l, t, _chain_of(w.job))
 	spaced := _spaced_count_held(w, t, p, kept)
