@@ -160,12 +160,12 @@ func describe(runs []replay.Run, i int) string {
 	return fmt.Sprintf("%+v", runs[i])
 }
 
-// TestReplayCatchesTheStrongAdversary: the soundness tests' adversary (pods that end in the
-// second they start, the 6-minute back-off cap) is stronger than the controllers, and the
+// TestReplayCatchesTheStrongAdversary: the soundness tests' adversary (the 6-minute back-off
+// cap, which backoffLimit 8 reaches) is stronger than the controllers, and the
 // replay says so; the same workload played as a witness is legal. The property above could
 // not fail otherwise.
 func TestReplayCatchesTheStrongAdversary(t *testing.T) {
-	w := Workload{CronJob: true, Completions: 1, BackoffLimit: 6, TTL: -1, Deadline: -1, Period: 300, Policy: "Forbid",
+	w := Workload{CronJob: true, Completions: 1, BackoffLimit: 8, TTL: -1, Deadline: -1, Period: 300, Policy: "Forbid",
 		SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1, Grace: 30, Schedule: "*/5 * * * *", Start: -1}
 	w.Times = inventory.ScheduleTimes(w.Schedule, "", 7200, 400)
 	m := Model{OnDelete: true, Window: 90}

@@ -8,7 +8,7 @@ import data.eni.model
 # 25 nightly backups every 20 minutes from 00:00, each stopped by a 600 s deadline: a run
 # holds within 600 + 30 + 90 = 720 s of its time, so no two hold at once and the row
 # counts one of them, not all 25. One run alone holds 4: the deadline ends it long before the
-# next time, so only its own pods count, and the back-off spaces them (0, 10, 30, 70 s) so that
+# next time, so only its own pods count, and the back-off spaces them (0, 11, 32, 73 s) so that
 # no more than 4 end within 90 s of each other.
 nightly(i) := fx.cronjob(sprintf("backup-%02d", [i]), {
 	"schedule": "", "periodSeconds": 86400,
@@ -49,7 +49,7 @@ test_no_separation_on_delete_without_ttl if {
 # With a TTL a finished Job is deleted TTL after it ends: six backups 4 h apart with a 300 s TTL
 # hold within 600 + 30 + 300 + 90 s of their times, never together. Each alone is one run's
 # pods, 6: the next run of the same CronJob comes a day later, and the back-off lets a run
-# create its 7th pod only 630 s after it starts, past its 600 s deadline (78 before, the sum of
+# create its 7th pod only 636 s after it starts, past its 600 s deadline (78 before, the sum of
 # 7 + a 6-pod catch-up each).
 backup_with_ttl(i) := object.union(nightly(i), {
 	"cronJob": {"weekTimes": week_times(i * 14400)},
@@ -127,16 +127,17 @@ test_on_failure_chains if {
 
 # Forbid starts a skipped time late (two runs in the 150 s tail: 7 + 8); Replace starts every
 # run at its time, and deletes the run at the next one, so a run creates at most 5 pods in its
-# 300 s (one run in the tail: 5 + 5); Forbid whose startingDeadlineSeconds is shorter than what
-# the catch-up needs starts every run at its time too (7 + 5).
+# 300 s (one run in the tail: 5 + 4, its 5th pod would come at 154 s); Forbid whose
+# startingDeadlineSeconds is shorter than what the catch-up needs starts every run at its time
+# too (7 + 4).
 test_runs_in_a_window_by_policy if {
 	forbid := fx.cronjob("f", {}, {"ttlSecondsAfterFinished": 60})
 	replace := fx.cronjob("r", {"concurrencyPolicy": "Replace"}, {"ttlSecondsAfterFinished": 60})
 	deadline := fx.cronjob("d", {"startingDeadlineSeconds": 60}, {"ttlSecondsAfterFinished": 60})
 	inv := fx.inventory([forbid, replace, deadline], [fx.sgp_all], [])
 	model._numbers[forbid.id].held == 15 with input as inv
-	model._numbers[replace.id].held == 10 with input as inv
-	model._numbers[deadline.id].held == 12 with input as inv
+	model._numbers[replace.id].held == 9 with input as inv
+	model._numbers[deadline.id].held == 11 with input as inv
 }
 
 # Runs in a window from the schedule's real times: twice a night an hour apart ("0 1,2 * * *"),
@@ -154,12 +155,13 @@ test_runs_in_a_window_from_the_real_times if {
 }
 
 # A single chain stopped by its deadline creates only the pods the back-off allows before it:
-# 0, 10, 30 s within a 30 s deadline, so 3 of backoffLimit 6's 7.
+# 0 and 11 s within a 30 s deadline (the third would come at 32 s: each pod runs a second before
+# its 10 s and 20 s back-offs), so 2 of backoffLimit 6's 7.
 test_a_deadline_caps_a_chain if {
 	short := fx.job("short", {"activeDeadlineSeconds": 30})
 	long := fx.job("long", {"activeDeadlineSeconds": 3600})
 	inv := fx.inventory([short, long], [fx.sgp_all], [])
-	model._numbers[short.id].held == 3 with input as inv
+	model._numbers[short.id].held == 2 with input as inv
 	model._numbers[long.id].held == 7 with input as inv
 }
 

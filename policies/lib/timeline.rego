@@ -13,21 +13,28 @@ release_window := _settings.windowSeconds
 # The back-off before the i-th replacement after i consecutive failures is 10 s · 2^(i−1),
 # capped (pkg/controller/job/backoff_utils.go, getRemainingTimeForFailuresCount). The cap is
 # 10 minutes in current releases and 6 in the docs; the smaller one is the sound choice here
-# since a shorter delay packs more pods into a window. _backoff_prefix[i] is the sum of the
-# first i delays, the earliest the (i+1)-th pod of a run can be created.
-_backoff_delay := [0, 10, 20, 40, 80, 160, 320]
+# since a shorter delay packs more pods into a window. The back-off counts from the failed
+# pod's end, and a pod runs at least a second (docs/model.md §5a: its containers start only
+# once its branch ENI is attached), so each replacement comes at least its delay plus one
+# second after the pod before it. _chain_step[i] is that spacing before the (i+1)-th pod of a
+# chain, _chain_prefix[i] the sum of the first i: the earliest the (i+1)-th pod can be created.
+_pod_min_seconds := 1
 
-_backoff_prefix := [0, 10, 30, 70, 150, 310, 630]
+_chain_step := [0, 11, 21, 41, 81, 161, 321]
+
+_chain_prefix := [0, 11, 32, 73, 154, 315, 636]
 
 _backoff_cap := 360
 
-_delay_at(i) := _backoff_delay[i] if i <= 6
+_capped_step := _backoff_cap + _pod_min_seconds
 
-_delay_at(i) := _backoff_cap if i > 6
+_step_at(i) := _chain_step[i] if i <= 6
 
-_prefix_at(i) := _backoff_prefix[i] if i <= 6
+_step_at(i) := _capped_step if i > 6
 
-_prefix_at(i) := 630 + (_backoff_cap * (i - 6)) if i > 6
+_prefix_at(i) := _chain_prefix[i] if i <= 6
+
+_prefix_at(i) := _chain_prefix[6] + (_capped_step * (i - 6)) if i > 6
 
 # A run's pods follow one another when it runs one pod at a time (parallelism 1, or
 # completions 1) without per-index back-off. The back-off counts the run's Failed pods since
@@ -60,8 +67,8 @@ _single_chain(job) if {
 _stop_seconds(w) := max([30, object.get(w.job, "terminationGracePeriodSeconds", 30)])
 
 # The most pods one run can create: T; for a single chain that can only create pods for D
-# seconds, no more than the back-off lets it create before D (0, 10, 30, 70 … s: a 30 s
-# deadline allows 3).
+# seconds, no more than the back-off lets it create before D (0, 11, 32, 73 … s: a 30 s
+# deadline allows 2).
 _run_pods(w) := min([t, _pack(1, d, t, _chain_of(w.job))]) if {
 	t := job_t(w.job)
 	d := min(_run_lifetimes(w))
@@ -118,13 +125,13 @@ _chains_pack(k, l, t) := (k * (levels + 1)) + partial if {
 }
 
 # The deepest level i such that k chains can all afford their first i delays within l.
-_full_levels(k, l) := 6 + floor((l - (630 * k)) / (_backoff_cap * k)) if {
-	(630 * k) <= l
-} else := max([i | some i in [0, 1, 2, 3, 4, 5, 6]; (k * _backoff_prefix[i]) <= l])
+_full_levels(k, l) := 6 + floor((l - (_chain_prefix[6] * k)) / (_capped_step * k)) if {
+	(_chain_prefix[6] * k) <= l
+} else := max([i | some i in [0, 1, 2, 3, 4, 5, 6]; (k * _chain_prefix[i]) <= l])
 
 _partial_level(k, l, t, levels) := 0 if {
 	levels >= t - 1
-} else := floor((l - (k * _prefix_at(levels))) / _delay_at(levels + 1))
+} else := floor((l - (k * _prefix_at(levels))) / _step_at(levels + 1))
 
 # Runs of a CronJob that can start inside a closed window of length l: each run has its own
 # schedule time, and at most _times_in(l) of them fall in the window. Under Forbid one more
@@ -411,10 +418,10 @@ _sequential_peak(t, k, l, chain) := t + _pack(k, l, t, chain) if {
 # A pod of a run that ended just before the window, and that run's pods created inside it,
 # packed with k − 1 runs started inside it. The run's next pod can come as soon as the ended
 # one is seen (the back-off counts from the container's finish, which can be earlier), but its
-# later pods cost the next delays, 20 s, 40 s …: the same as a fresh chain with one extra 10 s
-# pod, which a budget 10 s larger buys and the count then drops. Under onCompletion a window
+# later pods cost the next steps, 21 s, 41 s …: the same as a fresh chain with one extra pod
+# 11 s before its second, which a budget 11 s larger buys and the count then drops. Under onCompletion a window
 # either holds the start of its oldest run (pack(k, l) ≤ this) or cuts one run in the middle.
-_mid_chain_pack(k, l, t, chain) := _pack(k, l + 10, t, chain) if {
+_mid_chain_pack(k, l, t, chain) := _pack(k, l + _chain_step[1], t, chain) if {
 	chain
 } else := 1 + _pack(k, l, t, chain)
 
