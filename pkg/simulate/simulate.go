@@ -375,6 +375,12 @@ slots:
 			case active != nil && s.w.Policy == "Replace":
 				s.replace(active, now)
 			}
+			if s.w.Policy == "Replace" && idx+1 >= len(slots) && !s.a.Cut {
+				// The run for the last time listed would be replaced at a time not listed:
+				// played, it would make pods forever. The trajectory ends at that time (a
+				// witness, Cut, stops making pods past it anyway).
+				break slots
+			}
 			lastScheduled = idx
 			start := now + s.pick(s.a.StartLatency)
 			r := s.playRun(start, -1)

@@ -365,7 +365,7 @@ _cron_count_held(w, t, p) := min([windowed, spaced]) if {
 	# A Job deleted while its pods still stop holds until they have stopped, then W.
 	l := release_window + _late_stop(w)
 	k := _runs_in(w, l, p)
-	windowed := ((kept + 1) * t) + _pack(k, l, t, _chain_of(w.job))
+	windowed := ((kept + 1) * t) + _runs_pack(w, k, l, t, _chain_of(w.job), p)
 	spaced := _spaced_count_held(w, t, p, kept)
 } else := ((kept + finishing) + in_flight) * t if {
 	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
@@ -403,17 +403,17 @@ _run_tail(w, grace) := max([grace, w.job.ttlSecondsAfterFinished]) + release_win
 _sequential_held(w, t, p, chain, grace) := {"held": held, "facts": facts} if {
 	l := _run_tail(w, grace)
 	k := _runs_in(w, l, p)
-	held := _sequential_peak(t, k, l, chain)
+	held := _sequential_peak(t, k, l, chain, _runs_pack(w, k, l, t, chain, p))
 	facts := array.concat(_tail_facts(w), _chain_facts(chain))
 } else := {"held": 2147483647, "facts": []}
 
 # Under onDelete the oldest run keeps all its pods until its deletion: T of them. Under
 # onCompletion only its pods that ended within W before x still hold, and its pods follow one
 # another, so at most one of them was created before the window: the rest are packed with the
-# later runs.
-_sequential_peak(t, k, l, chain) := t + _pack(k, l, t, chain) if {
+# later runs (packed: what _runs_pack gives them).
+_sequential_peak(t, k, l, chain, packed) := t + packed if {
 	on_delete
-} else := min([t + _pack(k, l, t, chain), _mid_chain_pack(k + 1, l, t, chain)])
+} else := min([t + packed, _mid_chain_pack(k + 1, l, t, chain)])
 
 # A pod of a run that ended just before the window, and that run's pods created inside it,
 # packed with k − 1 runs started inside it. The run's next pod can come as soon as the ended

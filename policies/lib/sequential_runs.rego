@@ -1,0 +1,48 @@
+# Runs that follow one another inside a window (docs/model.md §5a): how many pods they can
+# create in it when each run starts no earlier than its schedule time.
+package eni.model
+
+# The most pods k runs of a CronJob whose runs follow one another (Forbid, Replace) create
+# inside a window of length l, each run one chain. Each run is for its own schedule time and
+# starts no earlier than it, and at most one of them is for a time before the window (Forbid's
+# catch-up). So the j-th of them is for the (j − 1)-th time inside the window at the earliest,
+# which comes at least _span(j − 2) after the window opens, and its pods are created in the
+# window's rest. Packing every chain against the whole window ignores that: every 10 minutes
+# under Forbid, with a 690 s tail (TTL 600 and W), three runs of 7 pods pack 6 + 6 + 4 s in
+# it, but the third run's time comes 600 s into the window, which leaves the first two at most
+# 617 s when the third has its 4 pods: 6 + 5 + 4. Runs whose room fits a whole chain are
+# packed as before (the first free of them).
+_runs_pack(w, k, l, t, chain, p) := max(array.concat([_pack(free, l, t, chain)], [n |
+	some j in _upto(k)
+	j > free
+	n := _pinned_pack(w, j, l, t, chain, p)
+])) if {
+	chain.segments == 1
+	free := _unpinned_runs(k, l, min([t, chain.cap]), p)
+	free < k
+} else := _pack(k, l, t, chain)
+
+# How many runs can start inside the window with room for a whole chain of c pods left to the
+# last of them.
+_unpinned_runs(k, l, c, p) := min([k, max([1, 2 + floor((l - _prefix_at(c - 1)) / p)])])
+
+# j runs, the last of which has v pods (from its time to the window's end) and the others the
+# window up to its v-th pod's creation. None when the j-th run's time cannot be in the window.
+_pinned_pack(w, j, l, t, chain, p) := max([n |
+	room := l - _span(w, j - 2, p)
+	room >= 0
+	some i in _upto(min([min([t, chain.cap]) - 1, 6 + ceil(room / _capped_step)]))
+	_prefix_at(i) <= room
+	n := (i + 1) + _pack(j - 1, l - _prefix_at(i), t, chain)
+])
+
+# The shortest time from a schedule time to the m-th after it: from the schedule's real times
+# when it is irregular (runSpans), otherwise m shortest gaps.
+_span(_, m, _) := 0 if m <= 0
+
+_span(w, m, p) := s if {
+	m > 0
+	spans := object.get(w.cronJob, "runSpans", [])
+	m <= count(spans)
+	s := max([m * p, spans[m - 1]])
+} else := m * p if m > 0

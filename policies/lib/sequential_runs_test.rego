@@ -1,0 +1,48 @@
+package eni.model_test
+
+import data.eni.fixtures as fx
+import data.eni.model
+
+# Every 10 minutes under Forbid with a 600 s TTL: the oldest run's 7 pods hold through its TTL
+# and W (690 s), and three runs start inside that window (two times and a catch-up). Packed
+# side by side their chains make 16 pods in 690 s, but the third run is for the window's second
+# time, 600 s in at the earliest: it makes 4 pods in the last 90 s at most, and the first two
+# 6 + 5 before it (or 6 + 6 with 3 in the rest): 15, so 22, which a witness reaches
+# (terraform-self-managed-dynamic).
+test_the_last_run_starts_at_its_time if {
+	w := fx.cronjob("every-10", {"periodSeconds": 600}, {"ttlSecondsAfterFinished": 600})
+	inv := fx.inventory([w], [fx.sgp_all], [])
+	chain := model._chain_of(w.job)
+	model._pack(3, 690, 7, chain) == 16
+	model._runs_pack(w, 3, 690, 7, chain, 600) == 15
+	model._numbers[w.id].held == 22 with input as inv
+}
+
+# When the last run's time leaves it room for a whole chain the packing is unchanged: the seed
+# with a 60 s TTL, two runs in 150 s (a time and a catch-up), 7 + 8 = 15.
+test_runs_with_room_pack_as_before if {
+	w := fx.cronjob("seed", {}, {"ttlSecondsAfterFinished": 60})
+	chain := model._chain_of(w.job)
+	model._runs_pack(w, 2, 150, 7, chain, 300) == model._pack(2, 150, 7, chain)
+	model._numbers[w.id].held == 15 with input as fx.inventory([w], [fx.sgp_all], [])
+}
+
+# An irregular schedule pins the last run by its real spans: "0 1,2 * * *" with a one-hour TTL
+# (L = 3,690 s) has its two times an hour apart, so the third run started in the window (the
+# catch-up first) has 90 s: 4 pods, the first two 7 each: 7 + 18 = 25, where the side-by-side
+# packing gave 7 + 21.
+test_irregular_spans_pin_the_last_run if {
+	cron := {"periodSeconds": 3600, "runSpans": [3600, 86400, 90000]}
+	w := fx.cronjob("twice", cron, {"ttlSecondsAfterFinished": 3600})
+	chain := model._chain_of(w.job)
+	model._pack(3, 3690, 7, chain) == 21
+	model._numbers[w.id].held == 25 with input as fx.inventory([w], [fx.sgp_all], [])
+}
+
+# Parallel runs and runs of several chains keep the side-by-side packing.
+test_only_single_chains_are_pinned if {
+	parallel := fx.cronjob("parallel", {"periodSeconds": 600}, {"ttlSecondsAfterFinished": 600, "parallelism": 3, "completions": 3})
+	model._runs_pack(parallel, 3, 690, 9, model._chain_of(parallel.job), 600) == model._pack(3, 690, 9, model._chain_of(parallel.job))
+	several := fx.cronjob("several", {"periodSeconds": 600}, {"ttlSecondsAfterFinished": 600, "completions": 3})
+	model._runs_pack(several, 3, 690, 9, model._chain_of(several.job), 600) == model._pack(3, 690, 9, model._chain_of(several.job))
+}
