@@ -50,3 +50,45 @@ func TestPinnedRunsAreSound(t *testing.T) {
 	}
 	t.Logf("the search reached the bound in %d of %d searches", reached, 2*n)
 }
+
+// randomSeparatedWorkload draws the shape whose history count starts its runs a gap after the
+// window's first finish (_started_after_first_finish): Forbid or Replace with a deadline that
+// ends every run, its pods stopped, before the next time; no TTL or a long one, so that the
+// history limits decide.
+func randomSeparatedWorkload(rng *rand.Rand) Workload {
+	w := Workload{
+		CronJob: true, Completions: 1, BackoffLimit: 2 + rng.IntN(7), TTL: -1, StartingDeadline: -1,
+		Period:            []int{120, 300, 600}[rng.IntN(3)],
+		Policy:            []string{"Forbid", "Forbid", "Replace"}[rng.IntN(3)],
+		SuccessfulHistory: rng.IntN(4), FailedHistory: rng.IntN(3),
+		Grace: []int{0, 0, 10}[rng.IntN(3)],
+	}
+	w.Deadline = w.Period/2 + rng.IntN(w.Period/2-30)
+	if rng.IntN(3) == 0 {
+		w.TTL = 3600
+	}
+	w.Times = everyPeriod(w.Period, 16*max(w.Period, 300))
+	return w
+}
+
+// TestRunsAfterTheFirstFinishAreSound: as TestPinnedRunsAreSound, for that shape.
+func TestRunsAfterTheFirstFinishAreSound(t *testing.T) {
+	checkBoundsHold(t, randomSeparatedWorkload, testtool.Size(40, 400), 40, rand.New(rand.NewPCG(73, 2026)))
+	b := newBound(t)
+	rng := rand.New(rand.NewPCG(74, 2026))
+	n, reached := testtool.Size(6, 200), 0
+	for i := range n {
+		w := randomSeparatedWorkload(rng)
+		for _, m := range []Model{{OnDelete: true, Window: 90}, {Window: 90}} {
+			bound := b.held(t, w, m)
+			got := Search([]Workload{w}, m, 16*max(w.Period, 300), 3000, bound, NoLimit, uint64(i))
+			if got.Peak > bound {
+				t.Fatalf("%+v under %+v: the witness reaches %d, above the bound %d", w, m, got.Peak, bound)
+			}
+			if got.Peak == bound {
+				reached++
+			}
+		}
+	}
+	t.Logf("the search reached the bound in %d of %d searches", reached, 2*n)
+}

@@ -202,10 +202,21 @@ test_replace_caps_a_runs_pods_by_its_period if {
 
 # A TTL deletes only Jobs the history kept, so it adds nothing to the count's S + F plus the
 # runs finishing in the window: every 5 minutes, Forbid, a 240 s deadline (5 pods a run), a 1 h
-# TTL, history 3/1: (3 + 1 + 1)·5 + the 4 pods a run creates in W + stop = 29, where the TTL
-# counted on top gave 39 and the witness reaches 28.
+# TTL, history 3/1: (3 + 1 + 1)·5 + the pods of the run started after the window's first
+# finish. That finish comes at least 300 − (240 + 30) = 30 s before the next time, so the run
+# has 60 s of the 90 s window: 3 pods, 28, which the witness reaches (the TTL counted on top gave
+# 39, and the whole window 29).
 test_a_ttl_deletes_only_kept_jobs if {
 	cj := fx.cronjob("reports", {}, {"activeDeadlineSeconds": 240, "ttlSecondsAfterFinished": 3600})
 	inv := fx.inventory([cj], [fx.sgp_all], [])
-	model._numbers[cj.id].held == 29 with input as inv
+	model._numbers[cj.id].held == 28 with input as inv
+}
+
+# Without a deadline, or with one that leaves no gap before the next time (290 s + the 30 s
+# stop), a finish can come just before the next time: the whole window, and its catch-up.
+test_a_finish_without_deadline_opens_the_whole_window if {
+	cj := fx.cronjob("reports", {}, {"ttlSecondsAfterFinished": 3600})
+	model._started_after_first_finish(cj, 90, 7, 300) == model._runs_pack(cj, 2, 90, 7, model._chain_of(cj.job), 300)
+	long := fx.cronjob("long", {}, {"activeDeadlineSeconds": 290})
+	model._started_after_first_finish(long, 90, 7, 300) == model._runs_pack(long, 2, 90, 7, model._chain_of(long.job), 300)
 }

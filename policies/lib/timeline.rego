@@ -364,8 +364,7 @@ _cron_count_held(w, t, p) := min([windowed, spaced]) if {
 
 	# A Job deleted while its pods still stop holds until they have stopped, then W.
 	l := release_window + _late_stop(w)
-	k := _runs_in(w, l, p)
-	windowed := ((kept + 1) * t) + _runs_pack(w, k, l, t, _chain_of(w.job), p)
+	windowed := ((kept + 1) * t) + _started_after_first_finish(w, l, t, p)
 	spaced := _spaced_count_held(w, t, p, kept)
 } else := ((kept + finishing) + in_flight) * t if {
 	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
@@ -374,6 +373,27 @@ _cron_count_held(w, t, p) := min([windowed, spaced]) if {
 	# 1.31), so none of a deleted Job's pods is still stopping.
 	finishing := _runs_in(w, (release_window + w.job.activeDeadlineSeconds) + _stop_seconds(w), p)
 	in_flight := _runs_in(w, w.job.activeDeadlineSeconds + _stop_seconds(w), p)
+}
+
+# The pods of the runs started inside the count's window after its first finish (the deletion
+# that opened it). With a deadline that ends every run at least g = p − (D + stop) before the
+# next time, they start g after that finish at the earliest: every 5 minutes with D = 240, the
+# run in flight has 60 s of the 90 s window, 3 pods, not 4 (terraform-plan-data-source-ami: 28).
+# The window is closed: with g = l the deleted Job's last second still meets the next run's
+# first pod.
+_started_after_first_finish(w, l, t, p) := 0 if {
+	g := _finish_gap(w, p)
+	g > l
+} else := _runs_pack(w, _runs_in(w, l - g, p), l - g, t, _chain_of(w.job), p) if {
+	g := _finish_gap(w, p)
+} else := _runs_pack(w, _runs_in(w, l, p), l, t, _chain_of(w.job), p)
+
+_finish_gap(w, p) := g if {
+	d := w.job.activeDeadlineSeconds
+	d != null
+	g := p - (d + _stop_seconds(w))
+	g > 0
+	not _late_starts(w)
 }
 
 _spaced_count_held(w, t, p, kept) := (kept + 1) * t if {
