@@ -116,22 +116,33 @@ func TestSteadyScriptsAreLegal(t *testing.T) {
 		horizon := min(8*86400, inventory.ScheduleTimes(w.Schedule, "", 8*86400, 1)[0]+16*w.Period)
 		w.Times = inventory.ScheduleTimes(w.Schedule, "", horizon, 400)
 		m := Model{OnDelete: n%2 == 0, Window: 90}
-		scripts := steadyScripts([]Workload{w}, m, minSteadyPlays)
+		ws := []Workload{w}
+		if n%3 == 0 {
+			// A second CronJob every hour: the scripts then also end both long runs before
+			// a time both schedules fire at (Steady.Target).
+			hourly := w
+			hourly.Schedule, hourly.Period = "0 * * * *", 3600
+			hourly.Times = inventory.ScheduleTimes(hourly.Schedule, "", horizon, 400)
+			ws = append(ws, hourly)
+		}
+		scripts := steadyScripts(ws, m, minSteadyPlays)
 		if steadyShape(w) && len(scripts) == 0 {
 			t.Fatalf("case %d: no script for %+v", n, w)
 		}
 		for _, script := range scripts {
-			adv := hostile(horizon, false, w)
-			adv.Steady = &script[0]
-			one := &state{plays: []played{playOne(w, m, choice{adv: adv, tape: &tape{fresh: rand.New(zeros{})}})}}
-			got := record(jointPeak{}, one.owned())
-			var runs []replay.Run
-			for _, r := range got.AllRuns {
-				runs = append(runs, replayRun(r))
-			}
-			for _, v := range replay.Check(replaySpec(w), replay.Model{OnDelete: m.OnDelete, W: m.Window}, runs, horizon) {
-				w.Times = nil
-				t.Fatalf("case %d (onDelete %v), script %+v, workload %+v: %s\n%s", n, m.OnDelete, script[0], w, v, describe(runs, v.Run))
+			for i, w := range ws {
+				adv := hostile(horizon, false, w)
+				adv.Steady = &script[i]
+				one := &state{plays: []played{playOne(w, m, choice{adv: adv, tape: &tape{fresh: rand.New(zeros{})}})}}
+				got := record(jointPeak{}, one.owned())
+				var runs []replay.Run
+				for _, r := range got.AllRuns {
+					runs = append(runs, replayRun(r))
+				}
+				for _, v := range replay.Check(replaySpec(w), replay.Model{OnDelete: m.OnDelete, W: m.Window}, runs, horizon) {
+					w.Times = nil
+					t.Fatalf("case %d (onDelete %v), script %+v, workload %+v: %s\n%s", n, m.OnDelete, script[i], w, v, describe(runs, v.Run))
+				}
 			}
 		}
 	}

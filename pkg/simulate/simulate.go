@@ -154,8 +154,12 @@ type Adversary struct {
 // that it misses a time and ends just before the next; run Long + 1 is that missed time's
 // catch-up, whose pods fail until the next one could not end before the next schedule time,
 // then one succeeds (its success deletes one more Job by history, in the same release window
-// as the one Long's deleted); the runs after fail as fast as the back-off allows.
-type Steady struct{ Long, Failed, Before int }
+// as the one Long's deleted); the runs after fail as fast as the back-off allows. With Target,
+// run Long ends Before seconds before the first schedule time at or after it: CronJobs of
+// different schedules then peak in the same second, at a time both fire. With Each, every run
+// after Long (its catch-ups too) makes Each pods, the last a success: a TTL's tail holds most
+// when its runs share the back-off evenly (6 + 6 + 6 in 990 s rather than 7 + 6).
+type Steady struct{ Long, Failed, Before, Target, Each int }
 
 // steadyShape is whether Adversary.Steady plays w: a Forbid CronJob (of the CronJob
 // controller) of one chain of pods, each failure a new pod.
@@ -554,12 +558,14 @@ func (s *sim) steadyPod(r *run, i, n, want, consecutive, finished int) (int, boo
 			// The last success runs long: until Before seconds before a schedule time, the
 			// second after the run's start or the first it can reach, so that the run misses
 			// a time and its catch-up has Before seconds.
-			at := max(sort.SearchInts(s.slots, r.start+1)+1, sort.SearchInts(s.slots, finished+st.Before))
+			at := max(sort.SearchInts(s.slots, r.start+1)+1, sort.SearchInts(s.slots, finished+st.Before), sort.SearchInts(s.slots, st.Target))
 			if at < len(s.slots) {
 				finished = s.slots[at] - st.Before
 			}
 		}
 		return finished, n < b
+	case i > st.Long && st.Each > 0:
+		return finished, n < min(st.Each, b+want)-1
 	case i == st.Long+1:
 		// The catch-up: it fails while its next pod, a back-off after this one, can still end
 		// before the next schedule time.

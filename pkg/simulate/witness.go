@@ -203,7 +203,7 @@ func Search(ws []Workload, m Model, horizon, plays, target int, limit Limit, see
 	// made of, and one that random draws for many workloads at once rarely make together. It
 	// draws nothing from the search's random source (its tapes read 0), so the climbs are what they
 	// would be without it.
-	best := hostileStart(ws, m, horizon, plays, limit)
+	best, _ := hostileStart(ws, m, horizon, plays, target, limit)
 	if best.reaches(target) {
 		return best.trajectory()
 	}
@@ -283,7 +283,7 @@ func Sample(ws []Workload, m Model, horizon int, seed uint64) Trajectory {
 // past it, so that the run ends before that time and its catch-up runs across it. Last, for
 // Forbid CronJobs of one chain, the steady scripts (steadyScripts): the history count's
 // trajectory once the history has filled.
-func hostileStart(ws []Workload, m Model, horizon, plays int, limit Limit) *state {
+func hostileStart(ws []Workload, m Model, horizon, plays, target int, limit Limit) (*state, int) {
 	var best *state
 	bestOutcome := 0
 	play := func(outcome int, staggered bool, long []int, steady []Steady) *state {
@@ -341,25 +341,31 @@ func hostileStart(ws []Workload, m Model, horizon, plays int, limit Limit) *stat
 	}
 	// The workloads a script does not play keep the outcome of the best trajectory so far.
 	others := bestOutcome
+	scripted := 0
 	for _, steady := range steadyScripts(ws, m, plays) {
 		for _, staggered := range []bool{false, true} {
+			if best.reaches(target) {
+				return best, scripted
+			}
 			if !staggered || limit.Running >= 0 && len(ws) > limit.AtPeak {
 				play(others, staggered, nil, steady)
+				scripted++
 			}
 		}
 	}
-	return best
+	return best, scripted
 }
 
 // steadyScripts are the Adversary.Steady scripts the hostile start plays: for every Forbid
 // CronJob of one chain, its long run right after the history has filled (S + F runs) or one
-// run later, ending 1 … W seconds before its time, all the CronJobs at the same distance so
-// that their chains peak in the same second; nil when none is such a CronJob, or when the
-// search has fewer than minSteadyPlays plays (the smallest budget is the one of a row whose
-// contributors are neither all played nor counted, which cannot reach the bound: on the
-// bench's pull-request tree the scripts cost its ten searches 1.3x the run's wall time, for
-// nothing). Up to a quarter of the search's plays go to them: with fewer than 2·W, the
-// distances are a step apart.
+// run later, ending 1 … W seconds (TTL + W with a TTL) before its time, all the CronJobs at
+// the same distance so that their chains peak in the same second; nil when none is such a
+// CronJob, or when the search has fewer than minSteadyPlays plays (the smallest budget is the
+// one of a row whose contributors are neither all played nor counted, which cannot reach the
+// bound: on the bench's pull-request tree the scripts cost its ten searches 1.3x the run's
+// wall time, for nothing). About an eighth of the search's plays go to them (a quarter when
+// staggered plays are made too), and the hostile start stops once one reaches the target:
+// with fewer plays than distances, the distances are a step apart.
 func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
 	found := false
 	for _, w := range ws {
@@ -368,21 +374,92 @@ func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
 	if !found || m.Window <= 0 || plays < minSteadyPlays {
 		return nil
 	}
-	step := max(1, (2*m.Window+plays/4-1)/(plays/4))
+	// The distances reach the longest window of a finished run: W after its deletion, TTL + W
+	// when a TTL deletes it (the catch-up and the next run then fit in that tail).
+	span := m.Window
+	for _, w := range ws {
+		if steadyShape(w) && w.TTL >= 0 {
+			span = max(span, w.TTL+m.Window)
+		}
+	}
+	// Each CronJob's own long run, and, when they share a time, all of them ending before it.
+	targets := [2][]int{{0}, {0}}
+	for later := range 2 {
+		if t := commonTime(ws, later); t > 0 {
+			targets[later] = append(targets[later], t)
+		}
+	}
+	// The runs after the long one as the history count needs them (0), and, under a TTL's
+	// tail, each making the same number of pods: one to three fewer than a run can (a run's
+	// last pods cost the longest back-offs, so a tail that fits every run's T holds T each,
+	// which the first kind of script already plays).
+	each := []int{0}
+	if span > m.Window {
+		most := 0
+		for _, w := range ws {
+			if steadyShape(w) {
+				most = max(most, max(0, w.BackoffLimit)+1)
+			}
+		}
+		for n := most - 1; n >= max(2, most-3); n-- {
+			each = append(each, n)
+		}
+	}
+	variants := (len(targets[0]) + len(targets[1])) * len(each)
+	step := max(1, (variants*span+plays/8-1)/(plays/8))
 	var out [][]Steady
 	for later := range 2 {
-		for before := 1; before <= m.Window; before += step {
-			script := make([]Steady, len(ws))
-			for i, w := range ws {
-				if steadyShape(w) {
-					f := max(0, w.FailedHistory)
-					script[i] = Steady{Long: max(0, w.SuccessfulHistory) + f + later, Failed: f, Before: before}
+		for _, target := range targets[later] {
+			for _, n := range each {
+				for before := 1; before <= span; before += step {
+					script := make([]Steady, len(ws))
+					for i, w := range ws {
+						if steadyShape(w) {
+							f := max(0, w.FailedHistory)
+							script[i] = Steady{Long: max(0, w.SuccessfulHistory) + f + later, Failed: f, Before: before, Target: target, Each: n}
+						}
+					}
+					out = append(out, script)
 				}
 			}
-			out = append(out, script)
 		}
 	}
 	return out
+}
+
+// commonTime is the first time every scripted CronJob's schedule fires at, after each one's
+// long run (run S + F + later) has started and a time more has come; 0 with one such CronJob,
+// or when their listed times share none.
+func commonTime(ws []Workload, later int) int {
+	var scripted []Workload
+	after := 0
+	for _, w := range ws {
+		if !steadyShape(w) {
+			continue
+		}
+		if len(w.Times) == 0 {
+			return 0
+		}
+		scripted = append(scripted, w)
+		long := max(0, w.SuccessfulHistory) + max(0, w.FailedHistory) + later
+		after = max(after, w.Times[min(len(w.Times)-1, long+1)])
+	}
+	if len(scripted) < 2 {
+		return 0
+	}
+next:
+	for _, t := range scripted[0].Times {
+		if t < after {
+			continue
+		}
+		for _, w := range scripted[1:] {
+			if _, ok := slices.BinarySearch(w.Times, t); !ok {
+				continue next
+			}
+		}
+		return t
+	}
+	return 0
 }
 
 // firstRunLengths is how long each workload's first run lasted in a trajectory (0: none).

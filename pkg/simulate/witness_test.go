@@ -114,7 +114,7 @@ func TestHostileStartReachesTheHistoryCount(t *testing.T) {
 	for _, window := range []int{60, 90, 150} {
 		m := Model{OnDelete: true, Window: window}
 		bound := b.held(t, w, m)
-		if got := hostileStart([]Workload{w}, m, horizon, 1000, NoLimit); got.peak.Peak != bound {
+		if got, _ := hostileStart([]Workload{w}, m, horizon, 1000, bound, NoLimit); got.peak.Peak != bound {
 			t.Errorf("W = %d: the hostile start reaches %d of %d", window, got.peak.Peak, bound)
 		}
 	}
