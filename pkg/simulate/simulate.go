@@ -113,8 +113,8 @@ type Adversary struct {
 	// minutes (MaxJobPodFailureBackOff); a pod deleted while it runs ends within its own grace
 	// period (0 is 0) and its ENI is freed from then on (it is deleted); a Job is finished only
 	// once its pods have stopped (as in every play: Kubernetes 1.31 and later). Without it the
-	// adversary is stronger than any cluster (shorter back-off cap, a 30 s floor on stopping,
-	// pods kept past their deletion), for the soundness tests.
+	// adversary is stronger than any cluster (shorter back-off cap, a 30 s floor on stopping),
+	// for the soundness tests.
 	Legal bool
 	// MaxPending is how long a created pod may wait Pending before it is bound to the node
 	// (and its ENI attached): kube-scheduler binds a pod needing a branch ENI only while the
@@ -603,13 +603,12 @@ func (s *sim) fails(n *int) bool {
 }
 
 // deletedRunning records that the Job controller deleted p while it ran (a deadline, the
-// back-off limit passed): in a legal trajectory the pod is gone once it has stopped, and its
-// ENI is freed from then on; the stronger adversary keeps it with its Job.
+// back-off limit passed): the pod is gone once it has stopped, and its ENI is freed from then
+// on, in every play (the stronger adversary's stop may be longer: at least 30 s). The model
+// counts on it where a deadline ends a window (docs/model.md §5a, the window's fall).
 func (s *sim) deletedRunning(p *pod) {
-	if s.a.Legal {
-		p.deleted = p.ended
-		s.free(p, p.ended)
-	}
+	p.deleted = p.ended
+	s.free(p, p.ended)
 }
 
 // live is a pod of a parallel run that has not ended: its current container attempt's

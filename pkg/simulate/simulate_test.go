@@ -59,13 +59,13 @@ func prepareBound() (*bound, error) {
 	q := prepare("x := data.eni.model.numbers_of(input.w)")
 	// As a row counts them: the separable ones at their peak together, the others summed; the
 	// windows are either each view's separable windows or (windows alone, what tells two
-	// CronJobs apart) the same without their ramps.
+	// CronJobs apart) the same without their ramps and falls.
 	row := `s := {id: %s | some id, v in input.views}
 		all := [{"id": id, "held": data.eni.model.numbers_of(v).held} | some id, v in input.views]
 		cs := [c | some c in all; s[c.id]]
 		x := (sum([c.held | some c in all]) - sum([c.held | some c in cs])) + data.eni.model._separated_peak(cs) with data.eni.model.separable as s`
 	separated := prepare(fmt.Sprintf(row, "data.eni.model.separable_windows(v)"))
-	windows := prepare(fmt.Sprintf(row, `object.remove(data.eni.model.separable_windows(v), {"ramp"})`))
+	windows := prepare(fmt.Sprintf(row, `object.remove(data.eni.model.separable_windows(v), {"ramp", "fall"})`))
 	return &bound{q, separated, windows}, failed
 }
 

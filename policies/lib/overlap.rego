@@ -43,10 +43,36 @@ separable_view(v) if {
 # its ramp: [offset, pods] steps, the most pods a run can have created that many seconds after
 # its time (its first pod at the time, each next one no earlier than the back-off allows, as in
 # pack). A pod not created yet holds nothing, so inside its window a CronJob holds at most that
-# many; a row's peak then need not count every CronJob at its full figure at once.
-separable_windows(v) := {"times": v.cronJob.weekTimes, "busy": busy, "ramp": ramp} if {
+# many; a row's peak then need not count every CronJob at its full figure at once. And its
+# fall: [offset, pods], at most that many after the offset (_window_fall).
+separable_windows(v) := {"times": v.cronJob.weekTimes, "busy": busy, "ramp": ramp, "fall": fall} if {
 	busy := _busy_seconds(v)
 	ramp := _ramp_steps(v, busy)
+	fall := _window_fall(v, busy)
+}
+
+# The end of a window stopped by a deadline: the window lasts D + stop + tail because the Job
+# controller deletes the pod still running at D, which may take its grace period to stop. That
+# pod is then gone: its ENI is freed W after it stops, while the run's other pods, ended before
+# D, hold through the tail (a TTL from the Job's finish, which waits for the stopped pod). So a
+# run of one pod at a time holds all its pods only until D + tail; after that, one fewer under
+# onDelete (when the TTL is at least the stop: the others then outlast the stopped one), and
+# under onCompletion only the stopped pod (the others ended before D: W after it). Hourly
+# CronJobs two minutes apart with D = 600, TTL 300: the first run holds 6 until 990 s and 5 to
+# 1,020 s, so nine of them hold 48 at once, not 49 (model-staging-cronjobs-staggered).
+_window_fall(v, busy) := [d + _run_tail(v, 0), _run_pods(v) - 1] if {
+	d := _fall_deadline(v, busy)
+	on_delete
+	v.job.ttlSecondsAfterFinished >= _stop_seconds(v)
+} else := [d + _run_tail(v, 0), 1] if {
+	d := _fall_deadline(v, busy)
+	not on_delete
+} else := null
+
+_fall_deadline(v, busy) := d if {
+	_single_chain(v.job)
+	d := v.job.activeDeadlineSeconds
+	busy == (d + _stop_seconds(v)) + _run_tail(v, 0)
 }
 
 _ramp_steps(v, busy) := [[_prefix_at(k), k + 1] |
@@ -107,11 +133,16 @@ _ramp_offsets(windows) := {0} | {o | some [o, _] in object.get(windows, "ramp", 
 # that started tau seconds ago, its figure, or its ramp's pods at tau when that is smaller. The
 # window is found at the grid instant at or before t: a window starts on the grid, so one that
 # covers t covers that instant too, and windows (cut where the next starts) do not meet.
-_group_holds(g, starts, t, step, period) := object.get(g, "count", 1) * min([g.held, _ramp_at(g.windows, tau)]) if {
+_group_holds(g, starts, t, step, period) := object.get(g, "count", 1) * min([g.held, _ramp_at(g.windows, tau), _fall_at(g.windows, tau)]) if {
 	w := starts[t - (t % step)]
 	tau := ((t - w[0]) + period) % period
 	tau <= w[1]
 }
+
+_fall_at(windows, tau) := pods if {
+	[after, pods] := object.get(windows, "fall", null)
+	tau > after
+} else := 2147483647
 
 _ramp_at(windows, tau) := max([p | some [o, p] in windows.ramp; o <= tau]) if {
 	count(object.get(windows, "ramp", [])) > 0

@@ -220,3 +220,21 @@ test_a_finish_without_deadline_opens_the_whole_window if {
 	long := fx.cronjob("long", {}, {"activeDeadlineSeconds": 290})
 	model._started_after_first_finish(long, 90, 7, 300) == model._runs_pack(long, 2, 90, 7, model._chain_of(long.job), 300)
 }
+
+# A window a deadline ends falls before its end: the pod deleted at D is gone once it has
+# stopped, so past D + tail a run of one pod at a time holds one pod fewer under onDelete (its
+# other pods hold through the TTL from the Job's finish) and only that pod under onCompletion.
+# Two daily CronJobs, D = 600, TTL 300: the first's window is 1,020 s under onDelete, and the
+# second starts 1,000 s after it, past 990: at 1,011 s 5 + 2 = 7, not 6 + 2. Under onCompletion
+# the window is 720 s and the first holds 4 at most (its pods within W), and the second starts
+# 700 s after it, past 690: 1 + 2 at 711 s, so the row is the first alone, 4, not 4 + 2.
+daily_at(name, at) := fx.cronjob(name, {"schedule": "", "periodSeconds": 86400, "weekTimes": week_times(at)}, {"activeDeadlineSeconds": 600, "ttlSecondsAfterFinished": 300})
+
+test_a_deadline_window_falls_before_its_end if {
+	on_delete := fx.inventory([daily_at("a", 0), daily_at("b", 1000)], [fx.sgp_all], [fx.node_group("default", ["m5.large"])])
+	rows := model.rows with input as on_delete
+	rows[0].held == 7
+	on_completion := fx.on_completion(fx.inventory([daily_at("a", 0), daily_at("b", 700)], [fx.sgp_all], [fx.node_group("default", ["m5.large"])]))
+	completion_rows := model.rows with input as on_completion
+	completion_rows[0].held == 4
+}
