@@ -116,6 +116,10 @@ func TestSteadyScriptsAreLegal(t *testing.T) {
 		horizon := min(8*86400, inventory.ScheduleTimes(w.Schedule, "", 8*86400, 1)[0]+16*w.Period)
 		w.Times = inventory.ScheduleTimes(w.Schedule, "", horizon, 400)
 		m := Model{OnDelete: n%2 == 0, Window: 90}
+		if w.OnFailure {
+			// With disruptions assumed the scripts play OnFailure too, each failure a new pod.
+			m.Disruptions = max(1, w.BackoffLimit)
+		}
 		ws := []Workload{w}
 		if n%3 == 0 {
 			// A second CronJob every hour: the scripts then also end both long runs before
@@ -126,7 +130,7 @@ func TestSteadyScriptsAreLegal(t *testing.T) {
 			ws = append(ws, hourly)
 		}
 		scripts := steadyScripts(ws, m, minSteadyPlays)
-		if steadyShape(w) && len(scripts) == 0 {
+		if steadyShape(w, m) && len(scripts) == 0 {
 			t.Fatalf("case %d: no script for %+v", n, w)
 		}
 		for _, script := range scripts {

@@ -161,10 +161,11 @@ type Adversary struct {
 // when its runs share the back-off evenly (6 + 6 + 6 in 990 s rather than 7 + 6).
 type Steady struct{ Long, Failed, Before, Target, Each int }
 
-// steadyShape is whether Adversary.Steady plays w: a Forbid CronJob (of the CronJob
-// controller) of one chain of pods, each failure a new pod.
-func steadyShape(w Workload) bool {
-	return w.CronJob && w.Policy == "Forbid" && !w.parallel() && !w.OnFailure && !w.Spark && !w.KEDA
+// steadyShape is whether Adversary.Steady plays w under m: a Forbid CronJob (of the CronJob
+// controller) of one chain of pods, each failure a new pod: under Never, or under OnFailure
+// when disruptions are assumed (the hostile plays disrupt every failing pod while they last).
+func steadyShape(w Workload, m Model) bool {
+	return w.CronJob && w.Policy == "Forbid" && !w.parallel() && (!w.OnFailure || m.Disruptions > 0) && !w.Spark && !w.KEDA
 }
 
 // maxPodsPerRun bounds a run's pods when Cut is set.
@@ -416,7 +417,7 @@ func (s *sim) playRun(start, _ int) *run {
 	// Room for the pods a run usually creates, so that appending does not grow it step by step.
 	r.pods = make([]*pod, 0, min(16, want+max(0, s.w.BackoffLimit)+1))
 	steady := -1 // the run's index under Adversary.Steady
-	if s.a.Steady != nil && steadyShape(s.w) {
+	if s.a.Steady != nil && steadyShape(s.w, s.m) {
 		steady = len(s.runs)
 	}
 	next := start

@@ -149,7 +149,7 @@ func restartPolicy(w Workload) string {
 
 func (b *bound) held(t testing.TB, w Workload, m Model) int {
 	input := map[string]any{
-		"settings": map[string]any{"eniRelease": release(m), "cooldownSeconds": m.Window - 30, "windowSeconds": m.Window},
+		"settings": map[string]any{"eniRelease": release(m), "cooldownSeconds": m.Window - 30, "windowSeconds": m.Window, "disruptions": m.Disruptions},
 		"w":        view(w),
 	}
 	rs, err := b.q.Eval(context.Background(), rego.EvalParsedInput(mustValue(t, input)))
@@ -378,7 +378,7 @@ func (b *bound) peak(t testing.TB, q rego.PreparedEvalQuery, ws []Workload, m Mo
 		views[fmt.Sprint(i)] = v
 	}
 	input := map[string]any{
-		"settings": map[string]any{"eniRelease": release(m), "cooldownSeconds": m.Window - 30, "windowSeconds": m.Window},
+		"settings": map[string]any{"eniRelease": release(m), "cooldownSeconds": m.Window - 30, "windowSeconds": m.Window, "disruptions": m.Disruptions},
 		"views":    views,
 	}
 	rs, err := q.Eval(context.Background(), rego.EvalParsedInput(mustValue(t, input)))

@@ -369,7 +369,7 @@ func hostileStart(ws []Workload, m Model, horizon, plays, target int, limit Limi
 func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
 	found := false
 	for _, w := range ws {
-		found = found || steadyShape(w)
+		found = found || steadyShape(w, m)
 	}
 	if !found || m.Window <= 0 || plays < minSteadyPlays {
 		return nil
@@ -378,14 +378,14 @@ func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
 	// when a TTL deletes it (the catch-up and the next run then fit in that tail).
 	span := m.Window
 	for _, w := range ws {
-		if steadyShape(w) && w.TTL >= 0 {
+		if steadyShape(w, m) && w.TTL >= 0 {
 			span = max(span, w.TTL+m.Window)
 		}
 	}
 	// Each CronJob's own long run, and, when they share a time, all of them ending before it.
 	targets := [2][]int{{0}, {0}}
 	for later := range 2 {
-		if t := commonTime(ws, later); t > 0 {
+		if t := commonTime(ws, m, later); t > 0 {
 			targets[later] = append(targets[later], t)
 		}
 	}
@@ -397,7 +397,7 @@ func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
 	if span > m.Window {
 		most := 0
 		for _, w := range ws {
-			if steadyShape(w) {
+			if steadyShape(w, m) {
 				most = max(most, max(0, w.BackoffLimit)+1)
 			}
 		}
@@ -414,7 +414,7 @@ func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
 				for before := 1; before <= span; before += step {
 					script := make([]Steady, len(ws))
 					for i, w := range ws {
-						if steadyShape(w) {
+						if steadyShape(w, m) {
 							f := max(0, w.FailedHistory)
 							script[i] = Steady{Long: max(0, w.SuccessfulHistory) + f + later, Failed: f, Before: before, Target: target, Each: n}
 						}
@@ -430,11 +430,11 @@ func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
 // commonTime is the first time every scripted CronJob's schedule fires at, after each one's
 // long run (run S + F + later) has started and a time more has come; 0 with one such CronJob,
 // or when their listed times share none.
-func commonTime(ws []Workload, later int) int {
+func commonTime(ws []Workload, m Model, later int) int {
 	var scripted []Workload
 	after := 0
 	for _, w := range ws {
-		if !steadyShape(w) {
+		if !steadyShape(w, m) {
 			continue
 		}
 		if len(w.Times) == 0 {
