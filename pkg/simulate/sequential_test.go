@@ -119,3 +119,31 @@ func TestDeadlineWindowsFallSoundly(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedOnFailureJobsAreSound: OnFailure CronJobs of one pod at a time, whose failed Jobs
+// the history count takes at their disrupted pods only (_kept_pods), under 0 to 7 disruptions a
+// run: neither random adversaries nor the witness search passes the bound.
+func TestFailedOnFailureJobsAreSound(t *testing.T) {
+	b := newBound(t)
+	rng := rand.New(rand.NewPCG(76, 2026))
+	for i := range testtool.Size(12, 120) {
+		w := Workload{
+			CronJob: true, Completions: 1, BackoffLimit: rng.IntN(7), TTL: []int{-1, -1, 300}[rng.IntN(3)], Deadline: []int{-1, -1, 600}[rng.IntN(3)],
+			StartingDeadline: -1, Period: []int{300, 600, 3600}[rng.IntN(3)], Policy: []string{"Forbid", "Replace"}[rng.IntN(2)],
+			SuccessfulHistory: rng.IntN(4), FailedHistory: 1 + rng.IntN(3), OnFailure: true,
+		}
+		w.Times = everyPeriod(w.Period, 16*max(w.Period, 300))
+		d := []int{0, 1, 3, 7}[rng.IntN(4)]
+		for _, m := range []Model{{OnDelete: true, Window: 90, Disruptions: d}, {Window: 90, Disruptions: d}} {
+			bound := b.held(t, w, m)
+			for range 20 {
+				if got := Peak(w, m, randomAdversary(rng, w), rng); got > bound {
+					t.Fatalf("%+v under %+v: simulated %d, bound %d", w, m, got, bound)
+				}
+			}
+			if got := Search([]Workload{w}, m, 16*max(w.Period, 300), 1000, bound, NoLimit, uint64(i)); got.Peak > bound {
+				t.Fatalf("%+v under %+v: the witness reaches %d, bound %d", w, m, got.Peak, bound)
+			}
+		}
+	}
+}

@@ -46,3 +46,17 @@ test_only_single_chains_are_pinned if {
 	several := fx.cronjob("several", {"periodSeconds": 600}, {"ttlSecondsAfterFinished": 600, "completions": 3})
 	model._runs_pack(several, 3, 690, 9, model._chain_of(several.job), 600) == model._pack(3, 690, 9, model._chain_of(several.job))
 }
+
+# A failed OnFailure Job keeps only its disrupted pods: its run fails by the B-th container
+# restart, and the Job controller deletes the pod still running then. Hourly, history 3/1:
+# without disruptions 3·1 + 1·0 + 1 + the 2 pods of runs in W = 6; with 6 disruptions a run,
+# 3·7 + 1·6 + 7 + 6 = 40 (Never, whose failed Job keeps all 7: 41).
+test_a_failed_onfailure_job_keeps_its_disrupted_pods if {
+	onfailure := fx.cronjob("sync", {"periodSeconds": 3600}, {"restartPolicy": "OnFailure"})
+	never := fx.cronjob("never", {"periodSeconds": 3600}, {})
+	inv := fx.inventory([onfailure, never], [fx.sgp_all], [])
+	model._numbers[onfailure.id].held == 6 with input as inv
+	disrupted := object.union(inv, {"settings": object.union(inv.settings, {"disruptions": 6})})
+	model._numbers[onfailure.id].held == 40 with input as disrupted
+	model._numbers[never.id].held == 41 with input as disrupted
+}

@@ -360,14 +360,14 @@ _deadline_separates(w, _, _) if w.cronJob.concurrencyPolicy == "Replace"
 # So (S + F + 1)·T.
 _cron_count_held(w, t, p) := min([windowed, spaced]) if {
 	w.cronJob.concurrencyPolicy in {"Forbid", "Replace"}
-	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
+	kept := _kept_pods(w, t)
 
 	# A Job deleted while its pods still stop holds until they have stopped, then W.
 	l := release_window + _late_stop(w)
-	windowed := ((kept + 1) * t) + _started_after_first_finish(w, l, t, p)
+	windowed := (kept + t) + _started_after_first_finish(w, l, t, p)
 	spaced := _spaced_count_held(w, t, p, kept)
-} else := ((kept + finishing) + in_flight) * t if {
-	kept := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
+} else := kept + ((finishing + in_flight) * t) if {
+	kept := _kept_pods(w, t)
 	# Deletions within W, at finishes of runs that started within D + stop before them: a Job
 	# whose deadline deletes its running pods is finished once they have stopped (Kubernetes
 	# 1.31), so none of a deleted Job's pods is still stopping.
@@ -396,7 +396,18 @@ _finish_gap(w, p) := g if {
 	not _late_starts(w)
 }
 
-_spaced_count_held(w, t, p, kept) := (kept + 1) * t if {
+# The pods of the finished Jobs the history keeps: S of T, and F of what a failed run keeps.
+# Under OnFailure a pod fails only when disrupted: a run of one pod at a time fails by its B-th
+# container restart or its deadline, and the Job controller then deletes the pod still running,
+# so a failed Job keeps only its disrupted pods (none without --disruptions).
+_kept_pods(w, t) := (w.cronJob.successfulJobsHistoryLimit * t) + (w.cronJob.failedJobsHistoryLimit * _failed_job_pods(w, t))
+
+_failed_job_pods(w, t) := min([t, _disruptions]) if {
+	w.job.restartPolicy == "OnFailure"
+	_single_chain(w.job)
+} else := t
+
+_spaced_count_held(w, t, p, kept) := kept + t if {
 	d := w.job.activeDeadlineSeconds
 	d != null
 	((d + _stop_seconds(w)) + release_window) < p
