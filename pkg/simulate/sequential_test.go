@@ -17,7 +17,7 @@ func randomSequentialWorkload(rng *rand.Rand) Workload {
 		Policy:            []string{"Forbid", "Forbid", "Replace"}[rng.IntN(3)],
 		SuccessfulHistory: 1 + rng.IntN(3), FailedHistory: rng.IntN(3),
 	}
-	w.TTL = max(0, w.Period-90) + rng.IntN(2*w.Period)
+	w.TTL = max(0, w.Period-90) + rng.IntN(8*w.Period)
 	if rng.IntN(4) == 0 {
 		w.StartingDeadline = []int{10, 100, 3600}[rng.IntN(3)]
 	}

@@ -46,3 +46,21 @@ _span(w, m, p) := s if {
 	m <= count(spans)
 	s := max([m * p, spans[m - 1]])
 } else := m * p if m > 0
+
+# The history count when a TTL deletes the finished Jobs too (Forbid, onDelete): every Job that
+# holds at x finished within TTL + W before it. Of them, the first to finish (R1) holds at most
+# T; the runs that finish within W after the first of them, and the run in flight, started
+# inside W (the count's pack); and the rest are at most S + F runs (the kept ones and those the
+# history deleted within W, less the runs finishing within W, which each deleted one), all
+# started after R1 finished under Forbid: packed into TTL + W, not counted at T each. Every 5
+# minutes with TTL 1800, history 3/1: 7 + pack(4, 1890) = 25 + pack(2, 90) = 6, so 38 where
+# (S + F + 1)·T + 6 is 41: a run of 7 pods takes 637 s, and five of them cannot all have
+# finished within 1,890 s (helm-values-repeated-key).
+_ttl_count_held(w, t, p) := (t + _runs_pack(w, runs, l, t, chain, p)) + _started_after_first_finish(w, release_window, t, p) if {
+	on_delete
+	w.cronJob.concurrencyPolicy == "Forbid"
+	w.job.ttlSecondsAfterFinished != null
+	runs := w.cronJob.successfulJobsHistoryLimit + w.cronJob.failedJobsHistoryLimit
+	l := w.job.ttlSecondsAfterFinished + release_window
+	chain := _chain_of(w.job)
+} else := 2147483647

@@ -60,3 +60,12 @@ test_a_failed_onfailure_job_keeps_its_disrupted_pods if {
 	model._numbers[onfailure.id].held == 40 with input as disrupted
 	model._numbers[never.id].held == 41 with input as disrupted
 }
+
+# With a TTL the history count's kept Jobs must all have finished within TTL + W: every
+# 5 minutes, TTL 1800, history 3/1: 7 + pack(4, 1890) + pack(2, 90) = 7 + 25 + 6 = 38, not
+# (3 + 1 + 1)·7 + 6 = 41 (helm-values-repeated-key's witness reaches 38).
+test_a_ttl_limits_the_kept_jobs if {
+	w := fx.cronjob("cleanup", {}, {"ttlSecondsAfterFinished": 1800})
+	model._ttl_count_held(w, 7, 300) == 38 with input as fx.inventory([w], [fx.sgp_all], [])
+	model._numbers[w.id].held == 38 with input as fx.inventory([w], [fx.sgp_all], [])
+}

@@ -358,7 +358,7 @@ _deadline_separates(w, _, _) if w.cronJob.concurrencyPolicy == "Replace"
 # of its kind has refilled its place since (a finish within W deletes the oldest of that kind,
 # and that one is then the history's deletion): the kept Jobs and it are still at most S + F.
 # So (S + F + 1)·T.
-_cron_count_held(w, t, p) := min([windowed, spaced]) if {
+_cron_count_held(w, t, p) := min([windowed, spaced, _ttl_count_held(w, t, p)]) if {
 	w.cronJob.concurrencyPolicy in {"Forbid", "Replace"}
 	kept := _kept_pods(w, t)
 
