@@ -353,7 +353,69 @@ func hostileStart(ws []Workload, m Model, horizon, plays, target int, limit Limi
 			}
 		}
 	}
-	return best, scripted
+	return scriptEach(ws, m, plays, target, limit, best), scripted
+}
+
+// scriptEach tries, for each scripted CronJob in turn, every script of its own (its distance
+// and pods a run), all ending before the same time their schedules share, the others keeping
+// their plays: CronJobs of different shapes need different distances (one the history count's,
+// within W, one a TTL's tail) that one script for all cannot give.
+func scriptEach(ws []Workload, m Model, plays, target int, limit Limit, best *state) *state {
+	var scripted []int
+	for i, w := range ws {
+		if steadyShape(w, m) {
+			scripted = append(scripted, i)
+		}
+	}
+	if len(scripted) < 2 || plays < minSteadyPlays || best.reaches(target) {
+		return best
+	}
+	for later := range 2 {
+		at := commonTime(ws, m, later)
+		if at == 0 {
+			continue
+		}
+		s := best.clone()
+		set := func(i int, sc Steady) {
+			adv := hostile(s.choices[i].adv.Horizon, false, ws[i])
+			adv.Steady = &sc
+			s.choices[i] = choice{adv: adv, tape: &tape{fresh: rand.New(zeros{})}}
+			s.plays[i] = playOne(ws[i], m, s.choices[i])
+		}
+		long := func(i int) int {
+			return max(0, ws[i].SuccessfulHistory) + max(0, ws[i].FailedHistory) + later
+		}
+		for _, i := range scripted {
+			set(i, Steady{Long: long(i), Failed: max(0, ws[i].FailedHistory), Before: 1, Target: at})
+		}
+		s.sum(limit)
+		for _, i := range scripted {
+			keep, keepPlay := s.choices[i], s.plays[i]
+			for _, script := range steadyScripts(ws[i:i+1], m, plays/len(scripted)) {
+				sc := script[0]
+				if sc.Long != long(i) {
+					continue
+				}
+				sc.Target = at
+				prev := s.clone()
+				set(i, sc)
+				s.sum(limit)
+				if s.better(prev) {
+					keep, keepPlay = s.choices[i], s.plays[i]
+				} else {
+					s.choices[i], s.plays[i] = keep, keepPlay
+					s.sum(limit)
+				}
+			}
+		}
+		if s.better(best) {
+			best = s
+			if best.reaches(target) {
+				return best
+			}
+		}
+	}
+	return best
 }
 
 // steadyScripts are the Adversary.Steady scripts the hostile start plays: for every Forbid
@@ -428,8 +490,9 @@ func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
 }
 
 // commonTime is the first time every scripted CronJob's schedule fires at, after each one's
-// long run (run S + F + later) has started and a time more has come; 0 with one such CronJob,
-// or when their listed times share none.
+// long run (run S + F + later) has started and passed the time after its own (the time it
+// misses, whose catch-up the script needs); 0 with one such CronJob, or when their listed
+// times share none.
 func commonTime(ws []Workload, m Model, later int) int {
 	var scripted []Workload
 	after := 0
@@ -442,7 +505,7 @@ func commonTime(ws []Workload, m Model, later int) int {
 		}
 		scripted = append(scripted, w)
 		long := max(0, w.SuccessfulHistory) + max(0, w.FailedHistory) + later
-		after = max(after, w.Times[min(len(w.Times)-1, long+1)])
+		after = max(after, w.Times[min(len(w.Times)-1, long+2)])
 	}
 	if len(scripted) < 2 {
 		return 0

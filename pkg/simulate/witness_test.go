@@ -215,3 +215,25 @@ func TestSearchKeepsToTheRunningLimit(t *testing.T) {
 		t.Errorf("limited peak %d, unlimited %d", limited.Peak, free.Peak)
 	}
 }
+
+// TestHostileStartAlignsDifferentShapes: a CronJob every 5 minutes whose bound is the history
+// count (41) and one every 15 minutes whose bound is its TTL's tail (17) peak in the same second
+// only with different distances (14 s and 316 s before a time both fire at); the hostile start
+// tries each CronJob's own scripts with the other's kept (scriptEach) and reaches 58.
+func TestHostileStartAlignsDifferentShapes(t *testing.T) {
+	history := Workload{CronJob: true, Completions: 1, BackoffLimit: 6, TTL: -1, Deadline: -1, Period: 300, Policy: "Forbid",
+		SuccessfulHistory: 3, FailedHistory: 1, StartingDeadline: -1, Grace: 30}
+	tail := history
+	tail.TTL, tail.Period = 300, 900
+	horizon := 16 * 900
+	history.Times, tail.Times = everyPeriod(history.Period, horizon), everyPeriod(tail.Period, horizon)
+	m := Model{OnDelete: true, Window: 90}
+	b := newBound(t)
+	bound := b.held(t, history, m) + b.held(t, tail, m)
+	if bound != 58 {
+		t.Fatalf("bound %d, want 41 + 17", bound)
+	}
+	if got, _ := hostileStart([]Workload{history, tail}, m, horizon, 10000, bound, NoLimit); got.peak.Peak != bound {
+		t.Errorf("the hostile start reaches %d of %d", got.peak.Peak, bound)
+	}
+}
