@@ -514,10 +514,11 @@ func evaluate(ctx context.Context, engine *rules.Engine, inv *inventory.Inventor
 	return engine.Evaluate(ctx, inv)
 }
 
-// ModelDescription is the one line every report prints about the release model, and the
-// assumption about disrupted pods beside it.
+// ModelDescription is the one line every report prints about the release model, the Job
+// controller the figures assume (docs/model.md §5a: 1.31 and later, every EKS version today),
+// and the assumption about disrupted pods.
 func ModelDescription(s inventory.Settings) string {
-	return releaseDescription(s) + disruptionsDescription(s.Disruptions)
+	return releaseDescription(s) + "; Jobs as Kubernetes 1.31 and later run them" + disruptionsDescription(s.Disruptions)
 }
 
 // disruptionsDescription says how restartPolicy OnFailure runs are counted.
