@@ -66,6 +66,6 @@ test_a_failed_onfailure_job_keeps_its_disrupted_pods if {
 # (3 + 1 + 1)·7 + 6 = 41 (helm-values-repeated-key's witness reaches 38).
 test_a_ttl_limits_the_kept_jobs if {
 	w := fx.cronjob("cleanup", {}, {"ttlSecondsAfterFinished": 1800})
-	model._ttl_count_held(w, 7, 300) == 38 with input as fx.inventory([w], [fx.sgp_all], [])
+	model._ttl_count_held(w, 7, 300, 6) == 38 with input as fx.inventory([w], [fx.sgp_all], [])
 	model._numbers[w.id].held == 38 with input as fx.inventory([w], [fx.sgp_all], [])
 }

@@ -358,13 +358,14 @@ _deadline_separates(w, _, _) if w.cronJob.concurrencyPolicy == "Replace"
 # of its kind has refilled its place since (a finish within W deletes the oldest of that kind,
 # and that one is then the history's deletion): the kept Jobs and it are still at most S + F.
 # So (S + F + 1)·T.
-_cron_count_held(w, t, p) := min([windowed, spaced, _ttl_count_held(w, t, p)]) if {
+_cron_count_held(w, t, p) := min([windowed, spaced, _ttl_count_held(w, t, p, after_first)]) if {
 	w.cronJob.concurrencyPolicy in {"Forbid", "Replace"}
 	kept := _kept_pods(w, t)
 
 	# A Job deleted while its pods still stop holds until they have stopped, then W.
 	l := release_window + _late_stop(w)
-	windowed := (kept + t) + _started_after_first_finish(w, l, t, p)
+	after_first := _started_after_first_finish(w, l, t, p)
+	windowed := (kept + t) + after_first
 	spaced := _spaced_count_held(w, t, p, kept)
 } else := kept + ((finishing + in_flight) * t) if {
 	kept := _kept_pods(w, t)
