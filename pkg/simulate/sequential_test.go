@@ -26,15 +26,15 @@ func randomSequentialWorkload(rng *rand.Rand) Workload {
 }
 
 // TestPinnedRunsAreSound: for the pinned shape, neither the random adversaries of the soundness
-// property nor the witness search (6 workloads here, 100 with -tags slow, each under both
+// property nor the witness search (3 workloads here, 100 with -tags slow, each under both
 // release models) passes the bound. The search is the stronger check: the pinned packing is
 // made of trajectories (a run ending as the next time comes, its catch-up, pods at the back-off)
 // that its climbs and hostile start play, and random draws rarely do.
 func TestPinnedRunsAreSound(t *testing.T) {
-	checkBoundsHold(t, randomSequentialWorkload, testtool.Size(40, 200), 40, rand.New(rand.NewPCG(71, 2026)))
+	checkBoundsHold(t, randomSequentialWorkload, testtool.Size(15, 200), 40, rand.New(rand.NewPCG(71, 2026)))
 	b := newBound(t)
 	rng := rand.New(rand.NewPCG(72, 2026))
-	n, reached := testtool.Size(6, 100), 0
+	n, reached := testtool.Size(3, 100), 0
 	for i := range n {
 		w := randomSequentialWorkload(rng)
 		for _, m := range []Model{{OnDelete: true, Window: 90}, {Window: 90}} {
@@ -73,10 +73,10 @@ func randomSeparatedWorkload(rng *rand.Rand) Workload {
 
 // TestRunsAfterTheFirstFinishAreSound: as TestPinnedRunsAreSound, for that shape.
 func TestRunsAfterTheFirstFinishAreSound(t *testing.T) {
-	checkBoundsHold(t, randomSeparatedWorkload, testtool.Size(40, 200), 40, rand.New(rand.NewPCG(73, 2026)))
+	checkBoundsHold(t, randomSeparatedWorkload, testtool.Size(15, 200), 40, rand.New(rand.NewPCG(73, 2026)))
 	b := newBound(t)
 	rng := rand.New(rand.NewPCG(74, 2026))
-	n, reached := testtool.Size(6, 100), 0
+	n, reached := testtool.Size(3, 100), 0
 	for i := range n {
 		w := randomSeparatedWorkload(rng)
 		for _, m := range []Model{{OnDelete: true, Window: 90}, {Window: 90}} {
@@ -101,7 +101,7 @@ func TestDeadlineWindowsFallSoundly(t *testing.T) {
 	b := newBound(t)
 	rng := rand.New(rand.NewPCG(75, 2026))
 	for i := range testtool.Size(1, 30) {
-		n, gap := 3+rng.IntN(6), 60*(1+rng.IntN(3))
+		n, gap := 3+rng.IntN(testtool.Size(2, 6)), 60*(1+rng.IntN(3))
 		deadline, ttl := 300+60*rng.IntN(6), []int{30, 90, 300, 600}[rng.IntN(4)]
 		ws := make([]Workload, n)
 		for j := range ws {
@@ -113,7 +113,7 @@ func TestDeadlineWindowsFallSoundly(t *testing.T) {
 		}
 		for _, m := range []Model{{OnDelete: true, Window: 90}, {Window: 90}} {
 			limit := b.separatedPeak(t, ws, m)
-			if got := Search(ws, m, 2*86400, 2000, limit+1, NoLimit, uint64(i)); got.Peak > limit {
+			if got := Search(ws, m, 2*86400, testtool.Size(1000, 2000), limit+1, NoLimit, uint64(i)); got.Peak > limit {
 				t.Fatalf("case %d under %+v: the witness holds %d, the row counts %d", i, m, got.Peak, limit)
 			}
 		}
