@@ -8,10 +8,10 @@ package eni.model
 # catch-up). So the j-th of them is for the (j − 1)-th time inside the window at the earliest,
 # which comes at least _span(j − 2) after the window opens, and its pods are created in the
 # window's rest. Packing every chain against the whole window ignores that: every 10 minutes
-# under Forbid, with a 690 s tail (TTL 600 and W), three runs of 7 pods pack 6 + 6 + 4 s in
-# it, but the third run's time comes 600 s into the window, which leaves the first two at most
-# 617 s when the third has its 4 pods: 6 + 5 + 4. Runs whose room fits a whole chain are
-# packed as before (the first free of them).
+# under Forbid, with a 690 s tail (TTL 600 and W), three runs of 7 pods pack 6 + 6 + 4 = 16
+# side by side, but the third run's time comes 600 s into the window, which leaves it 90 s
+# (4 pods) and the first two 617 s before its 4th pod (6 + 5): 15. Runs whose room fits a whole
+# chain are packed as before (the first free of them).
 _runs_pack(w, k, l, t, chain, p) := max(array.concat([_pack(free, l, t, chain)], [n |
 	some d in _upto((k - free) - 1)
 	n := _pinned_pack(w, (free + 1) + d, l, t, chain, p)
@@ -49,12 +49,12 @@ _span(w, m, p) := s if {
 # The history count when a TTL deletes the finished Jobs too (Forbid, onDelete): every Job that
 # holds at x finished within TTL + W before it. Of them, the first to finish (R1) holds at most
 # T; the runs that finish within W after the first of them, and the run in flight, started
-# inside W (the count's pack, after_first); and the rest are at most S + F runs (the kept ones and those the
-# history deleted within W, less the runs finishing within W, which each deleted one), all
-# started after R1 finished under Forbid: packed into TTL + W, not counted at T each. Every 5
-# minutes with TTL 1800, history 3/1: 7 + pack(4, 1890) = 25 + pack(2, 90) = 6, so 38 where
-# (S + F + 1)·T + 6 is 41: a run of 7 pods takes 637 s, and five of them cannot all have
-# finished within 1,890 s (helm-values-repeated-key).
+# inside W (the count's pack, after_first); and the rest are at most S + F runs (the kept ones
+# and those the history deleted within W, less the runs finishing within W, which each deleted
+# one), all started after R1 finished under Forbid: packed into TTL + W, not counted at T each.
+# Every 5 minutes with TTL 1800, history 3/1: 7 + pack(4, 1890) + pack(2, 90) = 7 + 25 + 6 =
+# 38, where (S + F + 1)·T + 6 is 41: a run of 7 pods takes 637 s, and five of them cannot all
+# have finished within 1,890 s (helm-values-repeated-key).
 _ttl_count_held(w, t, p, after_first) := (t + _runs_pack(w, runs, l, t, chain, p)) + after_first if {
 	on_delete
 	w.cronJob.concurrencyPolicy == "Forbid"
