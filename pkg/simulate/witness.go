@@ -382,25 +382,24 @@ func scriptEach(ws []Workload, m Model, plays, target int, limit Limit, best *st
 			s.choices[i] = choice{adv: adv, tape: &tape{fresh: rand.New(zeros{})}}
 			s.plays[i] = playOne(ws[i], m, s.choices[i])
 		}
-		long := func(i int) int {
-			return max(0, ws[i].SuccessfulHistory) + max(0, ws[i].FailedHistory) + later
-		}
 		for _, i := range scripted {
-			set(i, Steady{Long: long(i), Failed: max(0, ws[i].FailedHistory), Before: 1, Target: at})
+			sc := steadyFor(ws[i], later)
+			sc.Before, sc.Target = 1, at
+			set(i, sc)
 		}
 		s.sum(limit)
 		for _, i := range scripted {
 			keep, keepPlay := s.choices[i], s.plays[i]
 			for _, script := range steadyScripts(ws[i:i+1], m, plays/len(scripted)) {
 				sc := script[0]
-				if sc.Long != long(i) {
+				if sc.Long != steadyFor(ws[i], later).Long {
 					continue
 				}
 				sc.Target = at
-				prev := s.clone()
+				prev := state{overLimit: s.overLimit, peak: s.peak} // what better compares
 				set(i, sc)
 				s.sum(limit)
-				if s.better(prev) {
+				if s.better(&prev) {
 					keep, keepPlay = s.choices[i], s.plays[i]
 				} else {
 					s.choices[i], s.plays[i] = keep, keepPlay
@@ -477,8 +476,8 @@ func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
 					script := make([]Steady, len(ws))
 					for i, w := range ws {
 						if steadyShape(w, m) {
-							f := max(0, w.FailedHistory)
-							script[i] = Steady{Long: max(0, w.SuccessfulHistory) + f + later, Failed: f, Before: before, Target: target, Each: n}
+							script[i] = steadyFor(w, later)
+							script[i].Before, script[i].Target, script[i].Each = before, target, n
 						}
 					}
 					out = append(out, script)
@@ -487,6 +486,13 @@ func steadyScripts(ws []Workload, m Model, plays int) [][]Steady {
 		}
 	}
 	return out
+}
+
+// steadyFor is the script of w whose long run is the first once its history has filled
+// (run S + F), or later runs after it; the distance and the rest are the caller's.
+func steadyFor(w Workload, later int) Steady {
+	f := max(0, w.FailedHistory)
+	return Steady{Long: max(0, w.SuccessfulHistory) + f + later, Failed: f}
 }
 
 // commonTime is the first time every scripted CronJob's schedule fires at, after each one's
@@ -504,8 +510,7 @@ func commonTime(ws []Workload, m Model, later int) int {
 			return 0
 		}
 		scripted = append(scripted, w)
-		long := max(0, w.SuccessfulHistory) + max(0, w.FailedHistory) + later
-		after = max(after, w.Times[min(len(w.Times)-1, long+2)])
+		after = max(after, w.Times[min(len(w.Times)-1, steadyFor(w, later).Long+2)])
 	}
 	if len(scripted) < 2 {
 		return 0
