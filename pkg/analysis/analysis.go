@@ -347,7 +347,7 @@ func clusterReport(opts Options, inv *inventory.Inventory, all inventory.Fragmen
 		if w.Fargate != nil {
 			report.OnFargate = append(report.OnFargate, findings.FargateWorkload{
 				Object:   findings.ObjectRef{Kind: w.Kind, Namespace: w.Namespace, Name: w.Name},
-				Location: w.Locations[""], Profile: w.Fargate.Profile, ProfileLocation: w.Fargate.Location,
+				Location: w.Locations.At(""), Profile: w.Fargate.Profile, ProfileLocation: w.Fargate.Location,
 			})
 		}
 	}
@@ -546,7 +546,7 @@ func policyFiles(frags []inventory.Fragment) map[string][]string {
 	for _, f := range frags {
 		for _, p := range f.SecurityGroupPolicies {
 			key := p.Namespace + "/" + p.Name
-			out[key] = append(out[key], p.Locations[""].File)
+			out[key] = append(out[key], p.Locations.At("").File)
 		}
 	}
 	return out
@@ -677,7 +677,7 @@ func mayHoldBranchENIs(inv *inventory.Inventory) []inventory.Workload {
 func notModelled(objs []inventory.Object) []findings.NotModelled {
 	var out []findings.NotModelled
 	for _, o := range objs {
-		out = append(out, findings.NotModelled{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Location: o.Locations[""]})
+		out = append(out, findings.NotModelled{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Location: o.Locations.At("")})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Location.File != out[j].Location.File {

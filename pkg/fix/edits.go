@@ -61,7 +61,7 @@ func Edits(res *Result, before map[string]inventory.Workload, read func(string) 
 // relativeTo names a changed file as the findings do: the path the loaders used when it is the
 // workload's own file, else relative to the working folder (a kustomize overlay's files).
 func relativeTo(file string, w inventory.Workload) string {
-	for _, p := range []inventory.Position{w.Locations[""], w.Origin.Declared} {
+	for _, p := range []inventory.Position{w.Locations.At(""), w.Origin.Declared} {
 		if p.File != "" && abs(p.File) == file {
 			return p.File
 		}

@@ -57,7 +57,7 @@ func placeTerraformValue(ws *Workspace, w inventory.Workload, fields []Field) Pl
 		}
 		if path, ok := moduleFile(e.Args[0], decl.File); ok {
 			return placeManifest(ws, inventory.Workload{Object: inventory.Object{Kind: w.Kind, Name: w.Name, Namespace: w.Namespace,
-				Locations: map[string]inventory.Position{"": {File: path, Line: 0}}}}, fields)
+				Locations: inventory.FieldPositionsOf(map[string]inventory.Position{"": {File: path, Line: 0}})}}, fields)
 		}
 		if t, ok := e.Args[0].(*hclsyntax.TemplateExpr); ok && strings.HasPrefix(string(data[t.SrcRange.Start.Byte:t.SrcRange.End.Byte]), "<<") {
 			start, end, ok := heredocBody(data, t.SrcRange.Start.Line, t.SrcRange.End.Line)

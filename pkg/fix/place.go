@@ -61,7 +61,7 @@ func describeFields(fields []Field) string {
 
 // placeManifest edits a YAML manifest where it is.
 func placeManifest(ws *Workspace, w inventory.Workload, fields []Field) Placement {
-	doc := w.Locations[""]
+	doc := w.Locations.At("")
 	if doc.File == "" || doc.File == "-" || strings.HasPrefix(doc.File, "<") {
 		return Placement{Suggestion: fmt.Sprintf("%s in %s: the manifest was read from standard input, so there is no file to change", describeFields(fields), describe(w))}
 	}
@@ -114,7 +114,7 @@ func describe(w inventory.Workload) string {
 // placeHeredoc edits the YAML inside the .tf heredoc the loader read it from: the heredoc's
 // lines are YAML as they stand (an indented <<- body is YAML indented as a whole).
 func placeHeredoc(ws *Workspace, w inventory.Workload, fields []Field) Placement {
-	doc, text := w.Locations[""], w.Origin.Text
+	doc, text := w.Locations.At(""), w.Origin.Text
 	data, err := ws.Read(doc.File)
 	if err != nil {
 		return Placement{Suggestion: fmt.Sprintf("%s in %s: %v", describeFields(fields), at(doc), err)}
@@ -157,7 +157,7 @@ func heredocBody(data []byte, first, last int) (start, end int, ok bool) {
 func placeHelm(ws *Workspace, w inventory.Workload, fields []Field) Placement {
 	var files, suggestions []string
 	for _, f := range fields {
-		pos, has := w.Locations[f.Path]
+		pos, has := w.Locations.Get(f.Path)
 		key := f.Path[strings.LastIndex(f.Path, ".")+1:]
 		if !has || !pos.Known() {
 			parent := w.Locate([]string{parentPath(f.Path)})

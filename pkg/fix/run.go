@@ -329,7 +329,7 @@ func place(ws *Workspace, workloads map[string]inventory.Workload, outs []Outcom
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool {
-		a, b := workloads[ids[i]].Locations[""], workloads[ids[j]].Locations[""]
+		a, b := workloads[ids[i]].Locations.At(""), workloads[ids[j]].Locations.At("")
 		if a.File != b.File {
 			return a.File < b.File
 		}

@@ -53,12 +53,12 @@ func resolveArgoRef(w Workload, byRef map[string][]Workload) ([]Workload, *Unres
 	source := fmt.Sprintf("%s %s/%s", w.Kind, w.Namespace, w.Name)
 	templates, ok := byRef[key]
 	if !ok {
-		at := w.Locations["spec.workflowSpec.workflowTemplateRef"]
+		at := w.Locations.At("spec.workflowSpec.workflowTemplateRef")
 		if !at.Known() {
-			at = w.Locations["spec.workflowTemplateRef"]
+			at = w.Locations.At("spec.workflowTemplateRef")
 		}
 		if !at.Known() {
-			at = w.Locations[""]
+			at = w.Locations.At("")
 		}
 		return nil, &UnresolvedObject{
 			Source: source, Location: at, Severity: "warning", Pods: true,
@@ -77,7 +77,7 @@ func resolveArgoRef(w Workload, byRef map[string][]Workload) ([]Workload, *Unres
 		if w.ArgoRef.Entrypoint != "" {
 			reason = fmt.Sprintf("its entrypoint %q is not a template of %s %q: which pods run is not known", w.ArgoRef.Entrypoint, kind, w.ArgoRef.Name)
 		}
-		return nil, &UnresolvedObject{Source: source, Location: w.Locations[""], Severity: "warning", Pods: true, Reason: reason}
+		return nil, &UnresolvedObject{Source: source, Location: w.Locations.At(""), Severity: "warning", Pods: true, Reason: reason}
 	}
 	return runs, nil
 }
@@ -86,7 +86,7 @@ func resolveArgoRef(w Workload, byRef map[string][]Workload) ([]Workload, *Unres
 // TTL and deadline when it sets them, and its labels under the template's.
 func argoRun(w, leaf Workload) Workload {
 	run := leaf
-	run.ID = strings.SplitN(w.ID, "#", 2)[0] + "#" + leaf.Argo.Template + "@" + leaf.Locations[""].File
+	run.ID = strings.SplitN(w.ID, "#", 2)[0] + "#" + leaf.Argo.Template + "@" + leaf.Locations.At("").File
 	run.Kind, run.APIVersion, run.Namespace, run.Name = w.Kind, w.APIVersion, w.Namespace, strings.TrimSuffix(w.Name, " ()")+" ("+leaf.Argo.Template+")"
 	run.Ignores = append(append([]Ignore{}, w.Ignores...), leaf.Ignores...)
 	run.CronJob = w.CronJob

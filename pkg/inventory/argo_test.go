@@ -8,7 +8,7 @@ import (
 func TestResolveArgoRefs(t *testing.T) {
 	ttl := 300
 	leaf := Workload{
-		Object: Object{ID: "WorkflowTemplate/argo/load#load", Kind: "WorkflowTemplate", Namespace: "argo", Name: "load (load)", Locations: map[string]Position{"": {File: "t.yaml", Line: 3}}},
+		Object: Object{ID: "WorkflowTemplate/argo/load#load", Kind: "WorkflowTemplate", Namespace: "argo", Name: "load (load)", Locations: FieldPositionsOf(map[string]Position{"": {File: "t.yaml", Line: 3}})},
 		Job:    &JobSpec{Completions: intPtr(9)},
 		Pod:    PodTemplate{Labels: map[string]string{"db": "warehouse", "workflows.argoproj.io/workflow": "load"}, ServiceAccountName: "default"},
 		Argo:   &ArgoTemplate{Template: "load"},
@@ -17,7 +17,7 @@ func TestResolveArgoRefs(t *testing.T) {
 	cluster.ID, cluster.Kind, cluster.Namespace = "ClusterWorkflowTemplate/shared#load", "ClusterWorkflowTemplate", ""
 	holder := func(name string, ref ArgoRef) Workload {
 		return Workload{
-			Object:  Object{ID: "CronWorkflow/argo/" + name + "#", Kind: "CronWorkflow", Namespace: "argo", Name: name, Locations: map[string]Position{"": {File: "c.yaml", Line: 1}}},
+			Object:  Object{ID: "CronWorkflow/argo/" + name + "#", Kind: "CronWorkflow", Namespace: "argo", Name: name, Locations: FieldPositionsOf(map[string]Position{"": {File: "c.yaml", Line: 1}})},
 			Job:     &JobSpec{TTLSecondsAfterFinished: &ttl},
 			Pod:     PodTemplate{Labels: map[string]string{"team": "data", "db": "other"}, ServiceAccountName: "etl"},
 			ArgoRef: &ref, CronJob: &CronJobSpec{ConcurrencyPolicy: "Forbid"},
@@ -30,7 +30,7 @@ func TestResolveArgoRefs(t *testing.T) {
 	w := out[0]
 	if w.Kind != "CronWorkflow" || w.Name != "hourly (load)" || w.CronJob == nil || *w.Job.Completions != 9 || *w.Job.TTLSecondsAfterFinished != 300 ||
 		w.Pod.Labels["db"] != "warehouse" || w.Pod.Labels["team"] != "data" || w.Pod.Labels["workflows.argoproj.io/workflow"] != "hourly" ||
-		w.Pod.ServiceAccountName != "etl" || w.Locations[""].File != "t.yaml" {
+		w.Pod.ServiceAccountName != "etl" || w.Locations.At("").File != "t.yaml" {
 		t.Errorf("run %+v %+v", w, w.Pod)
 	}
 	if out[1].Name != "global (load)" {

@@ -38,7 +38,7 @@ func ApplyAutoscalers(workloads []Workload, scalers []Autoscaler) []UnresolvedOb
 		i, ok := byKey[a.TargetKind+"/"+a.Namespace+"/"+a.TargetName]
 		if !ok {
 			missing = append(missing, UnresolvedObject{
-				Source: fmt.Sprintf("%s %s/%s", a.Kind, a.Namespace, a.Name), Location: a.Locations[""], Severity: "warning", Pods: true,
+				Source: fmt.Sprintf("%s %s/%s", a.Kind, a.Namespace, a.Name), Location: a.Locations.At(""), Severity: "warning", Pods: true,
 				Reason: fmt.Sprintf("it scales %s %s/%s up to %d replicas, which is not in the scanned files, so those pods are not counted; scan the manifest that defines it", a.TargetKind, a.Namespace, a.TargetName, a.MaxReplicas),
 			})
 			continue
@@ -47,12 +47,12 @@ func ApplyAutoscalers(workloads []Workload, scalers []Autoscaler) []UnresolvedOb
 		if w.Replicas == nil {
 			continue // not a scalable kind (a DaemonSet, a Job)
 		}
-		loc := a.Locations["spec.maxReplicas"]
+		loc := a.Locations.At("spec.maxReplicas")
 		if !loc.Known() {
-			loc = a.Locations["spec.maxReplicaCount"]
+			loc = a.Locations.At("spec.maxReplicaCount")
 		}
 		if !loc.Known() {
-			loc = a.Locations[""]
+			loc = a.Locations.At("")
 		}
 		if w.ScaledBy != nil && w.ScaledBy.MaxReplicas >= a.MaxReplicas {
 			continue // two scalers on one target: the larger maximum counts

@@ -20,8 +20,8 @@ func markDuplicates(objects []*Object, builtBy []string) {
 		first := idx[0]
 		for _, i := range idx {
 			o := objects[i]
-			at = append(at, Definition{Location: o.Locations[""], BuiltBy: builtBy[i]})
-			if before(o.Locations[""], objects[first].Locations[""]) {
+			at = append(at, Definition{Location: o.Locations.At(""), BuiltBy: builtBy[i]})
+			if before(o.Locations.At(""), objects[first].Locations.At("")) {
 				first = i
 			}
 		}

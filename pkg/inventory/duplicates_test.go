@@ -7,13 +7,13 @@ import (
 
 func TestReconcileMarksDuplicates(t *testing.T) {
 	w := func(kind, ns, name, file, by string) Workload {
-		return Workload{Object: Object{Kind: kind, Namespace: ns, Name: name, Locations: map[string]Position{"": {File: file, Line: 1}}}, BuiltBy: by}
+		return Workload{Object: Object{Kind: kind, Namespace: ns, Name: name, Locations: FieldPositionsOf(map[string]Position{"": {File: file, Line: 1}})}, BuiltBy: by}
 	}
 	ws := []Workload{w("CronJob", "a", "x", "base.yaml", "dev"), w("CronJob", "a", "x", "base.yaml", "prod"), w("CronJob", "b", "x", "other.yaml", ""), w("Job", "a", "x", "job.yaml", "")}
 	inv := &Inventory{Workloads: ws, SecurityGroupPolicies: []SecurityGroupPolicy{
-		{Object: Object{Kind: "SecurityGroupPolicy", Namespace: "a", Name: "db", Locations: map[string]Position{"": {File: "base/sgp.yaml", Line: 1}}}},
-		{Object: Object{Kind: "SecurityGroupPolicy", Namespace: "a", Name: "db", Locations: map[string]Position{"": {File: "tf/main.tf", Line: 9}}}},
-		{Object: Object{Kind: "SecurityGroupPolicy", Namespace: "b", Name: "db", Locations: map[string]Position{"": {File: "b.yaml", Line: 1}}}},
+		{Object: Object{Kind: "SecurityGroupPolicy", Namespace: "a", Name: "db", Locations: FieldPositionsOf(map[string]Position{"": {File: "base/sgp.yaml", Line: 1}})}},
+		{Object: Object{Kind: "SecurityGroupPolicy", Namespace: "a", Name: "db", Locations: FieldPositionsOf(map[string]Position{"": {File: "tf/main.tf", Line: 9}})}},
+		{Object: Object{Kind: "SecurityGroupPolicy", Namespace: "b", Name: "db", Locations: FieldPositionsOf(map[string]Position{"": {File: "b.yaml", Line: 1}})}},
 	}}
 	Reconcile(inv)
 	ws = inv.Workloads
@@ -51,7 +51,7 @@ func TestDuplicateNodePools(t *testing.T) {
 
 func TestReadOnce(t *testing.T) {
 	obj := func(kind, ns, name, file string) Object {
-		return Object{Kind: kind, Namespace: ns, Name: name, Locations: map[string]Position{"": {File: file, Line: 1}}}
+		return Object{Kind: kind, Namespace: ns, Name: name, Locations: FieldPositionsOf(map[string]Position{"": {File: file, Line: 1}})}
 	}
 	job := func(name, file string) Workload { return Workload{Object: obj("Job", "a", name, file)} }
 	walked := Fragment{File: "k8s/job.yaml", Workloads: []Workload{job("migrate", "k8s/job.yaml")}}
@@ -77,7 +77,7 @@ func TestReadOnce(t *testing.T) {
 	})
 	var kept []string
 	for _, w := range frags[3].Workloads {
-		kept = append(kept, w.Name+"@"+w.Locations[""].File)
+		kept = append(kept, w.Name+"@"+w.Locations.At("").File)
 	}
 	if got := strings.Join(kept, " "); got != "migrate@infra/main.tf render@tpl/job.yaml" {
 		t.Errorf("Terraform's workloads %s", got)

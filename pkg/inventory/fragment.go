@@ -179,10 +179,10 @@ func at[T any](pos func(*T) *Position) func(*T, func(*Position)) {
 
 // objectPositions is every field position of an object.
 func objectPositions(o *Object, fn func(*Position)) {
-	for k, p := range o.Locations {
+	o.Locations.Update(func(_ string, p Position) Position {
 		fn(&p)
-		o.Locations[k] = p
-	}
+		return p
+	})
 }
 
 // declaredPart is a part whose elements are declared by name: identity and drop work on them.
@@ -212,7 +212,7 @@ func declaredPart[T any](name string, slice func(*Fragment) *[]T, key func(*T) (
 func objectPart[T any](name string, slice func(*Fragment) *[]T, object func(*T) *Object) part {
 	p := declaredPart(name, slice, func(v *T) (string, Position) {
 		o := object(v)
-		return ObjectKey(o.Kind, o.Namespace, o.Name), o.Locations[""]
+		return ObjectKey(o.Kind, o.Namespace, o.Name), o.Locations.At("")
 	})
 	p.object = func(f *Fragment, fn func(*Object)) {
 		s := *slice(f)

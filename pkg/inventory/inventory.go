@@ -27,11 +27,11 @@ func (p Position) Known() bool { return p.File != "" && p.Line > 0 }
 // Locate returns the position of the first path the object has, else of its document.
 func (o *Object) Locate(paths []string) Position {
 	for _, p := range paths {
-		if pos, ok := o.Locations[p]; ok {
+		if pos, ok := o.Locations.Get(p); ok {
 			return pos
 		}
 	}
-	return o.Locations[""]
+	return o.Locations.At("")
 }
 
 // Objects indexes every Kubernetes object of the inventory by ID.
@@ -111,7 +111,7 @@ type Object struct {
 	// Locations maps field paths ("" for the document, "spec.template.metadata.labels", …)
 	// to where they are. They stay out of the policy input: rules name paths, and the engine
 	// turns the first path a manifest has into a position (Locate).
-	Locations map[string]Position `json:"-"`
+	Locations *FieldPositions `json:"-"`
 	// Ignores are the entries of eni-lint.io/ignore annotations on the object and on its pod
 	// template.
 	Ignores []Ignore `json:"ignores"`

@@ -102,7 +102,7 @@ func TestEverySliceIsAPart(t *testing.T) {
 func TestMovePositionsMovesEveryPart(t *testing.T) {
 	p := Position{File: "in.yaml", Line: 3}
 	f := Fragment{
-		Workloads:         []Workload{{Object: Object{Locations: map[string]Position{"": p, "spec": p}}, Pod: PodTemplate{PodENIRequests: []PodENIRequest{{Location: p}}}}},
+		Workloads:         []Workload{{Object: Object{Locations: FieldPositionsOf(map[string]Position{"": p, "spec": p})}, Pod: PodTemplate{PodENIRequests: []PodENIRequest{{Location: p}}}}},
 		CNISettings:       []CNISetting{{Location: p}},
 		FargateProfiles:   []FargateProfile{{Location: p}},
 		Unresolved:        []UnresolvedObject{{Location: p}},
@@ -119,7 +119,7 @@ func TestMovePositionsMovesEveryPart(t *testing.T) {
 	if moved != 12 {
 		t.Errorf("moved %d positions, want 12", moved)
 	}
-	for _, got := range []Position{f.Workloads[0].Locations[""], f.Workloads[0].Locations["spec"], f.Workloads[0].Pod.PodENIRequests[0].Location,
+	for _, got := range []Position{f.Workloads[0].Locations.At(""), f.Workloads[0].Locations.At("spec"), f.Workloads[0].Pod.PodENIRequests[0].Location,
 		f.CNISettings[0].Location, f.FargateProfiles[0].Location, f.Unresolved[0].Location, f.PlanDisagreements[0].Location,
 		f.NodeGroups[0].Location, f.NodeGroups[0].TypeLocations[0], f.NodePools[0].Location, f.NodePools[0].RequirementLocations[0], f.Errors[0].Position} {
 		if got != (Position{File: "main.tf", Line: 13}) {

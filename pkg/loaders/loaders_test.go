@@ -95,8 +95,8 @@ func TestStdin(t *testing.T) {
 	if got := names(frags); len(got) != 1 || got[0] != "piped" || stats.Files != 1 {
 		t.Fatalf("workloads %v stats %+v", got, stats)
 	}
-	if frags[0].Workloads[0].Locations[""].File != StdinName {
-		t.Errorf("file %q", frags[0].Workloads[0].Locations[""].File)
+	if frags[0].Workloads[0].Locations.At("").File != StdinName {
+		t.Errorf("file %q", frags[0].Workloads[0].Locations.At("").File)
 	}
 }
 
@@ -162,7 +162,7 @@ func FuzzLoadBytes(f *testing.F) {
 			}
 		}
 		for _, w := range frag.Workloads {
-			if w.Locations[""].File == "" {
+			if w.Locations.At("").File == "" {
 				t.Fatalf("a workload without a position: %+v", w.Object)
 			}
 		}
@@ -312,7 +312,7 @@ func TestChartNameAndMissingDependencies(t *testing.T) {
 	var unresolved []string
 	for _, f := range frags {
 		for _, w := range f.Workloads {
-			located = w.Locations[""].File
+			located = w.Locations.At("").File
 		}
 		for _, u := range f.Unresolved {
 			unresolved = append(unresolved, fmt.Sprintf("%s:%d %s [%s]", filepath.Base(u.Location.File), u.Location.Line, u.Reason, u.Severity))
@@ -346,7 +346,7 @@ func TestMultiDocumentTemplateLines(t *testing.T) {
 	lines := map[string][2]int{}
 	for _, f := range frags {
 		for _, w := range f.Workloads {
-			lines[w.Name] = [2]int{w.Locations[""].Line, w.Locations["spec.backoffLimit"].Line}
+			lines[w.Name] = [2]int{w.Locations.At("").Line, w.Locations.At("spec.backoffLimit").Line}
 		}
 	}
 	// first: kind at 2, backoffLimit at 6; second: kind at 18, backoffLimit at 22.
@@ -369,7 +369,7 @@ func TestMultiDocumentTemplateFromStdin(t *testing.T) {
 	lines := map[string]int{}
 	for _, f := range frags {
 		for _, w := range f.Workloads {
-			lines[w.Name] = w.Locations["spec.backoffLimit"].Line
+			lines[w.Name] = w.Locations.At("spec.backoffLimit").Line
 		}
 	}
 	if lines["r-a"] != 6 || lines["r-b"] != 16 {
@@ -417,7 +417,7 @@ func TestAutoscalerFromAFileTerraformReadIsCountedOnce(t *testing.T) {
 	var scalers []string
 	for _, f := range frags {
 		for _, a := range f.Autoscalers {
-			scalers = append(scalers, a.Name+"@"+a.Locations[""].File)
+			scalers = append(scalers, a.Name+"@"+a.Locations.At("").File)
 		}
 	}
 	if len(scalers) != 1 {

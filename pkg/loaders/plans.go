@@ -235,20 +235,18 @@ func joinObjects(plan, code *inventory.Fragment, sum *inventory.PlanSummary) {
 				return
 			}
 			sum.Joined++
-			for path := range o.Locations {
-				o.Locations[path] = at
-			}
+			o.Locations.Update(func(string, inventory.Position) inventory.Position { return at })
 			o.Origin.Declared = at
 			return
 		}
 		sum.Joined++
-		doc := c.locations[""]
-		locations := map[string]inventory.Position{}
-		for path := range o.Locations {
-			if at, ok := c.locations[path]; ok {
-				locations[path] = at
+		doc := c.locations.At("")
+		locations := inventory.NewFieldPositions()
+		for path := range o.Locations.All() {
+			if at, ok := c.locations.Get(path); ok {
+				locations.Set(path, at)
 			} else {
-				locations[path] = doc
+				locations.Set(path, doc)
 			}
 		}
 		o.Locations, o.Origin, o.Ignores = locations, c.origin, c.ignores
@@ -299,7 +297,7 @@ func joinNodePools(plan, code *inventory.Fragment, sum *inventory.PlanSummary) {
 
 // codeObject is what the plan's object of the same identity takes from the code's.
 type codeObject struct {
-	locations map[string]inventory.Position
+	locations *inventory.FieldPositions
 	origin    inventory.Origin
 	ignores   []inventory.Ignore
 }

@@ -715,7 +715,7 @@ func addLocations(v any, objects map[string]*inventory.Object) {
 		if id, ok := x["id"].(string); ok {
 			if o, ok := objects[id]; ok {
 				if _, has := x["location"]; !has {
-					x["location"] = o.Locations[""]
+					x["location"] = o.Locations.At("")
 				}
 			}
 		}

@@ -221,9 +221,7 @@ func (l *Locator) RelocateCounting(frag *inventory.Fragment, source string, seen
 			in = t.doc(o.Kind, seen[o.Kind])
 			seen[o.Kind]++
 		}
-		for path := range o.Locations {
-			o.Locations[path] = in.locate(path, source)
-		}
+		o.Locations.Update(func(path string, _ inventory.Position) inventory.Position { return in.locate(path, source) })
 		o.ID = strings.SplitN(o.ID, "@", 2)[0] + "@" + source
 		o.Origin = inventory.Origin{Kind: inventory.OriginHelm}
 	}

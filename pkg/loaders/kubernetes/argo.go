@@ -59,7 +59,7 @@ func readArgoWorkflow(r *fieldReader, doc *yaml.Node, obj inventory.Object) []in
 	}
 	wf := argoWorkflow{obj: obj, spec: wfSpec, path: wfPath, cron: cron}
 	wf.templates, wf.paths = argoTemplates(r, wfSpec, wfPath)
-	count := argoCount{pods: map[string]int{}, pos: func(path string, n *yaml.Node) { r.locs[path] = r.pos(n) }}
+	count := argoCount{pods: map[string]int{}, pos: func(path string, n *yaml.Node) { r.locs.Set(path, r.pos(n)) }}
 	var reason *inventory.UnboundedReason
 	wf.templateRef, reason = argoTemplateRef(r, wfSpec, wfPath)
 	if reason != nil {
@@ -130,7 +130,7 @@ func argoTemplates(r *fieldReader, wfSpec *yaml.Node, wfPath string) (map[string
 		if _, n := yamlpos.Lookup(t, "name"); n != nil && n.Kind == yaml.ScalarNode {
 			templates[n.Value] = t
 			paths[n.Value] = fmt.Sprintf("%s.templates[%d]", wfPath, i)
-			r.locs[paths[n.Value]] = r.pos(t)
+			r.locs.Set(paths[n.Value], r.pos(t))
 		}
 	}
 	return templates, paths
@@ -217,10 +217,7 @@ func (wf *argoWorkflow) workloads(r *fieldReader) []inventory.Workload {
 			pod := readPodParts(r, r.mapping(t, path, "metadata"), path+".metadata", t, path)
 			pod = mergeArgoPod(shared, pod, obj.Name)
 			w := inventory.Workload{Object: obj, JobSpecPath: path, PodPath: path, TTLPath: wfPath + ".ttlStrategy"}
-			w.Locations = make(map[string]inventory.Position, len(r.locs))
-			for k, v := range r.locs {
-				w.Locations[k] = v
-			}
+			w.Locations = r.locs.Clone()
 			w.ID = objectID(obj) + "#" + name
 			w.Name = obj.Name + " (" + name + ")"
 			pods := count.pods[name]

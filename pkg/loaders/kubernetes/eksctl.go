@@ -28,7 +28,7 @@ func readClusterConfig(r *fieldReader, doc *yaml.Node) []inventory.NodeGroupSpec
 	}{{"managedNodeGroups", true}, {"nodeGroups", false}} {
 		for i, ng := range r.sequence(doc, "", list.key) {
 			p := fmt.Sprintf("%s[%d]", list.key, i)
-			r.locs[p] = r.pos(ng)
+			r.locs.Set(p, r.pos(ng))
 			g := inventory.NodeGroupSpec{Source: "eksctl:" + list.key, Location: r.pos(ng), SelfManaged: !list.managed}
 			if s := r.str(ng, p, "name"); s != nil {
 				g.Name = *s
@@ -41,7 +41,7 @@ func readClusterConfig(r *fieldReader, doc *yaml.Node) []inventory.NodeGroupSpec
 			}
 			if s := r.str(ng, p, "instanceType"); s != nil && *s != "" && *s != "mixed" {
 				g.InstanceTypes = []string{*s}
-				g.TypeLocations = []inventory.Position{r.locs[p+".instanceType"]}
+				g.TypeLocations = []inventory.Position{r.locs.At(p + ".instanceType")}
 			}
 			for _, path := range []struct{ parent, key string }{{p, "instanceTypes"}, {p + ".instancesDistribution", "instanceTypes"}} {
 				parent := ng
@@ -76,10 +76,10 @@ func eksctlDefaultTypes(r *fieldReader, ng *yaml.Node, p string, managed bool, g
 		g.InstanceTypes, g.UnknownTypes, g.Source = instanceSelector(r, sel, p+".instanceSelector", g.Source)
 		g.TypeLocations = make([]inventory.Position, len(g.InstanceTypes))
 		for i := range g.TypeLocations {
-			g.TypeLocations[i] = r.locs[p+".instanceSelector"]
+			g.TypeLocations[i] = r.locs.At(p + ".instanceSelector")
 		}
 		if len(g.InstanceTypes) == 0 {
-			g.TypeLocations = []inventory.Position{r.locs[p+".instanceSelector"]}
+			g.TypeLocations = []inventory.Position{r.locs.At(p + ".instanceSelector")}
 		}
 	case lt != nil && managed:
 		id := "its launch template"
@@ -87,7 +87,7 @@ func eksctlDefaultTypes(r *fieldReader, ng *yaml.Node, p string, managed bool, g
 			id = "launch template " + *s
 		}
 		g.UnknownTypes = "the instance type comes from " + id + ", which eksctl does not read and gives no default; list it with instanceType on the node group"
-		g.TypeLocations = []inventory.Position{r.locs[p+".launchTemplate"]}
+		g.TypeLocations = []inventory.Position{r.locs.At(p + ".launchTemplate")}
 	default:
 		g.InstanceTypes = []string{EksctlDefaultInstanceType}
 		g.TypeLocations = []inventory.Position{r.pos(ng)}
@@ -238,7 +238,7 @@ func readAutoModeConfig(r *fieldReader, doc *yaml.Node) []inventory.NodePool {
 	if cfg == nil {
 		return nil
 	}
-	r.locs["autoModeConfig"] = r.pos(cfg)
+	r.locs.Set("autoModeConfig", r.pos(cfg))
 	if on := r.boolean(cfg, "autoModeConfig", "enabled"); on == nil || !*on {
 		return nil
 	}

@@ -135,7 +135,8 @@ func loadObject(frag *inventory.Fragment, file string, doc *yaml.Node, opts Opti
 		// A kind the rules do not model. One that embeds a pod spec runs pods eni-lint does
 		// not count: it is listed, not dropped silently.
 		if at := podSpecPath(doc, "", 0); at != "" {
-			obj.Locations = map[string]inventory.Position{"": r.locs[""]}
+			obj.Locations = inventory.NewFieldPositions()
+			obj.Locations.Set("", r.locs.At(""))
 			frag.NotModelled = append(frag.NotModelled, obj)
 		}
 		return
@@ -280,11 +281,11 @@ func readSecurityGroupPolicy(r *fieldReader, doc *yaml.Node, obj inventory.Objec
 // branch-eni-cooldown (seconds) from there.
 func readCNISetting(r *fieldReader, doc *yaml.Node) inventory.CNISetting {
 	data := r.mapping(doc, "", "data")
-	setting := inventory.CNISetting{Source: "kubernetes:ConfigMap kube-system/amazon-vpc-cni", Location: r.locs[""], Object: inventory.ObjectKey("ConfigMap", "kube-system", "amazon-vpc-cni")}
+	setting := inventory.CNISetting{Source: "kubernetes:ConfigMap kube-system/amazon-vpc-cni", Location: r.locs.At(""), Object: inventory.ObjectKey("ConfigMap", "kube-system", "amazon-vpc-cni")}
 	if s := r.str(data, "data", "branch-eni-cooldown"); s != nil {
 		if n, err := strconv.Atoi(strings.TrimSpace(*s)); err == nil {
 			setting.BranchENICooldownSeconds = &n
-			setting.Location = r.locs["data.branch-eni-cooldown"]
+			setting.Location = r.locs.At("data.branch-eni-cooldown")
 		} else {
 			_, v := yamlpos.Lookup(data, "branch-eni-cooldown")
 			r.errorf(v, "data.branch-eni-cooldown must be a number of seconds, found %q", *s)
@@ -296,7 +297,7 @@ func readCNISetting(r *fieldReader, doc *yaml.Node) inventory.CNISetting {
 // addClusterConfig adds what an eksctl ClusterConfig declares, each carrying its cluster's
 // name: every ClusterConfig is a cluster of its own.
 func addClusterConfig(frag *inventory.Fragment, r *fieldReader, doc *yaml.Node, obj inventory.Object) {
-	cluster := inventory.ClusterRef{Kind: "eksctl", Name: obj.Name, Location: r.locs[""]}
+	cluster := inventory.ClusterRef{Kind: "eksctl", Name: obj.Name, Location: r.locs.At("")}
 	if cluster.Name == "" {
 		cluster.Name = r.file
 	}
@@ -315,7 +316,7 @@ func addClusterConfig(frag *inventory.Fragment, r *fieldReader, doc *yaml.Node, 
 }
 
 func readObjectMeta(r *fieldReader, doc *yaml.Node, apiVersion, kind string, opts Options) inventory.Object {
-	r.locs[""] = r.pos(doc)
+	r.locs.Set("", r.pos(doc))
 	r.get(doc, "", "kind")
 	obj := inventory.Object{APIVersion: apiVersion, Kind: kind}
 	meta := r.mapping(doc, "", "metadata")
@@ -360,7 +361,7 @@ func readIgnores(r *fieldReader, meta *yaml.Node, path string) []inventory.Ignor
 	}
 	p := path + ".annotations." + inventory.IgnoreAnnotation
 	k, _ := yamlpos.Lookup(annotations, inventory.IgnoreAnnotation)
-	r.locs[p] = r.pos(k)
+	r.locs.Set(p, r.pos(k))
 	if v.Kind != yaml.ScalarNode {
 		r.errorf(v, "%s must be a string", p)
 		return []inventory.Ignore{}
@@ -391,7 +392,7 @@ func readJobSpec(r *fieldReader, spec *yaml.Node, path string) inventory.JobSpec
 	pfp := r.mapping(spec, path, "podFailurePolicy")
 	for i, rule := range r.sequence(pfp, path+".podFailurePolicy", "rules") {
 		p := fmt.Sprintf("%s.podFailurePolicy.rules[%d]", path, i)
-		r.locs[p] = r.pos(rule)
+		r.locs.Set(p, r.pos(rule))
 		if a := r.str(rule, p, "action"); a != nil && *a == "Ignore" {
 			if ignoresDisruptionsOnly(r, rule, p) {
 				d.PodFailurePolicyIgnoreDisruptions = true
@@ -486,7 +487,7 @@ func readRequiredAffinity(r *fieldReader, spec *yaml.Node, specPath string) []in
 	terms := []inventory.NodeSelectorTerm{}
 	for i, term := range r.sequence(required, reqPath, "nodeSelectorTerms") {
 		tp := fmt.Sprintf("%s.nodeSelectorTerms[%d]", reqPath, i)
-		r.locs[tp] = r.pos(term)
+		r.locs.Set(tp, r.pos(term))
 		terms = append(terms, inventory.NodeSelectorTerm{
 			MatchExpressions: r.requirements(term, tp, "matchExpressions"),
 			MatchFields:      r.requirements(term, tp, "matchFields"),
@@ -497,7 +498,7 @@ func readRequiredAffinity(r *fieldReader, spec *yaml.Node, specPath string) []in
 
 // readToleration reads one toleration at path tp; its operator is Equal by default.
 func readToleration(r *fieldReader, t *yaml.Node, tp string) inventory.Toleration {
-	r.locs[tp] = r.pos(t)
+	r.locs.Set(tp, r.pos(t))
 	var tol inventory.Toleration
 	if s := r.str(t, tp, "key"); s != nil {
 		tol.Key = *s
@@ -520,7 +521,7 @@ func readToleration(r *fieldReader, t *yaml.Node, tp string) inventory.Toleratio
 // readPodENIRequests reads the pod-eni a container (number i) requests or limits by hand.
 func readPodENIRequests(r *fieldReader, c *yaml.Node, i int, specPath string) []inventory.PodENIRequest {
 	cp := fmt.Sprintf("%s.containers[%d]", specPath, i)
-	r.locs[cp] = r.pos(c)
+	r.locs.Set(cp, r.pos(c))
 	name := fmt.Sprintf("#%d", i)
 	if s := r.str(c, cp, "name"); s != nil {
 		name = *s
@@ -533,7 +534,7 @@ func readPodENIRequests(r *fieldReader, c *yaml.Node, i int, specPath string) []
 		if k == nil {
 			continue
 		}
-		r.locs[fmt.Sprintf("%s.resources.%s[%s]", cp, field, PodENIResource)] = r.pos(k)
+		r.locs.Set(fmt.Sprintf("%s.resources.%s[%s]", cp, field, PodENIResource), r.pos(k))
 		out = append(out, inventory.PodENIRequest{
 			Container: name, Field: field, Value: v.Value, Location: r.pos(k),
 		})
@@ -543,7 +544,7 @@ func readPodENIRequests(r *fieldReader, c *yaml.Node, i int, specPath string) []
 
 // readNodePool reads a NodePool's template (v1, v1beta1) or a Provisioner's spec (v1alpha5).
 func readNodePool(r *fieldReader, doc *yaml.Node, obj inventory.Object) inventory.NodePool {
-	np := inventory.NodePool{Name: obj.Name, APIVersion: obj.APIVersion, Kind: obj.Kind, Location: r.locs[""]}
+	np := inventory.NodePool{Name: obj.Name, APIVersion: obj.APIVersion, Kind: obj.Kind, Location: r.locs.At("")}
 	spec := r.mapping(doc, "", "spec")
 	metaPath, specPath := "spec.template.metadata", "spec.template.spec"
 	meta, podSpec := (*yaml.Node)(nil), (*yaml.Node)(nil)
@@ -558,7 +559,7 @@ func readNodePool(r *fieldReader, doc *yaml.Node, obj inventory.Object) inventor
 	np.Labels = r.stringMap(meta, metaPath, "labels")
 	np.Requirements = r.requirements(podSpec, specPath, "requirements")
 	for i := range np.Requirements {
-		np.RequirementLocations = append(np.RequirementLocations, r.locs[fmt.Sprintf("%s.requirements[%d]", specPath, i)])
+		np.RequirementLocations = append(np.RequirementLocations, r.locs.At(fmt.Sprintf("%s.requirements[%d]", specPath, i)))
 	}
 	np.Taints = r.taints(podSpec, specPath, "taints")
 	ref := r.mapping(podSpec, specPath, "nodeClassRef")
@@ -680,10 +681,7 @@ func readSpark(r *fieldReader, doc *yaml.Node, obj inventory.Object) []inventory
 	execPod, execNode, execPath := roles.pod("executor")
 	executors := inventory.Workload{Object: base, PodPath: execPath, Spark: &inventory.SparkRole{Role: "executor"}}
 	// Each object owns its locations: loaders move them in place (Terraform heredocs).
-	executors.Locations = make(map[string]inventory.Position, len(r.locs))
-	for k, v := range r.locs {
-		executors.Locations[k] = v
-	}
+	executors.Locations = r.locs.Clone()
 	executors.ID = objectID(obj) + "#executors"
 	executors.Name = obj.Name + " (executors)"
 	executors.Pod = execPod

@@ -78,7 +78,7 @@ spec:
 		"spec.template.spec.nodeSelector":   span(16, 7, 19),
 		"spec.template.spec.tolerations[0]": pos(19, 11),
 	} {
-		if got := w.Locations[path]; got != want {
+		if got := w.Locations.At(path); got != want {
 			t.Errorf("location of %q = %v, want %v", path, got, want)
 		}
 	}
@@ -116,7 +116,7 @@ spec:
 	if w.Job.BackoffLimit != 2 || w.JobSpecPath != "spec.jobTemplate.spec" {
 		t.Errorf("job %+v path %q", w.Job, w.JobSpecPath)
 	}
-	if got := w.Locations["spec.jobTemplate.spec.backoffLimit"]; got != span(9, 7, 19) {
+	if got := w.Locations.At("spec.jobTemplate.spec.backoffLimit"); got != span(9, 7, 19) {
 		t.Errorf("backoffLimit at %v", got)
 	}
 }
@@ -217,7 +217,7 @@ spec:
 	if diff := cmp.Diff(want, w.Pod.PodENIRequests); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if w.PodPath != "" || w.Locations["spec.containers[0]"] != pos(6, 7) {
+	if w.PodPath != "" || w.Locations.At("spec.containers[0]") != pos(6, 7) {
 		t.Errorf("pod path %q, locations %v", w.PodPath, w.Locations)
 	}
 }
@@ -239,7 +239,7 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 		for _, w := range frag.Workloads {
-			if w.ID == "" || w.Locations[""].Line == 0 {
+			if w.ID == "" || w.Locations.At("").Line == 0 {
 				t.Fatalf("workload without ID or position: %+v", w.Object)
 			}
 		}
@@ -390,7 +390,7 @@ spec:
 		t.Fatalf("autoscalers %+v", frag.Autoscalers)
 	}
 	a, k := frag.Autoscalers[0], frag.Autoscalers[1]
-	if a.TargetKind != "StatefulSet" || a.TargetName != "db" || a.MaxReplicas != 5 || a.Locations["spec.maxReplicas"].Line != 6 {
+	if a.TargetKind != "StatefulSet" || a.TargetName != "db" || a.MaxReplicas != 5 || a.Locations.At("spec.maxReplicas").Line != 6 {
 		t.Errorf("hpa %+v", a)
 	}
 	if k.TargetKind != "Deployment" || k.TargetName != "consumer" || k.MaxReplicas != 100 {
@@ -427,7 +427,7 @@ spec:
 		sj.ScalingStrategy != "custom" || sj.RunningJobPercentage == nil || *sj.RunningJobPercentage != 0.5 {
 		t.Errorf("scaledJob %+v", sj)
 	}
-	if w.Job.Parallelism != 2 || w.Job.BackoffLimit != 6 || w.Pod.Labels["app"] != "q" || w.JobSpecPath != "spec.jobTargetRef" || w.Locations["spec.jobTargetRef.parallelism"].Line != 6 {
+	if w.Job.Parallelism != 2 || w.Job.BackoffLimit != 6 || w.Pod.Labels["app"] != "q" || w.JobSpecPath != "spec.jobTargetRef" || w.Locations.At("spec.jobTargetRef.parallelism").Line != 6 {
 		t.Errorf("job %+v pod %+v", w.Job, w.Pod)
 	}
 }
@@ -465,8 +465,8 @@ spec:
 		e.Pod.NodeSelector["pool"] != "spark-exec" || *e.Replicas != 3 || !e.Spark.UnboundedExecutors {
 		t.Errorf("executors %+v %+v (dynamic allocation without maxExecutors: initialExecutors, unbounded)", e, e.Spark)
 	}
-	e.Locations["x"] = inventory.Position{Line: 99}
-	if _, shared := d.Locations["x"]; shared {
+	e.Locations.Set("x", inventory.Position{Line: 99})
+	if _, shared := d.Locations.Get("x"); shared {
 		t.Error("the two workloads share their locations")
 	}
 }
@@ -489,7 +489,7 @@ func TestNotModelled(t *testing.T) {
 			if (len(frag.NotModelled) == 1) != tc.listed || len(frag.Workloads) != 0 {
 				t.Errorf("not modelled %+v, workloads %d", frag.NotModelled, len(frag.Workloads))
 			}
-			if tc.listed && frag.NotModelled[0].Locations[""].Line != 1 {
+			if tc.listed && frag.NotModelled[0].Locations.At("").Line != 1 {
 				t.Errorf("location %+v", frag.NotModelled[0].Locations)
 			}
 		})

@@ -14,12 +14,12 @@ import (
 // instead of a panic or a silent zero.
 type fieldReader struct {
 	file string
-	locs map[string]inventory.Position
+	locs *inventory.FieldPositions
 	errs []inventory.LoadError
 }
 
 func newFieldReader(file string) *fieldReader {
-	return &fieldReader{file: file, locs: map[string]inventory.Position{}}
+	return &fieldReader{file: file, locs: inventory.NewFieldPositions()}
 }
 
 func (r *fieldReader) pos(n *yaml.Node) inventory.Position {
@@ -46,7 +46,7 @@ func (r *fieldReader) get(m *yaml.Node, parent, key string) *yaml.Node {
 	if k == nil {
 		return nil
 	}
-	r.locs[join(parent, key)] = r.pos(k)
+	r.locs.Set(join(parent, key), r.pos(k))
 	if yamlpos.IsNull(v) {
 		return nil
 	}
@@ -162,7 +162,7 @@ func (r *fieldReader) stringMap(m *yaml.Node, parent, key string) map[string]str
 		if k.Value == "<<" {
 			continue
 		}
-		r.locs[join(path, k.Value)] = r.pos(k)
+		r.locs.Set(join(path, k.Value), r.pos(k))
 		if val.Kind != yaml.ScalarNode {
 			r.errorf(val, "%s.%s must be a string, found %s", path, k.Value, yamlpos.KindName(val))
 			continue
@@ -189,7 +189,7 @@ func (r *fieldReader) requirements(m *yaml.Node, parent, key string) []inventory
 	path := join(parent, key)
 	for i, n := range r.sequence(m, parent, key) {
 		p := fmt.Sprintf("%s[%d]", path, i)
-		r.locs[p] = r.pos(n)
+		r.locs.Set(p, r.pos(n))
 		if n.Kind != yaml.MappingNode {
 			r.errorf(n, "%s must be a mapping, found %s", p, yamlpos.KindName(n))
 			continue
@@ -223,7 +223,7 @@ func (r *fieldReader) taints(m *yaml.Node, parent, key string) []inventory.Taint
 	var out []inventory.Taint
 	for i, t := range r.sequence(m, parent, key) {
 		tp := fmt.Sprintf("%s[%d]", join(parent, key), i)
-		r.locs[tp] = r.pos(t)
+		r.locs.Set(tp, r.pos(t))
 		var taint inventory.Taint
 		if s := r.str(t, tp, "key"); s != nil {
 			taint.Key = *s

@@ -34,8 +34,8 @@ func BenchmarkBuildLargeFile(b *testing.B) {
 					b.Fatalf("built %d fragments", len(frags))
 				}
 				w := frags[0].Workloads[n-1]
-				if want := 9*(n-1) + 4; w.Locations["metadata.name"].Line != want && w.Locations[""].Line != 9*(n-1)+1 {
-					b.Fatalf("%s at %v, want line %d", w.Name, w.Locations[""], 9*(n-1)+1)
+				if want := 9*(n-1) + 4; w.Locations.At("metadata.name").Line != want && w.Locations.At("").Line != 9*(n-1)+1 {
+					b.Fatalf("%s at %v, want line %d", w.Name, w.Locations.At(""), 9*(n-1)+1)
 				}
 			}
 		})

@@ -352,18 +352,18 @@ func readBuilt(frag *inventory.Fragment, built []*resource.Resource, dir, file s
 func relocate(built *inventory.Fragment, origins *originIndex, kustomization string) {
 	fix := func(o *inventory.Object) {
 		src := origins.find(o.Kind, o.Name)
-		for path := range o.Locations {
+		o.Locations.Update(func(path string, _ inventory.Position) inventory.Position {
 			switch {
 			case src == nil:
-				o.Locations[path] = inventory.Position{File: kustomization} // the source file is not known
-			case src.Locations[path].Known():
-				o.Locations[path] = src.Locations[path]
+				return inventory.Position{File: kustomization} // the source file is not known
+			case src.Locations.At(path).Known():
+				return src.Locations.At(path)
 			default:
-				o.Locations[path] = src.Locations[""]
+				return src.Locations.At("")
 			}
-		}
+		})
 		if src != nil {
-			o.ID = strings.SplitN(o.ID, "@", 2)[0] + "@" + src.Locations[""].File + fmt.Sprintf(":%d", src.Locations[""].Line)
+			o.ID = strings.SplitN(o.ID, "@", 2)[0] + "@" + src.Locations.At("").File + fmt.Sprintf(":%d", src.Locations.At("").Line)
 		}
 	}
 	built.EachObject(fix)

@@ -34,7 +34,7 @@ func TestBuildPointsAtSources(t *testing.T) {
 	if w.Namespace != "prod" || w.Name != "migrate-v2" {
 		t.Errorf("object %s/%s", w.Namespace, w.Name)
 	}
-	if got := w.Locations["spec.completions"]; got.File != filepath.Join(root, "base", "job.yaml") || got.Line != 6 {
+	if got := w.Locations.At("spec.completions"); got.File != filepath.Join(root, "base", "job.yaml") || got.Line != 6 {
 		t.Errorf("spec.completions at %+v, want base/job.yaml:6", got)
 	}
 	if len(broken.Errors) != 1 {
@@ -152,8 +152,8 @@ func TestHelmChartsInflated(t *testing.T) {
 			for _, f := range frags {
 				for _, w := range f.Workloads {
 					got = fmt.Sprintf("%s/%s %d %d %d", w.Namespace, w.Name, w.Job.BackoffLimit, *w.Job.Completions, w.Job.Parallelism)
-					line = w.Locations["spec.backoffLimit"].Line
-					if file := w.Locations["spec.backoffLimit"].File; !strings.HasSuffix(file, filepath.Join("jobs", "templates", "job.yaml")) {
+					line = w.Locations.At("spec.backoffLimit").Line
+					if file := w.Locations.At("spec.backoffLimit").File; !strings.HasSuffix(file, filepath.Join("jobs", "templates", "job.yaml")) {
 						t.Errorf("located in %s", file)
 					}
 				}

@@ -641,14 +641,14 @@ variable "template" {}
 		t.Fatalf("SGPs %+v", sgps)
 	}
 	// The heredoc's positions are the .tf file's: metadata.name is on line 12, column 7.
-	if p := sgps[0].Locations["metadata.name"]; filepath.Base(p.File) != "main.tf" || p.Line != 12 || p.Column != 7 {
+	if p := sgps[0].Locations.At("metadata.name"); filepath.Base(p.File) != "main.tf" || p.Line != 12 || p.Column != 7 {
 		t.Errorf("SGP name at %+v, want main.tf:12:7", p)
 	}
 	byName := map[string]inventory.Workload{}
 	for _, w := range workloads {
 		byName[w.Name] = w
 	}
-	if w, ok := byName["report"]; !ok || w.Namespace != "billing" || filepath.Base(w.Locations[""].File) != "job.yaml" || w.Locations[""].Line != 1 {
+	if w, ok := byName["report"]; !ok || w.Namespace != "billing" || filepath.Base(w.Locations.At("").File) != "job.yaml" || w.Locations.At("").Line != 1 {
 		t.Errorf("report (from file()): %+v", w.Object)
 	}
 	if w, ok := byName["migrate"]; !ok || w.Namespace != "billing" {
@@ -949,7 +949,7 @@ resource "kubectl_manifest" "elsewhere" {
 			reasons = append(reasons, u.Source+": "+u.Reason)
 		}
 	}
-	if len(sgps) != 1 || sgps[0].Namespace != "billing" || sgps[0].Locations["metadata.name"].Line != 9 {
+	if len(sgps) != 1 || sgps[0].Namespace != "billing" || sgps[0].Locations.At("metadata.name").Line != 9 {
 		t.Errorf("SGPs %+v", sgps)
 	}
 	if strings.Join(jobs, ",") != "billing/migrate" {
@@ -1205,8 +1205,8 @@ spec:
 	}
 	j := jobs[0]
 	if j.Name != "reports" || j.Namespace != "billing" || j.CronJob == nil || j.CronJob.Schedule != "*/5 * * * *" || j.Job.TTLSecondsAfterFinished == nil || *j.Job.TTLSecondsAfterFinished != 600 ||
-		j.Pod.Labels["app"] != "db-report" || filepath.Base(j.Locations[""].File) != "cronjob.yaml" {
-		t.Errorf("rendered CronJob %s/%s cron %+v ttl %v labels %v at %v", j.Namespace, j.Name, j.CronJob, j.Job.TTLSecondsAfterFinished, j.Pod.Labels, j.Locations[""])
+		j.Pod.Labels["app"] != "db-report" || filepath.Base(j.Locations.At("").File) != "cronjob.yaml" {
+		t.Errorf("rendered CronJob %s/%s cron %+v ttl %v labels %v at %v", j.Namespace, j.Name, j.CronJob, j.Job.TTLSecondsAfterFinished, j.Pod.Labels, j.Locations.At(""))
 	}
 	if len(unresolved) != 1 || !strings.Contains(unresolved[0], "helm_release.remote: the chart karpenter from oci://public.ecr.aws/karpenter is not a folder of the tree") {
 		t.Errorf("unresolved %v", unresolved)

@@ -162,7 +162,7 @@ func TestManifests(t *testing.T) {
 	}
 	var got []string
 	for _, p := range f.SecurityGroupPolicies {
-		got = append(got, fmt.Sprintf("%s/%s from %s at %s:%d", p.Namespace, p.Name, p.Origin.Resource, p.Locations[""].File, p.Locations[""].Line))
+		got = append(got, fmt.Sprintf("%s/%s from %s at %s:%d", p.Namespace, p.Name, p.Origin.Resource, p.Locations.At("").File, p.Locations.At("").Line))
 	}
 	sort.Strings(got)
 	if len(got) != 2 || !strings.HasPrefix(got[1], `pay/db from module.apps.kubectl_manifest.sgp["db"] at plan.json:1`) || !strings.HasPrefix(got[0], "jobs/jobs from kubernetes_manifest.jobs") {
