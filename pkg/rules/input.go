@@ -2,14 +2,17 @@ package rules
 
 import (
 	"encoding"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/eni-lint/eni-lint/internal/fanout"
 	"github.com/eni-lint/eni-lint/pkg/inventory"
@@ -74,6 +77,7 @@ func InputValueSharing(inv *inventory.Inventory, shared *WorkloadInputs) (ast.Va
 func convertWorkloads(workloads []inventory.Workload, terms []*ast.Term, from, to int, shared *WorkloadInputs) error {
 	encode := encoderOf(reflect.TypeFor[inventory.Workload]())
 	writeKey := keyWriterOf(reflect.TypeFor[inventory.Workload]())
+	in := newInterner()
 	var buf []byte
 	for i := from; i < to; i++ {
 		var key string
@@ -88,24 +92,33 @@ func convertWorkloads(workloads []inventory.Workload, terms []*ast.Term, from, t
 				continue
 			}
 		}
-		x, err := encode(reflect.ValueOf(workloads[i]))
+		x, err := encode(reflect.ValueOf(workloads[i]), in)
 		if err != nil {
 			return fmt.Errorf("workloads: %w", err)
 		}
 		if shared != nil {
-			shared.m.Store(key, x)
+			shared.m.Store(key, x.Value)
 		}
-		terms[i] = ast.NewTerm(x)
+		terms[i] = x
 	}
 	return nil
 }
 
 // toValue converts one Go value the way encoding/json would write it.
 func toValue(v reflect.Value) (ast.Value, error) {
-	return encoderOf(v.Type())(v)
+	t, err := encoderOf(v.Type())(v, newInterner())
+	if err != nil {
+		return nil, err
+	}
+	return t.Value, nil
 }
 
-type encoder func(reflect.Value) (ast.Value, error)
+// An encoder writes one Go value as a term. Equal scalars, and equal lists and maps of
+// scalars, come back as the same term (interner): the input of a monorepo repeats the same
+// keys, names, numbers and run spans in every workload, and sharing them more than halved
+// the input's memory. The policies never change a term they are given, as OPA's own interned
+// terms rely on.
+type encoder func(reflect.Value, *interner) (*ast.Term, error)
 
 var encoders sync.Map // reflect.Type → encoder
 
@@ -116,7 +129,7 @@ var (
 
 func encoderOf(t reflect.Type) encoder {
 	return perType(&encoders, t, newEncoder, func(get func() encoder) encoder {
-		return func(v reflect.Value) (ast.Value, error) { return get()(v) }
+		return func(v reflect.Value, in *interner) (*ast.Term, error) { return get()(v, in) }
 	})
 }
 
@@ -154,22 +167,26 @@ func newEncoder(t reflect.Type) encoder {
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		return func(v reflect.Value) (ast.Value, error) { return ast.Boolean(v.Bool()), nil }
+		return func(v reflect.Value, _ *interner) (*ast.Term, error) { return ast.InternedTerm(v.Bool()), nil }
 	case reflect.String:
-		return func(v reflect.Value) (ast.Value, error) { return ast.String(v.String()), nil }
+		return func(v reflect.Value, in *interner) (*ast.Term, error) { return in.string(v.String()), nil }
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return func(v reflect.Value) (ast.Value, error) { return ast.Number(strconv.FormatInt(v.Int(), 10)), nil }
+		return func(v reflect.Value, in *interner) (*ast.Term, error) {
+			return in.number(strconv.FormatInt(v.Int(), 10)), nil
+		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return func(v reflect.Value) (ast.Value, error) { return ast.Number(strconv.FormatUint(v.Uint(), 10)), nil }
+		return func(v reflect.Value, in *interner) (*ast.Term, error) {
+			return in.number(strconv.FormatUint(v.Uint(), 10)), nil
+		}
 	case reflect.Float32, reflect.Float64:
 		// encoding/json's float format (shortest form, exponent for the very large or small).
 		return viaJSON
 	case reflect.Pointer, reflect.Interface:
-		return func(v reflect.Value) (ast.Value, error) {
+		return func(v reflect.Value, in *interner) (*ast.Term, error) {
 			if v.IsNil() {
-				return ast.Null{}, nil
+				return ast.InternedNullTerm, nil
 			}
-			return toValue(v.Elem())
+			return encoderOf(v.Elem().Type())(v.Elem(), in)
 		}
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
@@ -186,7 +203,7 @@ func newEncoder(t reflect.Type) encoder {
 	case reflect.Struct:
 		return structEncoder(t)
 	}
-	return func(reflect.Value) (ast.Value, error) {
+	return func(reflect.Value, *interner) (*ast.Term, error) {
 		return nil, fmt.Errorf("policy input: %s has no JSON form", t)
 	}
 }
@@ -194,50 +211,126 @@ func newEncoder(t reflect.Type) encoder {
 // listEncoder writes a slice (null when nil) or an array as an array.
 func listEncoder(t reflect.Type) encoder {
 	elem := encoderOf(t.Elem())
-	return func(v reflect.Value) (ast.Value, error) {
+	return func(v reflect.Value, in *interner) (*ast.Term, error) {
 		if v.Kind() == reflect.Slice && v.IsNil() {
-			return ast.Null{}, nil
+			return ast.InternedNullTerm, nil
+		}
+		if v.Len() == 0 {
+			return ast.InternedEmptyArray, nil
 		}
 		terms := make([]*ast.Term, v.Len())
 		for i := range terms {
-			x, err := elem(v.Index(i))
+			x, err := elem(v.Index(i), in)
 			if err != nil {
 				return nil, err
 			}
-			terms[i] = ast.NewTerm(x)
+			terms[i] = x
 		}
-		return ast.NewArray(terms...), nil
+		return in.composite(terms, nil, func() *ast.Term { return ast.NewTerm(ast.NewArray(terms...)) }), nil
 	}
 }
 
 // mapEncoder writes a map with string keys as an object (null when nil).
 func mapEncoder(t reflect.Type) encoder {
 	elem := encoderOf(t.Elem())
-	return func(v reflect.Value) (ast.Value, error) {
+	return func(v reflect.Value, in *interner) (*ast.Term, error) {
 		if v.IsNil() {
-			return ast.Null{}, nil
+			return ast.InternedNullTerm, nil
+		}
+		if v.Len() == 0 {
+			return ast.InternedEmptyObject, nil
 		}
 		pairs := make([][2]*ast.Term, 0, v.Len())
 		it := v.MapRange()
 		for it.Next() {
-			x, err := elem(it.Value())
+			x, err := elem(it.Value(), in)
 			if err != nil {
 				return nil, err
 			}
-			pairs = append(pairs, [2]*ast.Term{ast.StringTerm(it.Key().String()), ast.NewTerm(x)})
+			pairs = append(pairs, [2]*ast.Term{in.string(it.Key().String()), x})
 		}
-		return ast.NewObject(pairs...), nil
+		// Go's map order is random: sorted, equal maps give the same key for the interner.
+		slices.SortFunc(pairs, func(a, b [2]*ast.Term) int { return ast.Compare(a[0], b[0]) })
+		keys := make([]*ast.Term, len(pairs))
+		values := make([]*ast.Term, len(pairs))
+		for i, p := range pairs {
+			keys[i], values[i] = p[0], p[1]
+		}
+		return in.composite(values, keys, func() *ast.Term { return ast.NewTerm(ast.NewObject(pairs...)) }), nil
 	}
 }
 
 // viaJSON writes a value with encoding/json and reads it back: for the few kinds whose JSON
 // form is not worth rewriting here (floats, custom marshalers).
-func viaJSON(v reflect.Value) (ast.Value, error) {
+func viaJSON(v reflect.Value, _ *interner) (*ast.Term, error) {
 	b, err := json.Marshal(v.Interface())
 	if err != nil {
 		return nil, err
 	}
-	return ast.ValueFromReader(strings.NewReader(string(b)))
+	x, err := ast.ValueFromReader(strings.NewReader(string(b)))
+	if err != nil {
+		return nil, err
+	}
+	return ast.NewTerm(x), nil
+}
+
+// interner hands out one term per distinct scalar, and per distinct list or map whose members
+// are all scalars it has handed out, during one conversion (one goroutine's: it is not safe
+// for concurrent use).
+type interner struct {
+	strings, numbers map[string]*ast.Term
+	composites       map[string]*ast.Term
+	scalars          map[*ast.Term]bool
+	key              []byte
+}
+
+func newInterner() *interner {
+	return &interner{strings: map[string]*ast.Term{}, numbers: map[string]*ast.Term{}, composites: map[string]*ast.Term{}, scalars: map[*ast.Term]bool{}}
+}
+
+func (in *interner) string(s string) *ast.Term {
+	if t, ok := in.strings[s]; ok {
+		return t
+	}
+	t := ast.StringTerm(s)
+	in.strings[s], in.scalars[t] = t, true
+	return t
+}
+
+func (in *interner) number(n string) *ast.Term {
+	if t, ok := in.numbers[n]; ok {
+		return t
+	}
+	t := ast.NewTerm(ast.Number(n))
+	in.numbers[n], in.scalars[t] = t, true
+	return t
+}
+
+// composite is the term build makes of a list (keys nil) or a map of the members given, shared
+// with an earlier equal one when every member is a scalar of this interner: equal scalars are
+// the same term, so their addresses identify the content.
+func (in *interner) composite(values, keys []*ast.Term, build func() *ast.Term) *ast.Term {
+	in.key = in.key[:0]
+	if keys == nil {
+		in.key = append(in.key, 'a')
+	} else {
+		in.key = append(in.key, 'o')
+	}
+	for i, v := range values {
+		if !in.scalars[v] || (keys != nil && !in.scalars[keys[i]]) {
+			return build()
+		}
+		in.key = binary.LittleEndian.AppendUint64(in.key, uint64(uintptr(unsafe.Pointer(v))))
+		if keys != nil {
+			in.key = binary.LittleEndian.AppendUint64(in.key, uint64(uintptr(unsafe.Pointer(keys[i]))))
+		}
+	}
+	if t, ok := in.composites[string(in.key)]; ok {
+		return t
+	}
+	t := build()
+	in.composites[string(in.key)] = t
+	return t
 }
 
 // field is one JSON member of a struct: where it is (an index path through embedded structs),
@@ -247,24 +340,26 @@ type field struct {
 	name      string
 	omitEmpty bool
 	encode    encoder
+	// key is the member's name as a term, shared by every object of the type.
+	key *ast.Term
 }
 
 func structEncoder(t reflect.Type) encoder {
 	fields := jsonFields(t)
-	return func(v reflect.Value) (ast.Value, error) {
+	return func(v reflect.Value, in *interner) (*ast.Term, error) {
 		pairs := make([][2]*ast.Term, 0, len(fields))
 		for _, f := range fields {
 			fv, ok := fieldByIndex(v, f.index)
 			if !ok || (f.omitEmpty && isEmpty(fv)) {
 				continue
 			}
-			x, err := f.encode(fv)
+			x, err := f.encode(fv, in)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", f.name, err)
 			}
-			pairs = append(pairs, [2]*ast.Term{ast.StringTerm(f.name), ast.NewTerm(x)})
+			pairs = append(pairs, [2]*ast.Term{f.key, x})
 		}
-		return ast.NewObject(pairs...), nil
+		return ast.NewTerm(ast.NewObject(pairs...)), nil
 	}
 }
 
@@ -303,7 +398,7 @@ func jsonFields(t reflect.Type) []field {
 			if name == "" {
 				name = sf.Name
 			}
-			all = append(all, found{field{index: idx, name: name, omitEmpty: hasOption(opts, "omitempty"), encode: encoderOf(sf.Type)}, depth})
+			all = append(all, found{field{index: idx, name: name, omitEmpty: hasOption(opts, "omitempty"), encode: encoderOf(sf.Type), key: ast.StringTerm(name)}, depth})
 		}
 	}
 	walk(t, nil, 0)

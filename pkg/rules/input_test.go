@@ -303,3 +303,48 @@ func BenchmarkInputValue(b *testing.B) {
 		}
 	}
 }
+
+// The input of a monorepo repeats the same run spans, labels and numbers in every workload:
+// the conversion gives equal ones one term, which is most of what keeps the input small.
+func TestEqualMembersShareOneTerm(t *testing.T) {
+	workload := func(spans []int, labels map[string]string) inventory.Workload {
+		return inventory.Workload{
+			Object:  inventory.Object{Kind: "CronJob", Name: "x"},
+			CronJob: &inventory.CronJobSpec{Schedule: "*/5 * * * *", RunSpans: spans},
+			Pod:     inventory.PodTemplate{Labels: labels},
+		}
+	}
+	workloads := []inventory.Workload{
+		workload([]int{300, 600}, map[string]string{"a": "1", "b": "2"}),
+		workload([]int{300, 600}, map[string]string{"b": "2", "a": "1"}),
+		workload([]int{300, 601}, map[string]string{"a": "1"}),
+	}
+	terms := make([]*ast.Term, len(workloads))
+	if err := convertWorkloads(workloads, terms, 0, len(terms), nil); err != nil {
+		t.Fatal(err)
+	}
+	member := func(i int, path ...string) *ast.Term {
+		x := terms[i]
+		for _, p := range path {
+			x = x.Value.(ast.Object).Get(ast.StringTerm(p))
+		}
+		return x
+	}
+	if member(0, "cronJob", "runSpans") != member(1, "cronJob", "runSpans") {
+		t.Error("equal run spans are two terms")
+	}
+	if member(0, "pod", "labels") != member(1, "pod", "labels") {
+		t.Error("equal labels are two terms")
+	}
+	if member(0, "cronJob", "runSpans") == member(2, "cronJob", "runSpans") || member(0, "pod", "labels") == member(2, "pod", "labels") {
+		t.Error("different members share a term")
+	}
+	if member(0, "cronJob", "schedule") != member(2, "cronJob", "schedule") {
+		t.Error("equal strings are two terms")
+	}
+	for i := range workloads {
+		if want := jsonForm(t, workloads[i]); ast.Compare(terms[i].Value, want) != 0 {
+			t.Errorf("workload %d: %v, want %v", i, terms[i], want)
+		}
+	}
+}
