@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -116,12 +117,13 @@ func TestFindingDetailsFollowTheirMetadata(t *testing.T) {
 	}
 	checked := 0
 	for _, sc := range testtool.ScenarioReports(t, filepath.Join("..", "..")) {
+		lists := starvationLists(t, sc.Raw)
 		for _, f := range sc.Report.Findings {
 			rule, ok := eng.Rule(f.Rule)
 			if !ok {
 				t.Fatalf("%s: no rule %s", sc.Path, f.Rule)
 			}
-			checked += checkDetails(t, sc.Path, rule, f.Details)
+			checked += checkDetails(t, sc.Path, rule, withStarvationLists(t, sc.Path, f.Rule, f.Details, lists))
 		}
 	}
 	if checked < 500 {
@@ -368,4 +370,45 @@ func TestEveryFixIsInEveryFormat(t *testing.T) {
 	if fixes == 0 {
 		t.Error("no scenario offers a fix: the test checks nothing")
 	}
+}
+
+// starvationLists reads a JSON report's starvations: an ENI003 finding names its starvingOn
+// list by id there (docs/json-report.md).
+func starvationLists(t *testing.T, raw []byte) map[string]any {
+	t.Helper()
+	var rep struct {
+		Starvations []struct {
+			ID string `json:"id"`
+			On any    `json:"on"`
+		} `json:"starvations"`
+	}
+	if len(raw) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatal(err)
+	}
+	lists := map[string]any{}
+	for _, s := range rep.Starvations {
+		lists[s.ID] = s.On
+	}
+	return lists
+}
+
+// withStarvationLists is an ENI003 finding's details with starvingOn the list its id names,
+// as the policies wrote it; an id the report's starvations lack fails the test.
+func withStarvationLists(t *testing.T, where, rule string, details map[string]any, lists map[string]any) map[string]any {
+	t.Helper()
+	id, ok := details["starvingOn"].(string)
+	if rule != "ENI003" || !ok {
+		return details
+	}
+	list, ok := lists[id]
+	if !ok {
+		t.Errorf("%s: ENI003 names starvation %q, which the report's starvations lack", where, id)
+		return details
+	}
+	out := maps.Clone(details)
+	out["starvingOn"] = list
+	return out
 }

@@ -64,11 +64,13 @@ func TestRuleExamples(t *testing.T) {
 				}
 				got := false
 				var rules []string
+				lists := starvationLists(t, []byte(out))
 				for _, f := range rep.Findings {
 					rules = append(rules, f.Rule)
 					got = got || f.Rule == r.ID && f.Suppressed == nil
 					if rule, ok := eng.Rule(f.Rule); ok {
-						checkDetails(t, "the "+side.name+" example", rule, f.Details)
+						where := "the " + side.name + " example"
+						checkDetails(t, where, rule, withStarvationLists(t, where, f.Rule, f.Details, lists))
 					}
 				}
 				if got != side.want {

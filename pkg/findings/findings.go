@@ -375,7 +375,7 @@ type Summary struct {
 }
 
 // SchemaVersion names the JSON report format; it changes only with incompatible changes.
-const SchemaVersion = "eni-lint.report/v3"
+const SchemaVersion = "eni-lint.report/v4"
 
 // Report is the outcome of one run.
 type Report struct {
@@ -663,6 +663,14 @@ func NumberTrajectories(fs []Finding) []*WitnessTrajectory {
 type PlacementRecord struct {
 	ID         string   `json:"id"`
 	NodeGroups []string `json:"nodeGroups"`
+}
+
+// StarvationRecord is one entry of the JSON report's starvations: a list of the node groups and
+// instance types an ENI003 finding's Job starves on (its details' starvingOn), named by id
+// ("s1", "s2", …). Every Job of a class and placement starves on the same list.
+type StarvationRecord struct {
+	ID string `json:"id"`
+	On any    `json:"on"`
 }
 
 // TrajectoryRecord is a trajectory as the report's table writes it: ID, runs and events.

@@ -431,12 +431,12 @@ func TestOwnOutputsAreNoInputs(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, map[string]string{
 		"job.yaml":       jobNamed("real"),
-		"report.json":    `{"schemaVersion": "eni-lint.report/v3", "findings": []}`,
+		"report.json":    `{"schemaVersion": "eni-lint.report/v4", "findings": []}`,
 		"audit.json":     `{"schemaVersion": "eni-lint.audit/v1", "nodes": []}`,
 		"baseline.json":  `{"version": "eni-lint.baseline/v2", "entries": []}`,
 		"log.json":       `{"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [{"tool": {"driver": {"name": "eni-lint"}}}]}`,
 		"other.json":     `{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "another-tool"}}}]}`,
-		"disguised.json": `{"schemaVersion": "eni-lint.report/v3", "apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "disguised"}}`,
+		"disguised.json": `{"schemaVersion": "eni-lint.report/v4", "apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "disguised"}}`,
 	})
 	frags, stats := Load(context.Background(), []string{root}, Options{})
 	skipped := map[string]string{}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"sort"
 	"strings"
 
@@ -94,9 +95,12 @@ func (JSON) Write(w io.Writer, r *findings.Report) error {
 	// stays nil (null) and is not streamed.
 	shell := *r
 	var streamed []streamedArray
+	starvations, starvationOf := starvationTable(r.Findings)
 	if len(r.Findings) > 0 {
 		shell.Findings = []findings.Finding{}
-		streamed = append(streamed, streamedArray{"findings", func() error { return eachElement(e, r.Findings, nil) }})
+		streamed = append(streamed, streamedArray{"findings", func() error {
+			return eachElement(e, r.Findings, func(i int, f *findings.Finding) { nameStarvation(f, starvationOf[i]) })
+		}})
 	}
 	if len(r.InstanceTypes) > 0 {
 		shell.InstanceTypes = []findings.InstanceTypeRow{}
@@ -112,7 +116,7 @@ func (JSON) Write(w io.Writer, r *findings.Report) error {
 	var head bytes.Buffer
 	enc := json.NewEncoder(&head)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(jsonReport{Report: &shell, Placements: placements, Trajectories: trajectoryTable(r.Findings)}); err != nil {
+	if err := enc.Encode(jsonReport{Report: &shell, Placements: placements, Trajectories: trajectoryTable(r.Findings), Starvations: starvations}); err != nil {
 		return err
 	}
 	rest := head.Bytes()
@@ -214,6 +218,48 @@ type jsonReport struct {
 	// Placements are the workloads' node-group lists, each once.
 	Placements   []findings.PlacementRecord   `json:"placements"`
 	Trajectories []*findings.TrajectoryRecord `json:"trajectories"`
+	// Starvations are the ENI003 findings' starvingOn lists, each once.
+	Starvations []findings.StarvationRecord `json:"starvations"`
+}
+
+// starvingOn is the detail of an ENI003 finding that lists the node groups and instance types
+// its Job starves on: with 125 node groups and 5,000 such Jobs, half of the report's findings.
+const starvingOn = "starvingOn"
+
+// starvationTable lists the distinct starvingOn lists of the ENI003 findings, in the order of
+// first use, and gives each finding with one the id of its list ("" for the others).
+func starvationTable(fs []findings.Finding) ([]findings.StarvationRecord, []string) {
+	table := []findings.StarvationRecord{}
+	ids := make([]string, len(fs))
+	byContent := map[string]string{}
+	for i, f := range fs {
+		list, ok := f.Details[starvingOn]
+		if f.Rule != "ENI003" || !ok {
+			continue
+		}
+		b, err := json.Marshal(list)
+		if err != nil {
+			continue // written in place, where the encoder reports it
+		}
+		id, ok := byContent[string(b)]
+		if !ok {
+			id = fmt.Sprintf("s%d", len(table)+1)
+			table = append(table, findings.StarvationRecord{ID: id, On: list})
+			byContent[string(b)] = id
+		}
+		ids[i] = id
+	}
+	return table, ids
+}
+
+// nameStarvation writes a finding's starvingOn as the id of its list in the starvations, on a
+// copy of its details.
+func nameStarvation(f *findings.Finding, id string) {
+	if id == "" {
+		return
+	}
+	f.Details = maps.Clone(f.Details)
+	f.Details[starvingOn] = id
 }
 
 // trajectoryTable numbers the findings' trajectories and lists them as the table writes them.

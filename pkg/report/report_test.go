@@ -133,6 +133,11 @@ func TestNew(t *testing.T) {
 func TestJSONStreamsWhatEncoderWrites(t *testing.T) {
 	full := sample()
 	full.Findings[0].Message = `<a href="x">&` + "\u2028 \"quoted\"\n"
+	starving := []any{map[string]any{"nodeGroup": "a", "instanceType": "m5.large", "branchInterfaces": 9}}
+	for _, name := range []string{"j1", "j2"} {
+		full.Findings = append(full.Findings, findings.Finding{Rule: "ENI003", Severity: findings.Warning, Message: name,
+			Details: map[string]any{"T": 10, "starvingOn": slices.Clone(starving)}})
+	}
 	full.Workloads = []findings.WorkloadNumbers{
 		{Kind: "CronJob", Namespace: "b", Name: "c", SelectedBy: []string{"sgp"}, Numbers: map[string]any{"T": 7, "heldBy": []string{"<history>"}}, Hidden: 34, NodeGroups: []string{"a", "b"}},
 		{Kind: "Job", Namespace: "b", Name: "d"},
@@ -146,6 +151,7 @@ func TestJSONStreamsWhatEncoderWrites(t *testing.T) {
 		enc := json.NewEncoder(&want)
 		enc.SetIndent("", "  ")
 		placements, ids := placementTable(r.Workloads)
+		starvations, starvationOf := starvationTable(r.Findings)
 		whole := *r
 		if r.Workloads != nil {
 			whole.Workloads = slices.Clone(r.Workloads)
@@ -153,7 +159,13 @@ func TestJSONStreamsWhatEncoderWrites(t *testing.T) {
 				whole.Workloads[i].Placement = ids[i]
 			}
 		}
-		if err := enc.Encode(jsonReport{Report: &whole, Placements: placements, Trajectories: trajectoryTable(r.Findings)}); err != nil {
+		if r.Findings != nil {
+			whole.Findings = slices.Clone(r.Findings)
+			for i := range whole.Findings {
+				nameStarvation(&whole.Findings[i], starvationOf[i])
+			}
+		}
+		if err := enc.Encode(jsonReport{Report: &whole, Placements: placements, Trajectories: trajectoryTable(r.Findings), Starvations: starvations}); err != nil {
 			t.Fatal(err)
 		}
 		var got bytes.Buffer
@@ -163,6 +175,35 @@ func TestJSONStreamsWhatEncoderWrites(t *testing.T) {
 		if got.String() != want.String() {
 			t.Errorf("%s: streamed\n%s\nEncoder\n%s", name, got.String(), want.String())
 		}
+	}
+	if _, has := full.Findings[len(full.Findings)-1].Details["starvingOn"].([]any); !has {
+		t.Error("writing the report changed its findings' details")
+	}
+}
+
+// TestStarvationTable: the ENI003 findings' starvingOn lists each once, in the order of first
+// use; equal lists name the same entry, and other rules' details are left alone.
+func TestStarvationTable(t *testing.T) {
+	on := func(groups ...string) []any {
+		var out []any
+		for _, g := range groups {
+			out = append(out, map[string]any{"nodeGroup": g, "instanceType": "m5.large", "branchInterfaces": 9})
+		}
+		return out
+	}
+	fs := []findings.Finding{
+		{Rule: "ENI003", Details: map[string]any{"starvingOn": on("a", "b")}},
+		{Rule: "ENI001", Details: map[string]any{"starvingOn": on("a")}},
+		{Rule: "ENI003", Details: map[string]any{"starvingOn": on("a")}},
+		{Rule: "ENI003", Details: map[string]any{"starvingOn": on("a", "b")}},
+		{Rule: "ENI003"},
+	}
+	table, ids := starvationTable(fs)
+	if want := []string{"s1", "", "s2", "s1", ""}; !slices.Equal(ids, want) {
+		t.Errorf("ids %q, want %q", ids, want)
+	}
+	if len(table) != 2 || table[0].ID != "s1" || table[1].ID != "s2" || len(table[0].On.([]any)) != 2 {
+		t.Errorf("table %+v", table)
 	}
 }
 

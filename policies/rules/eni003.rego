@@ -21,7 +21,7 @@
 #   details:
 #     - {key: T, type: integer, about: "terminated pods one run leaves"}
 #     - {key: running, type: integer, about: "pods of one run running at once"}
-#     - {key: starvingOn, type: array, about: "the types whose branch ENIs one run's T exceeds, each `{nodeGroup, instanceType, branchInterfaces}`"}
+#     - {key: starvingOn, type: array, about: "the types whose branch ENIs one run's T exceeds, each `{nodeGroup, instanceType, branchInterfaces}`; in the JSON report, the id of the list in its `starvations`"}
 #     - {key: everywhere, type: boolean, about: "T exceeds every type the workload can land on"}
 #     - {key: fixes, type: array, about: "the backoffLimit after which one run fits the smallest type; empty when none does"}
 package eni.rules.eni003
@@ -41,6 +41,8 @@ finding contains f if {
 	model.class_views[i].job != null
 	starving := [[g, t, b] | some [b, g, t] in targets; n.T > b]
 	everywhere := count(starving) == count(targets)
+	# Built once per class, before its members: their findings share the one list.
+	starving_on := [{"nodeGroup": g, "instanceType": t, "branchInterfaces": b} | some [g, t, b] in starving]
 	some w in model.class_members[i]
 	f := model.finding(
 		"ENI003", severity(everywhere),
@@ -48,7 +50,7 @@ finding contains f if {
 			model.describe(w), n.T, t_formula(w), where(starving, everywhere), starving[0][2], n.running, advice(w, starving[0][2]),
 		]),
 		w, model.t_paths(w),
-		{"T": n.T, "running": n.running, "starvingOn": [{"nodeGroup": g, "instanceType": t, "branchInterfaces": b} | some [g, t, b] in starving], "everywhere": everywhere, "fixes": backoff_fixes(w, n, targets[0][0])},
+		{"T": n.T, "running": n.running, "starvingOn": starving_on, "everywhere": everywhere, "fixes": backoff_fixes(w, n, targets[0][0])},
 	)
 }
 
