@@ -155,6 +155,7 @@ func CronJobDefaults(d DeclaredCronJob) CronJobSpec {
 			s.WeekTimes = times
 		}
 		s.RunSpans = RunSpans(d.Schedule, tz)
+		s.EvenGaps = EvenGaps(d.Schedule, tz)
 	}
 	return s
 }

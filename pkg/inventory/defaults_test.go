@@ -47,7 +47,7 @@ func TestJobDefaults(t *testing.T) {
 
 func TestCronJobDefaults(t *testing.T) {
 	got := CronJobDefaults(DeclaredCronJob{Schedule: "*/5 * * * *"})
-	want := CronJobSpec{Schedule: "*/5 * * * *", PeriodSeconds: 300, ConcurrencyPolicy: "Allow", SuccessfulJobsHistoryLimit: 3, FailedJobsHistoryLimit: 1,
+	want := CronJobSpec{Schedule: "*/5 * * * *", PeriodSeconds: 300, EvenGaps: true, ConcurrencyPolicy: "Allow", SuccessfulJobsHistoryLimit: 3, FailedJobsHistoryLimit: 1,
 		Defaulted: []string{"concurrencyPolicy", "successfulJobsHistoryLimit", "failedJobsHistoryLimit"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

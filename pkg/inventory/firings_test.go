@@ -87,3 +87,72 @@ func TestFiringsAgreeWithNext(t *testing.T) {
 }
 
 func head(ts []int64) []int64 { return ts[:min(3, len(ts))] }
+
+func TestEvenGaps(t *testing.T) {
+	for _, c := range []struct {
+		schedule, zone string
+		want           bool
+	}{
+		{"* * * * *", "", true},
+		{"*/5 * * * *", "", true},
+		{"*/5 * * * *", "UTC", true},
+		{"0 */6 * * *", "", true},
+		{"30 2 * * *", "", true},
+		{"@hourly", "", true},
+		{"@daily", "", true},
+		{"0 3 * * 1", "", true},       // weekly: every gap a week
+		{"*/7 * * * *", "", false},    // 56 → 0 is 4 minutes
+		{"0 */5 * * *", "", false},    // 20:00 → 00:00 is 4 hours
+		{"*/5 9-17 * * *", "", false}, // the night is a longer gap
+		{"0 3 * * 1,3", "", false},    // 2 days, then 5
+		{"0 0 1 * *", "", false},      // months differ
+		{"0 0 * 1-6 *", "", false},    // months
+		{"*/5 * * * *", "Europe/Berlin", false},
+		{"CRON_TZ=UTC */5 * * * *", "", false},
+		{"not a schedule", "", false},
+	} {
+		if got := EvenGaps(c.schedule, c.zone); got != c.want {
+			t.Errorf("EvenGaps(%q, %q) = %v, want %v", c.schedule, c.zone, got, c.want)
+		}
+	}
+}
+
+// TestEvenGapsHoldAnywhere: a schedule EvenGaps accepts has no gap longer than its shortest
+// one in two weeks of firings from anywhere in a week, by robfig's Next (these schedules, every
+// day of every month in UTC, repeat weekly); one it refuses has one.
+func TestEvenGapsHoldAnywhere(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	even := 0
+	for range 200 {
+		schedule := fmt.Sprintf("%s %s * * %s", randomField(rng, 0, 59), randomField(rng, 0, 23), randomField(rng, 0, 6))
+		if rng.IntN(2) == 0 { // near the even ones
+			pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
+			schedule = fmt.Sprintf("%s %s * * %s", pick("*", "*/5", "*/15", "*/7", "7", "0,30", "0,20"), pick("*", "*/2", "*/6", "*/5", "3", "3,15"), pick("*", "*", "1", "1,4"))
+		}
+		gap, err := ShortestGap(schedule, "")
+		if err != nil {
+			continue
+		}
+		sched, err := parseSchedule(schedule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		from := gapScanStart.Add(time.Duration(rng.IntN(weekSeconds)) * time.Second)
+		times := nextFirings(sched, time.UTC, from, from.Add(15*24*time.Hour), false, 15*24*60+1)
+		longest := int64(0)
+		for i := 1; i < len(times); i++ {
+			longest = max(longest, times[i]-times[i-1])
+		}
+		if EvenGaps(schedule, "") {
+			even++
+			if longest != int64(gap) {
+				t.Errorf("%q: even gaps of %d s, but a gap of %d s", schedule, gap, longest)
+			}
+		} else if len(times) > 1 && longest == int64(gap) {
+			t.Errorf("%q: every gap is %d s, but EvenGaps refuses it", schedule, gap)
+		}
+	}
+	if even < 10 {
+		t.Errorf("only %d of the random schedules have even gaps", even)
+	}
+}

@@ -450,7 +450,11 @@ type CronJobSpec struct {
 	WeekTimes []int `json:"weekTimes,omitempty"`
 	// RunSpans, for an irregular schedule, is the shortest time from a firing to the k-th
 	// after it (RunSpans in schedule.go); empty when every gap is PeriodSeconds.
-	RunSpans          []int  `json:"runSpans,omitempty"`
+	RunSpans []int `json:"runSpans,omitempty"`
+	// EvenGaps is set when every gap between two schedule times is PeriodSeconds, at any time
+	// (EvenGaps in schedule.go): the most recent time before a moment is then less than one
+	// gap before it.
+	EvenGaps          bool   `json:"evenGaps,omitempty"`
 	ConcurrencyPolicy string `json:"concurrencyPolicy"`
 	// StartingDeadlineSeconds is spec.startingDeadlineSeconds (nil when unset): a run later
 	// than its time plus this is skipped, which bounds how late a skipped time can start.

@@ -41,6 +41,8 @@ type gapResult struct {
 	week   []int
 	weekly bool
 	spans  []int
+	// even is EvenGaps' answer.
+	even bool
 }
 
 // ShortestGap returns the shortest time in seconds between two consecutive runs of a cron
@@ -67,6 +69,7 @@ func scheduleFacts(schedule, timeZone string) gapResult {
 		r.spans = runSpans(times)
 	}
 	r.week, r.weekly = weekTimes(schedule, timeZone)
+	r.even = evenGaps(schedule, timeZone, r.seconds)
 	if gapCached.Load() < maxCachedSchedules {
 		if _, loaded := gapCache.LoadOrStore(key, r); !loaded {
 			gapCached.Add(1)
@@ -180,6 +183,46 @@ func weekTimes(schedule, timeZone string) (times []int, ok bool) {
 		times = append(times, int(t-start.Unix()))
 	}
 	return times, len(times) > 0
+}
+
+// EvenGaps reports whether every gap between two consecutive firings of a schedule, at any
+// time, is its shortest gap: a UTC schedule for every day of every month ("*" in both fields)
+// whose firings in a week, and from the week's last to the next week's first, are evenly
+// spaced ("*/5 * * * *", "0 */6 * * *", "30 2 * * *", "0 3 * * 1"). Such a schedule repeats
+// weekly, so a week of firings decides. The model then knows that the most recent firing before
+// any moment is less than one gap before it, and the k-th before that less than k + 1 gaps
+// (docs/model.md §5a); a scan of its firings would only say how short gaps can be.
+func EvenGaps(schedule, timeZone string) bool {
+	return scheduleFacts(schedule, timeZone).even
+}
+
+func evenGaps(schedule, timeZone string, gap int) bool {
+	if gap <= 0 || timeZone != "" && timeZone != "UTC" && timeZone != "Etc/UTC" {
+		return false
+	}
+	if strings.HasPrefix(schedule, "TZ=") || strings.HasPrefix(schedule, "CRON_TZ=") {
+		return false
+	}
+	sched, err := parseSchedule("CRON_TZ=UTC " + schedule)
+	if err != nil {
+		return false
+	}
+	spec, isSpec := sched.(*cron.SpecSchedule)
+	const star = 1 << 63 // robfig/cron marks a field written as "*"
+	if !isSpec || spec.Dom&star == 0 || spec.Month&star == 0 {
+		return false
+	}
+	// At most one firing a minute: a week has at most 10,080.
+	week := firings(sched, time.UTC, gapScanStart.Add(-time.Second), gapScanStart.Add(weekSeconds*time.Second), false, weekSeconds/60+1)
+	if len(week) == 0 {
+		return false
+	}
+	for i := 1; i < len(week); i++ {
+		if week[i]-week[i-1] != int64(gap) {
+			return false
+		}
+	}
+	return week[0]+weekSeconds-week[len(week)-1] == int64(gap)
 }
 
 // ScheduleStart is the instant ScheduleTimes counts from: the fixed reference of the scans.

@@ -96,7 +96,10 @@ func view(w Workload) map[string]any {
 		"pod": map[string]any{"restartPolicy": restartPolicy(w)},
 	}
 	if w.CronJob && w.Schedule != "" {
-		defer func() { v["cronJob"].(map[string]any)["runSpans"] = inventory.RunSpans(w.Schedule, "") }()
+		defer func() {
+			v["cronJob"].(map[string]any)["runSpans"] = inventory.RunSpans(w.Schedule, "")
+			v["cronJob"].(map[string]any)["evenGaps"] = inventory.EvenGaps(w.Schedule, w.Timezone)
+		}()
 	}
 	if w.CronJob {
 		v["kind"] = "CronJob"
@@ -105,6 +108,11 @@ func view(w Workload) map[string]any {
 			"schedule": "", "periodSeconds": w.Period, "concurrencyPolicy": w.Policy,
 			"successfulJobsHistoryLimit": w.SuccessfulHistory, "failedJobsHistoryLimit": w.FailedHistory,
 			"suspend": false, "defaulted": []any{}, "startingDeadlineSeconds": optional(w.StartingDeadline),
+		}
+		if w.Schedule == "" && evenlySpaced(w.Times, w.Period) {
+			// Times one period apart: runs of a schedule whose every gap is the period, some of
+			// them not played (as if suspended).
+			v["cronJob"].(map[string]any)["evenGaps"] = true
 		}
 		if w.Schedule == "" && w.Times == nil {
 			// The simulator draws gaps of at least Period, some longer: an irregular schedule
@@ -131,6 +139,16 @@ func view(w Workload) map[string]any {
 		}
 	}
 	return v
+}
+
+// evenlySpaced reports whether times are at least two, each period after the one before.
+func evenlySpaced(times []int, period int) bool {
+	for i := 1; i < len(times); i++ {
+		if times[i]-times[i-1] != period {
+			return false
+		}
+	}
+	return len(times) > 1 && period > 0
 }
 
 func release(m Model) string {

@@ -1,5 +1,6 @@
-# Runs that follow one another inside a window (docs/model.md §5a): how many pods they can
-# create in it when each run starts no earlier than its schedule time.
+# Runs of a schedule inside a window (docs/model.md §5a): how many pods they can create in it
+# when each run starts no earlier than its schedule time, for runs that follow one another and
+# for runs that overlap.
 package eni.model
 
 # The most pods k runs of a CronJob whose runs follow one another (Forbid, Replace) create
@@ -63,3 +64,23 @@ _ttl_count_held(w, t, p, after_first) := (t + _runs_pack(w, runs, l, t, chain, p
 	l := w.job.ttlSecondsAfterFinished + release_window
 	chain := _chain_of(w.job)
 } else := 2147483647
+
+# ---------------------------------------------------------------------------------------
+# Runs that overlap
+
+# What the k most recent runs of a schedule hold at once, each at most per_run: a run whose
+# pods follow one another has created no more than it can since it started, and none after its
+# deadline D. When every gap of the schedule is p (evenGaps), the most recent schedule time
+# before the moment is less than p before it and the j-th before that (from 0) less than
+# (j + 1)·p, so that run has at most pack(1, min((j + 1)·p, D)) pods: every minute with D = 900
+# and T = 7, the run for the last time has at most 3 (created at 0, 11 and 32 s), the one
+# before it 4, not 7 each. A run that did not start at its time (suspended, or started late)
+# only has fewer. The runs older than D count pack(1, D) each, without listing them.
+_aged_runs_held(w, k, per_run, t, chain, d, p) := young + ((k - count(ages)) * _capped_run(per_run, d, t, chain)) if {
+	chain
+	object.get(w.cronJob, "evenGaps", false) == true
+	ages := [a | some j in _upto(min([k, ceil(d / p)]) - 1); a := (j + 1) * p; a < d]
+	young := sum([_capped_run(per_run, a, t, chain) | some a in ages])
+} else := k * per_run
+
+_capped_run(per_run, age, t, chain) := min([per_run, _pack(1, age, t, chain)])

@@ -69,3 +69,36 @@ test_a_ttl_limits_the_kept_jobs if {
 	model._ttl_count_held(w, 7, 300, 6) == 38 with input as fx.inventory([w], [fx.sgp_all], [])
 	model._numbers[w.id].held == 38 with input as fx.inventory([w], [fx.sgp_all], [])
 }
+
+# Allow every minute with D = 900, a 60 s TTL and T = 7: 19 runs hold inside D + stop + TTL + W
+# (1,080 s). With every gap 60 s the run for the last time started under 60 s ago and has at
+# most 3 pods (0, 11, 32 s), the one before it 4, … up to the 14th (840 s, 7); the 5 older ones
+# 7 each: 80 + 35 = 115, where T per run gave 133. Without even gaps (an irregular schedule may
+# have paused for hours before its last time) every run keeps T.
+test_overlapping_runs_hold_what_their_age_allows if {
+	cron := {"periodSeconds": 60, "concurrencyPolicy": "Allow", "evenGaps": true}
+	w := fx.cronjob("every-minute", cron, {"activeDeadlineSeconds": 900, "ttlSecondsAfterFinished": 60})
+	chain := model._chain_of(w.job)
+	model._aged_runs_held(w, 19, 7, 7, chain, 900, 60) == 115
+	uneven := fx.cronjob("every-minute", {"periodSeconds": 60, "concurrencyPolicy": "Allow"}, {"activeDeadlineSeconds": 900, "ttlSecondsAfterFinished": 60})
+	model._aged_runs_held(uneven, 19, 7, 7, chain, 900, 60) == 133
+	model._numbers[w.id].held == 115 with input as fx.inventory([w], [fx.sgp_all], [])
+}
+
+# Pods run side by side (parallelism 3): a run's age does not space them, and each keeps T.
+test_parallel_runs_keep_t_whatever_their_age if {
+	cron := {"periodSeconds": 60, "concurrencyPolicy": "Allow", "evenGaps": true}
+	w := fx.cronjob("parallel", cron, {"activeDeadlineSeconds": 900, "parallelism": 3, "completions": 3})
+	model._aged_runs_held(w, 19, 9, 9, model._chain_of(w.job), 900, 60) == 171
+}
+
+# The history count under Allow: every minute with D = 900, no TTL, history 2/0 and T = 4. A
+# finished Job that holds was kept at the window's start or finished inside it, and the runs
+# finishing inside W (90 s) and those in flight are different runs, all started within
+# W + D + stop (1,020 s): 18 of them, so 2·4 + 18·4 = 80, where counting the finishing and
+# the in-flight runs apart gave 8 + (18 + 16)·4 = 144 (the simulator's search reaches 71).
+test_allow_counts_finishing_and_running_runs_once if {
+	cron := {"periodSeconds": 60, "concurrencyPolicy": "Allow", "successfulJobsHistoryLimit": 2, "failedJobsHistoryLimit": 0}
+	w := fx.cronjob("every-minute", cron, {"activeDeadlineSeconds": 900, "backoffLimit": 3})
+	model._numbers[w.id].held == 80 with input as fx.inventory([w], [fx.sgp_all], [])
+}

@@ -367,13 +367,14 @@ _cron_count_held(w, t, p) := min([windowed, spaced, _ttl_count_held(w, t, p, aft
 	after_first := _started_after_first_finish(w, l, t, p)
 	windowed := (kept + t) + after_first
 	spaced := _spaced_count_held(w, t, p, kept)
-} else := kept + ((finishing + in_flight) * t) if {
+} else := kept + (_runs_in(w, (release_window + d) + _stop_seconds(w), p) * t) if {
 	kept := _kept_pods(w, t)
-	# Deletions within W, at finishes of runs that started within D + stop before them: a Job
-	# whose deadline deletes its running pods is finished once they have stopped (Kubernetes
-	# 1.31), so none of a deleted Job's pods is still stopping.
-	finishing := _runs_in(w, (release_window + w.job.activeDeadlineSeconds) + _stop_seconds(w), p)
-	in_flight := _runs_in(w, w.job.activeDeadlineSeconds + _stop_seconds(w), p)
+	d := w.job.activeDeadlineSeconds
+	# Every finished Job that holds at x was kept at the window's start or finished inside it,
+	# and a run that finishes inside the window started within W + D + stop before x (a Job
+	# whose deadline deletes its running pods is finished once they have stopped, Kubernetes
+	# 1.31), as did every run still in flight: those are different runs, so together at most
+	# the runs in W + D + stop, T each.
 }
 
 # The pods of the runs started inside the count's window after its first finish (the deletion
@@ -463,8 +464,9 @@ _tail_facts(w) := ["ttlSecondsAfterFinished and the schedule bound the finished 
 } else := ["the schedule bounds the runs that end within one release window"]
 
 # A run stopped by its deadline ends when its running pod does, within its grace period.
-_overlapping_held(w, t, p, d, chain) := _runs_in(w, (d + _stop_seconds(w)) + tail, p) * per_run if {
+_overlapping_held(w, t, p, d, chain) := _aged_runs_held(w, runs, per_run, t, chain, d, p) if {
 	tail := _run_tail(w, 0)
+	runs := _runs_in(w, (d + _stop_seconds(w)) + tail, p)
 	per_run := _run_held(t, chain)
 } else := 2147483647
 
