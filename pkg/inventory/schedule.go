@@ -158,6 +158,24 @@ func WeekTimes(schedule, timeZone string) (times []int, ok bool) {
 }
 
 func weekTimes(schedule, timeZone string) (times []int, ok bool) {
+	sched, ok := weeklyInUTC(schedule, timeZone)
+	if !ok {
+		return nil, false
+	}
+	start := gapScanStart
+	all := firings(sched, time.UTC, start.Add(-time.Second), start.Add(weekSeconds*time.Second), false, maxWeekTimes+1)
+	if len(all) > maxWeekTimes {
+		return nil, false
+	}
+	for _, t := range all {
+		times = append(times, int(t-start.Unix()))
+	}
+	return times, len(times) > 0
+}
+
+// weeklyInUTC parses a schedule that repeats every week in UTC: every day of the month and
+// every month ("*" in both fields, as in @daily and @weekly), and no time zone but UTC.
+func weeklyInUTC(schedule, timeZone string) (cron.Schedule, bool) {
 	if timeZone != "" && timeZone != "UTC" && timeZone != "Etc/UTC" {
 		return nil, false
 	}
@@ -174,15 +192,7 @@ func weekTimes(schedule, timeZone string) (times []int, ok bool) {
 	if !isSpec || spec.Dom&star == 0 || spec.Month&star == 0 {
 		return nil, false
 	}
-	start := gapScanStart
-	all := firings(sched, time.UTC, start.Add(-time.Second), start.Add(weekSeconds*time.Second), false, maxWeekTimes+1)
-	if len(all) > maxWeekTimes {
-		return nil, false
-	}
-	for _, t := range all {
-		times = append(times, int(t-start.Unix()))
-	}
-	return times, len(times) > 0
+	return sched, true
 }
 
 // EvenGaps reports whether every gap between two consecutive firings of a schedule, at any
@@ -197,19 +207,8 @@ func EvenGaps(schedule, timeZone string) bool {
 }
 
 func evenGaps(schedule, timeZone string, gap int) bool {
-	if gap <= 0 || timeZone != "" && timeZone != "UTC" && timeZone != "Etc/UTC" {
-		return false
-	}
-	if strings.HasPrefix(schedule, "TZ=") || strings.HasPrefix(schedule, "CRON_TZ=") {
-		return false
-	}
-	sched, err := parseSchedule("CRON_TZ=UTC " + schedule)
-	if err != nil {
-		return false
-	}
-	spec, isSpec := sched.(*cron.SpecSchedule)
-	const star = 1 << 63 // robfig/cron marks a field written as "*"
-	if !isSpec || spec.Dom&star == 0 || spec.Month&star == 0 {
+	sched, ok := weeklyInUTC(schedule, timeZone)
+	if !ok || gap <= 0 {
 		return false
 	}
 	// At most one firing a minute: a week has at most 10,080.
