@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"runtime"
 	"slices"
@@ -171,12 +172,14 @@ func newEncoder(t reflect.Type) encoder {
 	case reflect.String:
 		return func(v reflect.Value, in *interner) (*ast.Term, error) { return in.string(v.String()), nil }
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return func(v reflect.Value, in *interner) (*ast.Term, error) {
-			return in.number(strconv.FormatInt(v.Int(), 10)), nil
-		}
+		return func(v reflect.Value, in *interner) (*ast.Term, error) { return in.number(v.Int()), nil }
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return func(v reflect.Value, in *interner) (*ast.Term, error) {
-			return in.number(strconv.FormatUint(v.Uint(), 10)), nil
+			u := v.Uint()
+			if u > math.MaxInt64 {
+				return ast.NewTerm(ast.Number(strconv.FormatUint(u, 10))), nil
+			}
+			return in.number(int64(u)), nil
 		}
 	case reflect.Float32, reflect.Float64:
 		// encoding/json's float format (shortest form, exponent for the very large or small).
@@ -278,14 +281,16 @@ func viaJSON(v reflect.Value, _ *interner) (*ast.Term, error) {
 // are all scalars it has handed out, during one conversion (one goroutine's: it is not safe
 // for concurrent use).
 type interner struct {
-	strings, numbers map[string]*ast.Term
-	composites       map[string]*ast.Term
-	scalars          map[*ast.Term]bool
-	key              []byte
+	strings, composites map[string]*ast.Term
+	// numbers are keyed by value: formatting each number only to look it up cost an
+	// allocation per number.
+	numbers map[int64]*ast.Term
+	scalars map[*ast.Term]bool
+	key     []byte
 }
 
 func newInterner() *interner {
-	return &interner{strings: map[string]*ast.Term{}, numbers: map[string]*ast.Term{}, composites: map[string]*ast.Term{}, scalars: map[*ast.Term]bool{}}
+	return &interner{strings: map[string]*ast.Term{}, numbers: map[int64]*ast.Term{}, composites: map[string]*ast.Term{}, scalars: map[*ast.Term]bool{}}
 }
 
 func (in *interner) string(s string) *ast.Term {
@@ -297,11 +302,11 @@ func (in *interner) string(s string) *ast.Term {
 	return t
 }
 
-func (in *interner) number(n string) *ast.Term {
+func (in *interner) number(n int64) *ast.Term {
 	if t, ok := in.numbers[n]; ok {
 		return t
 	}
-	t := ast.NewTerm(ast.Number(n))
+	t := ast.NewTerm(ast.Number(strconv.FormatInt(n, 10)))
 	in.numbers[n], in.scalars[t] = t, true
 	return t
 }
